@@ -1,0 +1,69 @@
+//===- TileAttrs.td - tile dialect attributes -------------------*- tablegen -*-===//
+
+#ifndef TESSEL_TILE_ATTRS
+#define TESSEL_TILE_ATTRS
+
+include "dialect/tile/TileDialect.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+
+def Tile_PaddingZero   : I32EnumAttrCase<"zero", 0>;
+def Tile_PaddingNegInf : I32EnumAttrCase<"neg_inf", 1>;
+def Tile_PaddingNan    : I32EnumAttrCase<"nan", 2>;
+def Tile_Padding : I32EnumAttr<"Padding", "value of out-of-bounds elements of a load",
+    [Tile_PaddingZero, Tile_PaddingNegInf, Tile_PaddingNan]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::tessel::tile";
+}
+def Tile_PaddingAttr : EnumAttr<Tile_Dialect, Tile_Padding, "padding">;
+
+def Tile_PrecisionBF16 : I32EnumAttrCase<"bf16", 0>;
+def Tile_PrecisionF16  : I32EnumAttrCase<"f16", 1>;
+def Tile_PrecisionTF32 : I32EnumAttrCase<"tf32", 2>;
+def Tile_Precision : I32EnumAttr<"Precision", "tensor-core operand precision",
+    [Tile_PrecisionBF16, Tile_PrecisionF16, Tile_PrecisionTF32]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::tessel::tile";
+}
+def Tile_PrecisionAttr : EnumAttr<Tile_Dialect, Tile_Precision, "precision">;
+
+def Tile_ReduceSum : I32EnumAttrCase<"sum", 0>;
+def Tile_ReduceMax : I32EnumAttrCase<"max", 1>;
+def Tile_ReduceMin : I32EnumAttrCase<"min", 2>;
+def Tile_ReduceKind : I32EnumAttr<"ReduceKind", "reduction combiner",
+    [Tile_ReduceSum, Tile_ReduceMax, Tile_ReduceMin]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::tessel::tile";
+}
+def Tile_ReduceKindAttr : EnumAttr<Tile_Dialect, Tile_ReduceKind, "reduce_kind">;
+
+def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
+  let mnemonic = "hints";
+  let summary = "Per-target kernel hints";
+  let description = [{
+    A dictionary keyed by target (`sm_90a`, `sm_100a`, `sm_103a`, `default`)
+    whose values are dictionaries of hints. The entry of the target being
+    compiled for wins over `default`. Known hints:
+    - `num_warps`: warps per CTA, a power of two in 1..32;
+    - `occupancy`: CTAs per SM the compiler should aim for, 1..32;
+    - `num_stages`: software-pipeline depth for loads in loops, 1..8;
+    - `cluster`: CTA cluster shape, 1 to 3 positive sizes whose product is at
+      most 16.
+
+    ```mlir
+    func.func @k(...) attributes {tile.hints = #tile.hints<{
+        default = {num_warps = 4}, sm_90a = {num_warps = 8, occupancy = 1}}>}
+    ```
+  }];
+  let parameters = (ins "::mlir::DictionaryAttr":$entries);
+  let assemblyFormat = "`<` $entries `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The hint `name` for `target`, falling back to the `default` entry.
+    ::mlir::Attribute lookup(::llvm::StringRef target, ::llvm::StringRef name) const;
+    /// Known target keys.
+    static ::llvm::ArrayRef<::llvm::StringRef> getKnownTargets();
+  }];
+}
+
+#endif // TESSEL_TILE_ATTRS

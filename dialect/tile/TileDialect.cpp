@@ -1,0 +1,149 @@
+//===- TileDialect.cpp - tile dialect registration and attributes --------===//
+
+#include "dialect/tile/TileOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace tessel::tile;
+
+#include "dialect/tile/TileDialect.cpp.inc"
+#include "dialect/tile/TileEnums.cpp.inc"
+#define GET_ATTRDEF_CLASSES
+#include "dialect/tile/TileAttrs.cpp.inc"
+
+void TileDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "dialect/tile/TileOps.cpp.inc"
+      >();
+  registerTypes();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "dialect/tile/TileAttrs.cpp.inc"
+      >();
+}
+
+Operation *TileDialect::materializeConstant(OpBuilder &builder, Attribute value,
+                                            Type type, Location loc) {
+  return arith::ConstantOp::materialize(builder, value, type, loc);
+}
+
+ArrayRef<StringRef> tessel::tile::getKnownTargets() {
+  static const StringRef targets[] = {"sm_90a", "sm_100a", "sm_103a"};
+  return targets;
+}
+
+//===----------------------------------------------------------------------===//
+// #tile.hints
+//===----------------------------------------------------------------------===//
+
+ArrayRef<StringRef> HintsAttr::getKnownTargets() {
+  static const StringRef keys[] = {"sm_90a", "sm_100a", "sm_103a", "default"};
+  return keys;
+}
+
+Attribute HintsAttr::lookup(StringRef target, StringRef name) const {
+  for (StringRef key : {target, StringRef("default")}) {
+    auto entry = dyn_cast_or_null<DictionaryAttr>(getEntries().get(key));
+    if (!entry)
+      continue;
+    if (Attribute value = entry.get(name))
+      return value;
+  }
+  return {};
+}
+
+static LogicalResult verifyHint(function_ref<InFlightDiagnostic()> emitError,
+                                StringRef target, NamedAttribute hint) {
+  StringRef name = hint.getName().getValue();
+  auto intHint = [&](int64_t lo, int64_t hi, bool pow2) -> LogicalResult {
+    auto value = dyn_cast<IntegerAttr>(hint.getValue());
+    if (!value || !value.getType().isSignlessInteger())
+      return emitError() << "hint '" << name << "' of target '" << target
+                         << "' must be an integer";
+    int64_t v = value.getInt();
+    if (v < lo || v > hi || (pow2 && !llvm::isPowerOf2_64(v)))
+      return emitError() << "hint '" << name << "' of target '" << target
+                         << "' must be " << (pow2 ? "a power of two " : "")
+                         << "in [" << lo << ", " << hi << "], got " << v;
+    return success();
+  };
+  if (name == "num_warps")
+    return intHint(1, 32, /*pow2=*/true);
+  if (name == "occupancy")
+    return intHint(1, 32, /*pow2=*/false);
+  if (name == "num_stages")
+    return intHint(1, 8, /*pow2=*/false);
+  if (name == "cluster") {
+    auto dims = dyn_cast<DenseI64ArrayAttr>(hint.getValue());
+    if (!dims || dims.empty() || dims.size() > 3)
+      return emitError() << "hint 'cluster' of target '" << target
+                         << "' must be an array<i64> of 1 to 3 sizes";
+    int64_t product = 1;
+    for (int64_t d : dims.asArrayRef()) {
+      if (d < 1)
+        return emitError() << "hint 'cluster' of target '" << target
+                           << "' has a non-positive size " << d;
+      product *= d;
+    }
+    if (product > 16)
+      return emitError() << "hint 'cluster' of target '" << target
+                         << "' asks for " << product
+                         << " CTAs per cluster; at most 16 are supported";
+    return success();
+  }
+  return emitError() << "unknown hint '" << name << "' for target '" << target
+                     << "' (known: num_warps, occupancy, num_stages, cluster)";
+}
+
+LogicalResult
+HintsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                  DictionaryAttr entries) {
+  for (NamedAttribute entry : entries) {
+    StringRef target = entry.getName().getValue();
+    if (!llvm::is_contained(getKnownTargets(), target))
+      return emitError() << "unknown target '" << target
+                         << "' in hints (known: sm_90a, sm_100a, sm_103a, default)";
+    auto hints = dyn_cast<DictionaryAttr>(entry.getValue());
+    if (!hints)
+      return emitError() << "hints of target '" << target
+                         << "' must be a dictionary";
+    for (NamedAttribute hint : hints)
+      if (failed(verifyHint(emitError, target, hint)))
+        return failure();
+  }
+  return success();
+}
+
+LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  if (attr.getName() == getHintsAttrName()) {
+    if (!isa<HintsAttr>(attr.getValue()))
+      return op->emitError() << "'" << getHintsAttrName()
+                             << "' must be a #tile.hints attribute";
+    if (!isa<FunctionOpInterface>(op))
+      return op->emitError() << "'" << getHintsAttrName()
+                             << "' may only be attached to a kernel function";
+    return success();
+  }
+  return op->emitError() << "unknown tile dialect attribute '" << attr.getName()
+                         << "'";
+}
+
+LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
+                                                    unsigned regionIndex,
+                                                    unsigned argIndex,
+                                                    NamedAttribute attr) {
+  if (attr.getName() == getArgNameAttrName()) {
+    if (!isa<StringAttr>(attr.getValue()))
+      return op->emitError() << "'" << getArgNameAttrName() << "' of argument #"
+                             << argIndex << " must be a string";
+    return success();
+  }
+  return op->emitError() << "unknown tile dialect argument attribute '"
+                         << attr.getName() << "'";
+}

@@ -1,0 +1,28 @@
+//===- TileDialect.h - the tile dialect -------------------------*- C++ -*-===//
+
+#ifndef TESSEL_DIALECT_TILE_TILEDIALECT_H
+#define TESSEL_DIALECT_TILE_TILEDIALECT_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+
+#include "dialect/tile/TileDialect.h.inc"
+
+#include "dialect/tile/TileEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "dialect/tile/TileAttrs.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "dialect/tile/TileTypes.h.inc"
+
+namespace tessel::tile {
+/// Targets that code can be generated for, in the spelling used everywhere
+/// (hints, tesselc's --target, file names).
+llvm::ArrayRef<llvm::StringRef> getKnownTargets();
+} // namespace tessel::tile
+
+#endif // TESSEL_DIALECT_TILE_TILEDIALECT_H

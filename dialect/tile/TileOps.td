@@ -1,0 +1,275 @@
+//===- TileOps.td - tile dialect operations ---------------------*- tablegen -*-===//
+//
+// The descriptions double as the specification of each op: the interpreter
+// (interpreter/) and the GPU lowering implement exactly what is written here.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_TILE_OPS
+#define TESSEL_TILE_OPS
+
+include "dialect/tile/TileDialect.td"
+include "dialect/tile/TileTypes.td"
+include "dialect/tile/TileAttrs.td"
+include "mlir/IR/OpBase.td"
+include "mlir/IR/CommonAttrConstraints.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+
+// Tiles are builtin ranked tensors; the static-shape and power-of-two rules are
+// checked by the verifiers so that the message can name the offending shape.
+defvar Tile_Tile = AnyRankedTensor;
+defvar Tile_Index = I32;
+
+def Tile_AxisAttr : ConfinedAttr<I64Attr, [IntNonNegative]>;
+def Tile_DimAttr : ConfinedAttr<I64Attr, [IntMinValue<0>, IntMaxValue<2>]>;
+def Tile_LatencyAttr : ConfinedAttr<I64Attr, [IntMinValue<1>, IntMaxValue<10>]>;
+
+//===----------------------------------------------------------------------===//
+// Grid and view queries
+//===----------------------------------------------------------------------===//
+
+def Tile_ProgramIdOp : Tile_Op<"program_id", [Pure]> {
+  let summary = "index of this program in the launch grid";
+  let description = [{
+    The index (from 0) of the running program along grid dimension `dim`
+    (0, 1 or 2).
+
+    ```mlir
+    %pid = tile.program_id 0
+    ```
+  }];
+  let arguments = (ins Tile_DimAttr:$dim);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$dim attr-dict";
+}
+
+def Tile_NumProgramsOp : Tile_Op<"num_programs", [Pure]> {
+  let summary = "size of the launch grid";
+  let description = [{
+    The number of programs of the launch grid along dimension `dim`.
+
+    ```mlir
+    %n = tile.num_programs 1
+    ```
+  }];
+  let arguments = (ins Tile_DimAttr:$dim);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$dim attr-dict";
+}
+
+def Tile_DimOp : Tile_Op<"dim", [Pure]> {
+  let summary = "size of a view along one dimension";
+  let description = [{
+    The size (in elements) of `view` along dimension `dim`, as passed at launch.
+
+    ```mlir
+    %len = tile.dim %x, 1 : !tile.view<?x?xf32>
+    ```
+  }];
+  let arguments = (ins Tile_ViewType:$view, Tile_AxisAttr:$dim);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$view `,` $dim attr-dict `:` qualified(type($view))";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+def Tile_LoadOp : Tile_Op<"load", [MemoryEffects<[MemRead]>]> {
+  let summary = "read a tile from a view";
+  let description = [{
+    Reads the tile at tile index `indices` of `view`: along view dimension `d`
+    the tile covers elements `[indices[d] * T[d], (indices[d] + 1) * T[d])`,
+    where `T` is the tile shape with the `squeeze`d dimensions (extent 1, not
+    present in the result) put back. Elements outside the view's sizes take the
+    `padding` value (`zero`, `neg_inf` or `nan`; the last two need a float
+    element type).
+
+    `latency` (1..10) is a scheduling hint: how many loop iterations ahead the
+    pipeliner should issue this load. `allow_tma = false` keeps the load off
+    the TMA engine.
+
+    ```mlir
+    // x: (batch, L, heads); read a 64-token x 16-head tile of batch %b.
+    %t = tile.load %x[%b, %c, %h] {squeeze = array<i64: 0>, padding = #tile<padding zero>}
+        : !tile.view<?x?x?xbf16> -> tensor<64x16xbf16>
+    ```
+  }];
+  let arguments = (ins Tile_ViewType:$view, Variadic<Tile_Index>:$indices,
+                   DefaultValuedAttr<Tile_PaddingAttr, "::tessel::tile::Padding::zero">:$padding,
+                   OptionalAttr<Tile_LatencyAttr>:$latency,
+                   OptionalAttr<BoolAttr>:$allow_tma,
+                   OptionalAttr<DenseI64ArrayAttr>:$squeeze);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = [{
+    $view `[` $indices `]` attr-dict `:` qualified(type($view)) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_StoreOp : Tile_Op<"store", [MemoryEffects<[MemWrite]>]> {
+  let summary = "write a tile to a view";
+  let description = [{
+    Writes `value` to the tile at tile index `indices` of `view` (the same
+    addressing as `tile.load`, including `squeeze`). Elements that fall outside
+    the view's sizes are dropped: nothing is written there.
+
+    ```mlir
+    tile.store %t, %y[%b, %c] {squeeze = array<i64: 0>}
+        : tensor<64x16xf32>, !tile.view<?x?x?xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$value, Tile_ViewType:$view,
+                   Variadic<Tile_Index>:$indices,
+                   OptionalAttr<Tile_LatencyAttr>:$latency,
+                   OptionalAttr<DenseI64ArrayAttr>:$squeeze);
+  let assemblyFormat = [{
+    $value `,` $view `[` $indices `]` attr-dict `:` type($value) `,` qualified(type($view))
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor cores
+//===----------------------------------------------------------------------===//
+
+def Tile_MmaOp : Tile_Op<"mma", [Pure, AllTypesMatch<["acc", "result"]>]> {
+  let summary = "matrix multiply-accumulate on tensor cores";
+  let description = [{
+    `result = acc + a · b` with `a` MxK, `b` KxN and `acc`, `result` MxN f32.
+    Products are exact and accumulate in f32. `precision` names the operand
+    format and must match the operands: `bf16` and `f16` take operands of that
+    type, `tf32` takes f32 operands and rounds them to tf32 (10-bit mantissa).
+
+    ```mlir
+    %d = tile.mma %a, %b, %c {precision = #tile<precision bf16>}
+        : tensor<64x16xbf16>, tensor<16x32xbf16>, tensor<64x32xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$a, Tile_Tile:$b, Tile_Tile:$acc,
+                   Tile_PrecisionAttr:$precision);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = [{
+    $a `,` $b `,` $acc attr-dict `:` type($a) `,` type($b) `,` type($acc)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Scans and reductions
+//===----------------------------------------------------------------------===//
+
+def Tile_CumsumOp : Tile_Op<"cumsum", [Pure, SameOperandsAndResultType]> {
+  let summary = "inclusive prefix sum along an axis";
+  let description = [{
+    `result[..., i, ...] = sum of source[..., j, ...] for j <= i` along `axis`
+    (for `j >= i` when `reverse` is true). The summation order is not
+    specified: floating-point results may differ in rounding from a sequential
+    sum.
+
+    ```mlir
+    %s = tile.cumsum %a {axis = 0 : i64, reverse = true} : tensor<64x8xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$source, Tile_AxisAttr:$axis,
+                   DefaultValuedAttr<BoolAttr, "false">:$reverse);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = "$source attr-dict `:` type($source)";
+  let hasVerifier = 1;
+}
+
+def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
+  let summary = "sum, max or min along an axis";
+  let description = [{
+    Combines the elements of `source` along `axis` with `kind` (`sum`, `max`
+    or `min`); the result has that dimension removed (a rank-1 source gives a
+    rank-0 tensor). Float `max`/`min` propagate NaN.
+
+    ```mlir
+    %m = tile.reduce %a, max {axis = 1 : i64} : tensor<64x8xf32> -> tensor<64xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$source, Tile_ReduceKindAttr:$kind,
+                   Tile_AxisAttr:$axis);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = "$source `,` $kind attr-dict `:` type($source) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Shape changes
+//===----------------------------------------------------------------------===//
+
+def Tile_PermuteOp : Tile_Op<"permute", [Pure]> {
+  let summary = "permute the dimensions of a tile";
+  let description = [{
+    `result[j]` = `source[i]` where `j[k] = i[perm[k]]`, i.e.
+    result dimension `k` is source dimension `perm[k]`. A transpose is
+    `[1, 0]`.
+
+    ```mlir
+    %t = tile.permute %a [1, 0] : tensor<64x32xf32> -> tensor<32x64xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$source, DenseI64ArrayAttr:$perm);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = "$source $perm attr-dict `:` type($source) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tile_BroadcastOp : Tile_Op<"broadcast", [Pure]> {
+  let summary = "broadcast a tile to a larger shape";
+  let description = [{
+    NumPy broadcasting: the source shape is aligned with the result shape from
+    the right; each source dimension equals the result dimension or is 1 (and
+    is then repeated); missing leading dimensions are repeated.
+
+    ```mlir
+    %b = tile.broadcast %a : tensor<1x64xf32> -> tensor<32x64xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$source);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = "$source attr-dict `:` type($source) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+}
+
+def Tile_ReshapeOp : Tile_Op<"reshape", [Pure]> {
+  let summary = "reinterpret a tile with another shape";
+  let description = [{
+    Same elements in row-major order, another static shape with the same number
+    of elements and the same element type.
+
+    ```mlir
+    %r = tile.reshape %a : tensor<64xf32> -> tensor<8x8xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$source);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = "$source attr-dict `:` type($source) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tile_IotaOp : Tile_Op<"iota", [Pure]> {
+  let summary = "0, 1, ..., N-1 along an axis";
+  let description = [{
+    An integer tile whose element at index `i` is `i[axis]`.
+
+    ```mlir
+    %i = tile.iota {axis = 0 : i64} : tensor<64x16xi32>
+    ```
+  }];
+  let arguments = (ins Tile_AxisAttr:$axis);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+#endif // TESSEL_TILE_OPS
