@@ -6,6 +6,7 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace tessel::tile;
@@ -65,11 +66,13 @@ static LogicalResult verifyHint(function_ref<InFlightDiagnostic()> emitError,
     if (!value || !value.getType().isSignlessInteger())
       return emitError() << "hint '" << name << "' of target '" << target
                          << "' must be an integer";
-    int64_t v = value.getInt();
-    if (v < lo || v > hi || (pow2 && !llvm::isPowerOf2_64(v)))
+    // Compared as an APInt: an i128 hint must not be truncated to 64 bits.
+    const APInt &v = value.getValue();
+    if (v.slt(lo) || v.sgt(hi) || (pow2 && !v.isPowerOf2()))
       return emitError() << "hint '" << name << "' of target '" << target
                          << "' must be " << (pow2 ? "a power of two " : "")
-                         << "in [" << lo << ", " << hi << "], got " << v;
+                         << "in [" << lo << ", " << hi << "], got "
+                         << llvm::toString(v, 10, /*Signed=*/true);
     return success();
   };
   if (name == "num_warps")
@@ -83,12 +86,13 @@ static LogicalResult verifyHint(function_ref<InFlightDiagnostic()> emitError,
     if (!dims || dims.empty() || dims.size() > 3)
       return emitError() << "hint 'cluster' of target '" << target
                          << "' must be an array<i64> of 1 to 3 sizes";
-    int64_t product = 1;
+    // Saturating, so that huge sizes cannot wrap around to a small product.
+    uint64_t product = 1;
     for (int64_t d : dims.asArrayRef()) {
       if (d < 1)
         return emitError() << "hint 'cluster' of target '" << target
                            << "' has a non-positive size " << d;
-      product *= d;
+      product = llvm::SaturatingMultiply(product, static_cast<uint64_t>(d));
     }
     if (product > 16)
       return emitError() << "hint 'cluster' of target '" << target
@@ -130,8 +134,17 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                              << "' may only be attached to a kernel function";
     return success();
   }
-  return op->emitError() << "unknown tile dialect attribute '" << attr.getName()
-                         << "'";
+  if (attr.getName() == getConfigAttrName()) {
+    auto dict = dyn_cast<DictionaryAttr>(attr.getValue());
+    if (!dict || !llvm::all_of(dict, [](NamedAttribute entry) {
+          return isa<IntegerAttr>(entry.getValue());
+        }))
+      return op->emitError() << "'" << getConfigAttrName()
+                             << "' must be a dictionary of integers";
+    return success();
+  }
+  return op->emitError() << "unknown tile dialect attribute '"
+                         << attr.getName().getValue() << "'";
 }
 
 LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
@@ -145,5 +158,16 @@ LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
     return success();
   }
   return op->emitError() << "unknown tile dialect argument attribute '"
-                         << attr.getName() << "'";
+                         << attr.getName().getValue() << "'";
+}
+
+// No tile.* attribute is defined on function results; without this hook MLIR
+// would accept (and silently ignore) a misspelled or misplaced one.
+LogicalResult TileDialect::verifyRegionResultAttribute(Operation *op,
+                                                       unsigned regionIndex,
+                                                       unsigned resultIndex,
+                                                       NamedAttribute attr) {
+  return op->emitError() << "unknown tile dialect result attribute '"
+                         << attr.getName().getValue() << "' on result #"
+                         << resultIndex;
 }

@@ -30,6 +30,7 @@ def Tile_Dialect : Dialect {
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;
+  let hasRegionResultAttrVerify = 1;
   let hasConstantMaterializer = 1;
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::tensor::TensorDialect"];
@@ -39,6 +40,11 @@ def Tile_Dialect : Dialect {
     /// Name of the discardable kernel attribute holding a `#tile.hints`.
     static constexpr ::llvm::StringLiteral getHintsAttrName() {
       return ::llvm::StringLiteral("tile.hints");
+    }
+    /// Name of the discardable kernel attribute recording the compile-time
+    /// constants (a dictionary of integers) the kernel was traced with.
+    static constexpr ::llvm::StringLiteral getConfigAttrName() {
+      return ::llvm::StringLiteral("tile.config");
     }
     /// Name of the argument attribute recording a kernel parameter's name.
     static constexpr ::llvm::StringLiteral getArgNameAttrName() {

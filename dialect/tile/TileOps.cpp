@@ -19,6 +19,26 @@
 using namespace mlir;
 using namespace tessel::tile;
 
+// `tile.reduce max %x`: the combiner as a bare keyword.
+static ParseResult parseReduceKind(OpAsmParser &parser, ReduceKindAttr &kind) {
+  StringRef keyword;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  std::optional<ReduceKind> value = symbolizeReduceKind(keyword);
+  if (!value)
+    return parser.emitError(loc, "expected reduction kind 'sum', 'max' or "
+                                 "'min', got '")
+           << keyword << "'";
+  kind = ReduceKindAttr::get(parser.getContext(), *value);
+  return success();
+}
+
+static void printReduceKind(OpAsmPrinter &printer, Operation *,
+                            ReduceKindAttr kind) {
+  printer << stringifyReduceKind(kind.getValue());
+}
+
 #define GET_OP_CLASSES
 #include "dialect/tile/TileOps.cpp.inc"
 
@@ -120,6 +140,11 @@ LogicalResult DimOp::verify() {
   if (static_cast<int64_t>(getDim()) >= rank)
     return emitOpError() << "dimension " << getDim()
                          << " is out of range for a rank-" << rank << " view";
+  // The folder turns a static size into an i32 constant: it must fit.
+  int64_t size = getView().getType().getShape()[getDim()];
+  if (!ShapedType::isDynamic(size) && !llvm::isInt<32>(size))
+    return emitOpError() << "static size " << size << " of dimension "
+                         << getDim() << " does not fit the i32 result";
   return success();
 }
 
@@ -428,7 +453,8 @@ LogicalResult IotaOp::verify() {
     return failure();
   auto result = cast<RankedTensorType>(getType());
   Type element = result.getElementType();
-  if (!element.isSignlessInteger() || element.isSignlessInteger(1))
+  if (!element.isSignlessInteger(8) && !element.isSignlessInteger(16) &&
+      !element.isSignlessInteger(32) && !element.isSignlessInteger(64))
     return emitOpError() << "needs a signless integer tile (i8..i64), got "
                          << element;
   if (failed(verifyAxis(*this, getAxis(), result.getRank())))

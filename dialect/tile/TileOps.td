@@ -189,13 +189,13 @@ def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
     rank-0 tensor). Float `max`/`min` propagate NaN.
 
     ```mlir
-    %m = tile.reduce %a, max {axis = 1 : i64} : tensor<64x8xf32> -> tensor<64xf32>
+    %m = tile.reduce max %a {axis = 1 : i64} : tensor<64x8xf32> -> tensor<64xf32>
     ```
   }];
   let arguments = (ins Tile_Tile:$source, Tile_ReduceKindAttr:$kind,
                    Tile_AxisAttr:$axis);
   let results = (outs Tile_Tile:$result);
-  let assemblyFormat = "$source `,` $kind attr-dict `:` type($source) `->` type($result)";
+  let assemblyFormat = "custom<ReduceKind>($kind) $source attr-dict `:` type($source) `->` type($result)";
   let hasVerifier = 1;
 }
 

@@ -61,7 +61,7 @@ Type ViewType::parse(AsmParser &parser) {
   SmallVector<int64_t> shape;
   Type elementType;
   int64_t align = 0;
-  bool unitStride = false;
+  bool unitStride = false, sawAlign = false;
   SMLoc loc = parser.getCurrentLocation();
   if (parser.parseLess() ||
       parser.parseDimensionList(shape, /*allowDynamic=*/true,
@@ -74,9 +74,19 @@ Type ViewType::parse(AsmParser &parser) {
     if (parser.parseKeyword(&keyword))
       return {};
     if (keyword == "align") {
+      // align = 0 means "none": a second `align` must not silently win.
+      if (sawAlign) {
+        parser.emitError(keyLoc, "'align' is given twice");
+        return {};
+      }
+      sawAlign = true;
       if (parser.parseEqual() || parser.parseInteger(align))
         return {};
     } else if (keyword == "unit_stride") {
+      if (unitStride) {
+        parser.emitError(keyLoc, "'unit_stride' is given twice");
+        return {};
+      }
       unitStride = true;
     } else {
       parser.emitError(keyLoc, "expected 'align' or 'unit_stride', got '")

@@ -1,0 +1,131 @@
+//===- Registry.h - kernel registration and tracing -------------*- C++ -*-===//
+//
+// A kernel is registered with a name, a search space of compile-time
+// constants (tile sizes and warps to tune, variants such as dtypes to
+// specialise on) and a build function that defines it for one configuration:
+//
+//   static const Register reg{{
+//       .name = "scale",
+//       .summary = "y = exp2(x * s)",
+//       .params = {tunable("BM", {32, 64, 128}, 64)},
+//       .build = [](const Config &cfg) {
+//         define(scale, cfg, {"x", "y", "s"});
+//       }}};
+//
+// Tools enumerate the registry (tesselc compiles every kernel, tessel-tune
+// every point of a search space).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_DSL_REGISTRY_H
+#define TESSEL_DSL_REGISTRY_H
+
+#include "dsl/Tessel.h"
+
+#include <string>
+#include <vector>
+
+namespace tessel::dsl {
+
+/// One compile-time constant of a kernel and the values it may take.
+struct Param {
+  std::string name;
+  std::vector<int64_t> values;
+  int64_t defaultValue;
+  /// Tunable constants change speed, not results; the others select a
+  /// variant (a dtype, a chunk length) that the caller asks for.
+  bool tunable = false;
+  /// Values are DTypes (printed by name).
+  bool isDType = false;
+  std::string doc;
+};
+
+Param tunable(std::string name, std::vector<int64_t> values,
+              int64_t defaultValue, std::string doc = "");
+Param variant(std::string name, std::vector<int64_t> values,
+              int64_t defaultValue, std::string doc = "");
+Param dtypeVariant(std::string name, std::vector<DType> values,
+                   DType defaultValue, std::string doc = "");
+
+struct KernelDef {
+  std::string name;
+  std::string summary;
+  std::vector<Param> params;
+  /// Defines the kernel for one configuration (calls define()).
+  std::function<void(const Config &)> build;
+  /// Rejects configurations that make no sense together (returns a reason),
+  /// e.g. a block larger than what it tiles.
+  std::function<std::string(const Config &)> check = nullptr;
+};
+
+/// Registers a kernel at static-initialisation time.
+struct Register {
+  explicit Register(KernelDef def);
+};
+
+/// All registered kernels, sorted by name.
+std::vector<const KernelDef *> registeredKernels();
+const KernelDef *findKernel(const std::string &name);
+
+/// The configuration made of every parameter's default value.
+Config defaultConfig(const KernelDef &kernel);
+/// `Q=256,BLOCK_H=16,DT=bf16`: a configuration, for messages and file names.
+std::string configString(const KernelDef &kernel, const Config &config);
+/// Parses `NAME=VALUE` (values of dtype parameters by name) into `config`;
+/// returns an error message, empty on success.
+std::string parseAssignment(const KernelDef &kernel, const std::string &text,
+                            Config &config);
+/// Every configuration of the search space (the cartesian product), skipping
+/// those the kernel's check rejects.
+std::vector<Config> enumerateConfigs(const KernelDef &kernel);
+
+//===----------------------------------------------------------------------===//
+// define(): turning a C++ kernel function into a traced kernel
+//===----------------------------------------------------------------------===//
+
+/// What a kernel parameter is, from its C++ type.
+struct ParamDesc {
+  bool isView;
+  DType dtype;
+  int rank;
+  unsigned flags;
+};
+
+template <class P> struct ParamTraits;
+template <class T, int R, unsigned F> struct ParamTraits<View<T, R, F>> {
+  static ParamDesc desc() { return {true, dtypeOf<T>(), R, F}; }
+};
+template <class T> struct ParamTraits<ScalarOf<T>> {
+  static ParamDesc desc() { return {false, dtypeOf<T>(), 0, 0}; }
+};
+
+/// Starts the kernel function; returns its arguments.
+RawValues beginKernel(const std::vector<ParamDesc> &params,
+                      const std::vector<std::string> &names, const Config &cfg,
+                      Loc loc);
+void endKernel(Loc loc);
+
+/// Defines the kernel from `fn`, whose parameters after the Config are views
+/// and scalars; `names` names them (in the IR and the generated launchers).
+template <class... Ps>
+void define(void (*fn)(const Config &, Ps...), const Config &cfg,
+            std::array<std::string, sizeof...(Ps)> names,
+            Loc loc = Loc::current()) {
+  RawValues args = beginKernel({ParamTraits<std::decay_t<Ps>>::desc()...},
+                               {names.begin(), names.end()}, cfg, loc);
+  if (args.size() != sizeof...(Ps))
+    return;
+  [&]<size_t... I>(std::index_sequence<I...>) {
+    fn(cfg, std::decay_t<Ps>(args[I])...);
+  }(std::index_sequence_for<Ps...>());
+  endKernel(loc);
+}
+
+/// Sets a kernel hint (`num_warps`, `occupancy`, `num_stages`) for `target`
+/// (`default`, `sm_90a`, `sm_100a`, `sm_103a`), from inside a kernel body.
+void hint(const std::string &target, const std::string &name, int64_t value,
+          Loc loc = Loc::current());
+
+} // namespace tessel::dsl
+
+#endif // TESSEL_DSL_REGISTRY_H

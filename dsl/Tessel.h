@@ -1,0 +1,544 @@
+//===- Tessel.h - the tessel kernel DSL -------------------------*- C++ -*-===//
+//
+// Kernels are plain C++ functions over tiles. Calling one under a trace (see
+// Registry.h) records each DSL call as one op of the tile dialect, located at
+// the caller's file:line, so that every shape or type error is reported where
+// the kernel author wrote it:
+//
+//   void scale(const Config &cfg, View<float, 2> x, View<float, 2> y, F32 s) {
+//     int64_t BM = cfg["BM"], BN = cfg["BN"];
+//     auto i = program_id(0), j = program_id(1);
+//     Tile t = load(x, {i, j}, {BM, BN});
+//     store(y, {i, j}, exp2(t * s));
+//   }
+//
+// This header deliberately includes no MLIR header: handles hold opaque IR
+// values, so kernel sources compile in a fraction of the time of compiler code.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_DSL_TESSEL_H
+#define TESSEL_DSL_TESSEL_H
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <map>
+#include <source_location>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace tessel {
+
+//===----------------------------------------------------------------------===//
+// Element types
+//===----------------------------------------------------------------------===//
+
+/// Element types of tiles and views. Tag types name the 16-bit floats in C++.
+enum class DType : int { i1, i8, i16, i32, i64, bf16, f16, f32, f64 };
+struct bf16 {};
+struct f16 {};
+
+const char *dtypeName(DType type);
+/// Size of one element in bytes (i1 counts as 1).
+int64_t dtypeBytes(DType type);
+bool isFloat(DType type);
+
+template <class T> constexpr DType dtypeOf() {
+  if constexpr (std::is_same_v<T, bf16>)
+    return DType::bf16;
+  else if constexpr (std::is_same_v<T, f16>)
+    return DType::f16;
+  else if constexpr (std::is_same_v<T, float>)
+    return DType::f32;
+  else if constexpr (std::is_same_v<T, double>)
+    return DType::f64;
+  else if constexpr (std::is_same_v<T, bool>)
+    return DType::i1;
+  else if constexpr (std::is_same_v<T, int8_t>)
+    return DType::i8;
+  else if constexpr (std::is_same_v<T, int16_t>)
+    return DType::i16;
+  else if constexpr (std::is_same_v<T, int32_t>)
+    return DType::i32;
+  else if constexpr (std::is_same_v<T, int64_t>)
+    return DType::i64;
+  else
+    static_assert(sizeof(T) == 0, "not a tessel element type");
+}
+
+using Loc = std::source_location;
+
+namespace dsl {
+
+//===----------------------------------------------------------------------===//
+// Handles
+//===----------------------------------------------------------------------===//
+
+/// Any traced value. A handle whose value is null is poisoned: an error was
+/// already reported for the call that made it, and ops using it are skipped.
+class Handle {
+public:
+  Handle() = default;
+  explicit Handle(const void *value) : value(value) {}
+  const void *raw() const { return value; }
+  bool poisoned() const { return value == nullptr; }
+
+private:
+  const void *value = nullptr;
+};
+
+/// A tile: a value of a ranked tensor type with a static shape.
+class Tile : public Handle {
+public:
+  using Handle::Handle;
+  std::vector<int64_t> shape() const;
+  int64_t rank() const { return static_cast<int64_t>(shape().size()); }
+  DType dtype() const;
+};
+
+/// A scalar of the kernel: a grid index, a kernel argument, a loop counter.
+class Scalar : public Handle {
+public:
+  using Handle::Handle;
+  DType dtype() const;
+};
+
+/// A scalar kernel parameter of C++ type T (its DType is fixed).
+template <class T> class ScalarOf : public Scalar {
+public:
+  using element_type = T;
+  using Scalar::Scalar;
+};
+using I32 = ScalarOf<int32_t>;
+using I64 = ScalarOf<int64_t>;
+using F32 = ScalarOf<float>;
+
+/// What the compiler may assume about a view (checked by the launcher).
+enum ViewFlags : unsigned {
+  kNoAssumptions = 0,
+  /// Base address and all strides but the last are multiples of 16 bytes.
+  kAligned16 = 1,
+  /// The last dimension has stride 1.
+  kUnitStride = 2,
+  kDense = kAligned16 | kUnitStride,
+};
+
+/// A kernel parameter: a strided view of global memory of element type T.
+template <class T, int Rank, unsigned Flags = kNoAssumptions>
+class View : public Handle {
+public:
+  static_assert(Rank >= 1, "views have rank >= 1");
+  using element_type = T;
+  static constexpr int rank = Rank;
+  static constexpr unsigned flags = Flags;
+  using Handle::Handle;
+};
+
+//===----------------------------------------------------------------------===//
+// Operands: conversions that record the caller's source location
+//===----------------------------------------------------------------------===//
+
+/// A tile operand. Converting to it captures the location of the expression
+/// that uses the tile (default arguments are evaluated at the call site), which
+/// is how `a + b` gets a file:line.
+struct TileArg {
+  Tile tile;
+  Loc loc;
+  TileArg(const Tile &tile, Loc loc = Loc::current()) : tile(tile), loc(loc) {}
+};
+
+/// A scalar operand: a traced scalar or a C++ number whose type is taken from
+/// the other operand.
+struct ScalarArg {
+  enum Kind { Traced, Int, Float } kind;
+  Scalar scalar;
+  int64_t intValue = 0;
+  double floatValue = 0;
+  Loc loc;
+  ScalarArg(const Scalar &s, Loc loc = Loc::current())
+      : kind(Traced), scalar(s), loc(loc) {}
+  template <class T>
+    requires std::is_integral_v<T>
+  ScalarArg(T v, Loc loc = Loc::current())
+      : kind(Int), intValue(static_cast<int64_t>(v)), loc(loc) {}
+  template <class T>
+    requires std::is_floating_point_v<T>
+  ScalarArg(T v, Loc loc = Loc::current())
+      : kind(Float), floatValue(static_cast<double>(v)), loc(loc) {}
+};
+
+//===----------------------------------------------------------------------===//
+// Elementwise arithmetic (arith ops on tiles and scalars)
+//===----------------------------------------------------------------------===//
+
+/// Binary operators. Tile operands broadcast NumPy-style; scalars and C++
+/// numbers are splatted. Operand element types must match (cast explicitly).
+enum class BinOp { Add, Sub, Mul, Div, Rem, Lt, Le, Gt, Ge, Eq, Ne, Max, Min,
+                   And, Or };
+
+Tile binary(BinOp op, const TileArg &a, const TileArg &b);
+Tile binary(BinOp op, const TileArg &a, const ScalarArg &b);
+Tile binary(BinOp op, const ScalarArg &a, const TileArg &b);
+Scalar binary(BinOp op, const ScalarArg &a, const ScalarArg &b);
+
+#define TESSEL_BINARY_OPERATOR(SYM, OP)                                        \
+  inline Tile operator SYM(const TileArg &a, const TileArg &b) {               \
+    return binary(BinOp::OP, a, b);                                            \
+  }                                                                            \
+  inline Tile operator SYM(const TileArg &a, const ScalarArg &b) {             \
+    return binary(BinOp::OP, a, b);                                            \
+  }                                                                            \
+  inline Tile operator SYM(const ScalarArg &a, const TileArg &b) {             \
+    return binary(BinOp::OP, a, b);                                            \
+  }                                                                            \
+  inline Scalar operator SYM(const ScalarArg &a, const ScalarArg &b) {         \
+    return binary(BinOp::OP, a, b);                                            \
+  }
+TESSEL_BINARY_OPERATOR(+, Add)
+TESSEL_BINARY_OPERATOR(-, Sub)
+TESSEL_BINARY_OPERATOR(*, Mul)
+TESSEL_BINARY_OPERATOR(/, Div)
+TESSEL_BINARY_OPERATOR(%, Rem)
+TESSEL_BINARY_OPERATOR(<, Lt)
+TESSEL_BINARY_OPERATOR(<=, Le)
+TESSEL_BINARY_OPERATOR(>, Gt)
+TESSEL_BINARY_OPERATOR(>=, Ge)
+TESSEL_BINARY_OPERATOR(==, Eq)
+TESSEL_BINARY_OPERATOR(!=, Ne)
+TESSEL_BINARY_OPERATOR(&&, And)
+TESSEL_BINARY_OPERATOR(||, Or)
+#undef TESSEL_BINARY_OPERATOR
+
+Tile operator-(const TileArg &x);
+Scalar operator-(const ScalarArg &x);
+
+/// Elementwise functions; each works on tiles and on scalars.
+enum class UnOp { Exp, Exp2, Log, Log2, Log1p, Sqrt, Rsqrt, Abs, Tanh, Neg,
+                  Sigmoid, Silu, Softplus };
+Tile unary(UnOp op, const TileArg &x);
+Scalar unary(UnOp op, const ScalarArg &x);
+
+#define TESSEL_UNARY_FUNCTION(NAME, OP)                                        \
+  inline Tile NAME(const Tile &x, Loc loc = Loc::current()) {                  \
+    return unary(UnOp::OP, TileArg(x, loc));                                   \
+  }                                                                            \
+  inline Scalar NAME(const Scalar &x, Loc loc = Loc::current()) {              \
+    return unary(UnOp::OP, ScalarArg(x, loc));                                 \
+  }
+TESSEL_UNARY_FUNCTION(exp, Exp)
+TESSEL_UNARY_FUNCTION(exp2, Exp2)
+TESSEL_UNARY_FUNCTION(log, Log)
+TESSEL_UNARY_FUNCTION(log2, Log2)
+TESSEL_UNARY_FUNCTION(log1p, Log1p)
+TESSEL_UNARY_FUNCTION(sqrt, Sqrt)
+TESSEL_UNARY_FUNCTION(rsqrt, Rsqrt)
+TESSEL_UNARY_FUNCTION(abs, Abs)
+TESSEL_UNARY_FUNCTION(tanh, Tanh)
+/// 1 / (1 + exp(-x))
+TESSEL_UNARY_FUNCTION(sigmoid, Sigmoid)
+/// x * sigmoid(x)
+TESSEL_UNARY_FUNCTION(silu, Silu)
+/// log(1 + exp(x)), and x itself above 20 where that is exact in f32.
+TESSEL_UNARY_FUNCTION(softplus, Softplus)
+#undef TESSEL_UNARY_FUNCTION
+
+/// Elementwise max/min (NaN-propagating for floats).
+inline Tile maximum(const TileArg &a, const TileArg &b) {
+  return binary(BinOp::Max, a, b);
+}
+inline Tile maximum(const TileArg &a, const ScalarArg &b) {
+  return binary(BinOp::Max, a, b);
+}
+inline Scalar maximum(const ScalarArg &a, const ScalarArg &b) {
+  return binary(BinOp::Max, a, b);
+}
+inline Tile minimum(const TileArg &a, const TileArg &b) {
+  return binary(BinOp::Min, a, b);
+}
+inline Tile minimum(const TileArg &a, const ScalarArg &b) {
+  return binary(BinOp::Min, a, b);
+}
+inline Scalar minimum(const ScalarArg &a, const ScalarArg &b) {
+  return binary(BinOp::Min, a, b);
+}
+
+/// `cond ? a : b` elementwise (arith.select); cond is an i1 tile.
+Tile where(const TileArg &cond, const TileArg &a, const TileArg &b);
+Tile where(const TileArg &cond, const TileArg &a, const ScalarArg &b);
+Tile where(const TileArg &cond, const ScalarArg &a, const TileArg &b);
+Scalar where(const ScalarArg &cond, const ScalarArg &a, const ScalarArg &b);
+
+/// Converts the element type (round to nearest even when narrowing floats,
+/// truncation toward zero from float to integer).
+Tile cast(const Tile &x, DType to, Loc loc = Loc::current());
+Scalar cast(const Scalar &x, DType to, Loc loc = Loc::current());
+template <class T> Tile cast(const Tile &x, Loc loc = Loc::current()) {
+  return cast(x, dtypeOf<T>(), loc);
+}
+template <class T> Scalar cast(const Scalar &x, Loc loc = Loc::current()) {
+  return cast(x, dtypeOf<T>(), loc);
+}
+
+/// A tile of `shape` filled with `value` (a traced scalar or a number).
+Tile full(std::vector<int64_t> shape, const ScalarArg &value, DType type);
+inline Tile zeros(std::vector<int64_t> shape, DType type = DType::f32,
+                  Loc loc = Loc::current()) {
+  return full(std::move(shape), ScalarArg(0, loc), type);
+}
+
+//===----------------------------------------------------------------------===//
+// Grid, views and memory
+//===----------------------------------------------------------------------===//
+
+Scalar program_id(int dim, Loc loc = Loc::current());
+Scalar num_programs(int dim, Loc loc = Loc::current());
+/// The size of a view along `dim`, as passed at launch (i32).
+Scalar dim(const Handle &view, int dim, Loc loc = Loc::current());
+
+/// One extent of a load box: a size, or `drop` for a unit dimension that the
+/// tile does not have (the view has more dimensions than the tile).
+struct Extent {
+  int64_t size;
+  bool dropped = false;
+  Extent(int64_t size) : size(size) {}
+  Extent(int size) : size(size) {}
+};
+struct Drop {
+  operator Extent() const {
+    Extent e(1);
+    e.dropped = true;
+    return e;
+  }
+};
+inline constexpr Drop drop{};
+
+enum class Padding { zero, neg_inf, nan };
+
+struct LoadOptions {
+  Padding padding = Padding::zero;
+  /// Pipelining hint: issue this load this many iterations ahead (1..10).
+  int latency = 0;
+  bool allow_tma = true;
+};
+struct StoreOptions {
+  int latency = 0;
+  /// View dimensions absent from the stored tile (each of extent 1).
+  std::vector<int64_t> squeeze = {};
+};
+
+struct ViewInfo {
+  DType dtype;
+  int rank;
+};
+Tile loadImpl(const Handle &view, ViewInfo info,
+              const std::vector<ScalarArg> &index,
+              const std::vector<Extent> &box, const LoadOptions &options,
+              Loc loc);
+void storeImpl(const Handle &view, ViewInfo info,
+               const std::vector<ScalarArg> &index, const Tile &value,
+               const StoreOptions &options, Loc loc);
+
+/// Reads the tile at tile index `index` of `view`: along dimension d it covers
+/// elements [index[d] * box[d], (index[d] + 1) * box[d]). Out-of-bounds
+/// elements take the padding value.
+template <class T, int R, unsigned F>
+Tile load(const View<T, R, F> &view, std::vector<ScalarArg> index,
+          std::vector<Extent> box, LoadOptions options = {},
+          Loc loc = Loc::current()) {
+  return loadImpl(view, {dtypeOf<T>(), R}, index, box, options, loc);
+}
+
+/// Writes `value` at tile index `index` of `view`; out-of-bounds elements are
+/// dropped.
+template <class T, int R, unsigned F>
+void store(const View<T, R, F> &view, std::vector<ScalarArg> index,
+           const Tile &value, StoreOptions options = {},
+           Loc loc = Loc::current()) {
+  storeImpl(view, {dtypeOf<T>(), R}, index, value, options, loc);
+}
+
+//===----------------------------------------------------------------------===//
+// Tile operations
+//===----------------------------------------------------------------------===//
+
+/// acc + a·b on tensor cores (a MxK, b KxN, acc MxN f32). The precision follows
+/// the operands: bf16, f16, or tf32 for f32 operands.
+Tile mma(const Tile &a, const Tile &b, const Tile &acc,
+         Loc loc = Loc::current());
+
+/// Inclusive prefix sum along `axis` (from the end when `reverse`).
+Tile cumsum(const Tile &x, int64_t axis, bool reverse = false,
+            Loc loc = Loc::current());
+
+enum class Reduce { sum, max, min };
+/// Reduces along `axis`, removing that dimension.
+Tile reduce(const Tile &x, int64_t axis, Reduce kind, Loc loc = Loc::current());
+inline Tile sum(const Tile &x, int64_t axis, Loc loc = Loc::current()) {
+  return reduce(x, axis, Reduce::sum, loc);
+}
+inline Tile reduce_max(const Tile &x, int64_t axis, Loc loc = Loc::current()) {
+  return reduce(x, axis, Reduce::max, loc);
+}
+inline Tile reduce_min(const Tile &x, int64_t axis, Loc loc = Loc::current()) {
+  return reduce(x, axis, Reduce::min, loc);
+}
+
+/// Result dimension k is source dimension perm[k].
+Tile permute(const Tile &x, std::vector<int64_t> perm,
+             Loc loc = Loc::current());
+inline Tile transpose(const Tile &x, Loc loc = Loc::current()) {
+  return permute(x, {1, 0}, loc);
+}
+/// NumPy broadcast to `shape`.
+Tile broadcast(const Tile &x, std::vector<int64_t> shape,
+               Loc loc = Loc::current());
+/// Same elements in row-major order, another shape.
+Tile reshape(const Tile &x, std::vector<int64_t> shape,
+             Loc loc = Loc::current());
+/// Inserts a unit dimension at `axis`.
+Tile expand_dims(const Tile &x, int64_t axis, Loc loc = Loc::current());
+/// The integer tile whose element at index i is i[axis].
+Tile iota(std::vector<int64_t> shape, int64_t axis, DType type = DType::i32,
+          Loc loc = Loc::current());
+
+//===----------------------------------------------------------------------===//
+// Control flow
+//===----------------------------------------------------------------------===//
+
+/// Type-erased cores of for_range and if_ (values are opaque IR values).
+using RawValues = std::vector<const void *>;
+RawValues forImpl(const ScalarArg &lo, const ScalarArg &hi,
+                  const ScalarArg &step, const RawValues &init,
+                  const std::function<RawValues(Scalar, const RawValues &)> &body,
+                  Loc loc);
+RawValues ifImpl(const ScalarArg &cond, const std::function<RawValues()> &then,
+                 const std::function<RawValues()> *otherwise, Loc loc);
+
+namespace detail {
+template <class T> const void *toRaw(const T &h) { return h.raw(); }
+template <class T> T fromRaw(const void *v) { return T(v); }
+template <class T> struct IsTuple : std::false_type {};
+template <class... Ts> struct IsTuple<std::tuple<Ts...>> : std::true_type {};
+template <class R> RawValues pack(const R &r) {
+  if constexpr (std::is_void_v<R>)
+    return {};
+  else if constexpr (IsTuple<R>::value)
+    return std::apply([](const auto &...h) { return RawValues{toRaw(h)...}; },
+                      r);
+  else
+    return {toRaw(r)};
+}
+template <class R> R unpack(const RawValues &v) {
+  if constexpr (std::is_void_v<R>)
+    return;
+  else if constexpr (IsTuple<R>::value)
+    return [&]<size_t... I>(std::index_sequence<I...>) {
+      return R{fromRaw<std::tuple_element_t<I, R>>(
+          I < v.size() ? v[I] : nullptr)...};
+    }(std::make_index_sequence<std::tuple_size_v<R>>());
+  else
+    return fromRaw<R>(v.empty() ? nullptr : v[0]);
+}
+} // namespace detail
+
+/// Loop bounds: [lo, hi) by step (scalars or numbers).
+struct Range {
+  ScalarArg lo, hi, step = ScalarArg(1);
+};
+
+/// for i in range: body(i) (an scf.for).
+template <class F>
+  requires std::is_invocable_v<F, Scalar>
+void for_range(Range range, F body, Loc loc = Loc::current()) {
+  forImpl(range.lo, range.hi, range.step, {},
+          [&](Scalar i, const RawValues &) {
+            body(i);
+            return RawValues{};
+          },
+          loc);
+}
+
+/// A loop carrying one value: acc = body(i, acc), starting from init.
+template <class T, class F>
+  requires std::is_invocable_r_v<T, F, Scalar, T>
+T for_range(Range range, T init, F body, Loc loc = Loc::current()) {
+  RawValues out = forImpl(
+      range.lo, range.hi, range.step, {init.raw()},
+      [&](Scalar i, const RawValues &c) {
+        return RawValues{T(body(i, T(c[0]))).raw()};
+      },
+      loc);
+  return T(out.empty() ? nullptr : out[0]);
+}
+
+/// A loop carrying several values: body(i, a, b, ...) returns the tuple of
+/// their next values.
+template <class... Ts, class F>
+std::tuple<Ts...> for_range(Range range, std::tuple<Ts...> init, F body,
+                            Loc loc = Loc::current()) {
+  RawValues out = forImpl(
+      range.lo, range.hi, range.step, detail::pack(init),
+      [&](Scalar i, const RawValues &c) {
+        auto carried = detail::unpack<std::tuple<Ts...>>(c);
+        return detail::pack(std::tuple<Ts...>(std::apply(
+            [&](const Ts &...v) { return body(i, v...); }, carried)));
+      },
+      loc);
+  return detail::unpack<std::tuple<Ts...>>(out);
+}
+
+/// if (cond) then()  -- for side effects (stores).
+template <class F>
+  requires std::is_void_v<std::invoke_result_t<F>>
+void if_(const ScalarArg &cond, F then, Loc loc = Loc::current()) {
+  std::function<RawValues()> t = [&] {
+    then();
+    return RawValues{};
+  };
+  ifImpl(cond, t, nullptr, loc);
+}
+
+/// cond ? then() : otherwise(), both returning the same handle(s).
+template <class F, class G>
+auto if_(const ScalarArg &cond, F then, G otherwise, Loc loc = Loc::current())
+    -> std::invoke_result_t<F> {
+  using R = std::invoke_result_t<F>;
+  std::function<RawValues()> t = [&] { return detail::pack<R>(then()); };
+  std::function<RawValues()> e = [&] {
+    return detail::pack<R>(R(otherwise()));
+  };
+  return detail::unpack<R>(ifImpl(cond, t, &e, loc));
+}
+
+//===----------------------------------------------------------------------===//
+// Compile-time constants of a kernel (tile sizes, variants)
+//===----------------------------------------------------------------------===//
+
+/// The constants a kernel is specialised for, by name.
+class Config {
+public:
+  Config() = default;
+  Config(std::map<std::string, int64_t> values) : values(std::move(values)) {}
+  /// The constant `name`; reports an error (and returns 1) when it is missing.
+  int64_t get(const std::string &name, Loc loc = Loc::current()) const;
+  int64_t operator[](const std::string &name) const { return get(name); }
+  DType dtype(const std::string &name, Loc loc = Loc::current()) const {
+    return static_cast<DType>(get(name, loc));
+  }
+  bool has(const std::string &name) const { return values.count(name) != 0; }
+  void set(const std::string &name, int64_t value) { values[name] = value; }
+  const std::map<std::string, int64_t> &all() const { return values; }
+
+private:
+  std::map<std::string, int64_t> values;
+};
+
+} // namespace dsl
+} // namespace tessel
+
+#endif // TESSEL_DSL_TESSEL_H

@@ -1,0 +1,69 @@
+# -*- Python -*-
+# lit configuration of tessel's FileCheck tests (dialect, passes, codegen, fuzz).
+# CMake writes lit.site.cfg.py into <build>/test from lit.site.cfg.py.in; that file
+# sets the paths below and loads this one.
+
+import os
+import shutil
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "TESSEL"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tessel_obj_root, "test")
+
+# Inputs that are not tests: the configuration itself, C++ unit tests (gtest, run
+# by ctest), and the fuzzer's helper script (run by fuzz/no-crash.test).
+config.excludes = [
+    "lit.cfg.py",
+    "lit.site.cfg.py",
+    "lit.site.cfg.py.in",
+    "lit.cmake",
+    "CMakeLists.txt",
+    "README.md",
+    "unit",
+    "Inputs",
+]
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+
+# FileCheck, not, count; also %python (the interpreter running lit).
+llvm_config.use_default_substitutions()
+
+tool_dirs = list(config.tessel_tools_dirs) + [config.llvm_tools_dir]
+tools = [
+    ToolSubst("tessel-opt", unresolved="fatal"),
+    # Not every build has the driver; tests that use it say `REQUIRES: tesselc`.
+    ToolSubst("tesselc", unresolved="ignore"),
+    ToolSubst("mlir-translate", unresolved="ignore"),
+    ToolSubst("llc", unresolved="ignore"),
+]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+if shutil.which("tesselc", path=os.pathsep.join(tool_dirs)):
+    config.available_features.add("tesselc")
+
+# %python is already defined by use_default_substitutions() (as the Python running
+# lit); define it here only if that ever changes.
+if not any(key == "%python" for key, _ in config.substitutions):
+    config.substitutions.append(("%python", '"%s"' % config.python_executable))
+
+# The no-crash fuzzer needs the path of the binary, not a command line.
+tessel_opt = shutil.which("tessel-opt", path=os.pathsep.join(tool_dirs))
+config.substitutions.append(("%tessel_opt_path", tessel_opt or "tessel-opt"))
+config.substitutions.append(("%tessel_test_root", config.test_source_root))
+
+# ptxas assembles the PTX of codegen tests: `REQUIRES: ptxas`, `RUN: ... | %ptxas ...`.
+ptxas = "/usr/local/cuda/bin/ptxas"
+if os.path.exists(ptxas):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
+
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
