@@ -1,0 +1,81 @@
+//===- ChunkCumsum.cpp - Mamba-2 chunk_cumsum in the tessel DSL -----------===//
+//
+// The first of the three Mamba-2 forward kernels (../shared/MAMBA2.md): per
+// (batch, chunk, head block) it turns raw dt into the step sizes the scan uses
+//
+//   dt  = clamp(softplus?(dt + dt_bias), lo, hi)
+//   Acs = cumsum over the chunk of dt * A, times log2(e)
+//
+// and writes both transposed to [batch, head, token], so that the later
+// kernels read each head's tokens contiguously (and can call exp2 directly).
+//
+//===----------------------------------------------------------------------===//
+
+#include "kernels/mamba2/Kernels.h"
+
+namespace tessel::mamba2 {
+using namespace tessel::dsl;
+
+namespace {
+
+template <class DT>
+void chunkCumsum(const Config &cfg,
+                 View<DT, 3> dt,                // (b, L, h)
+                 View<float, 1> A,              // (h)
+                 View<float, 1> dtBias,         // (h), read when HAS_DT_BIAS
+                 View<float, 3, kDense> dtOut,  // (b, h, L)
+                 View<float, 3, kDense> acsOut, // (b, h, L), x log2(e)
+                 F32 dtMin, F32 dtMax) {
+  const int64_t Q = cfg["Q"], BH = cfg["BLOCK_H"];
+  hint("default", "num_warps", cfg["num_warps"]);
+
+  auto b = program_id(0), c = program_id(1), hb = program_id(2);
+
+  // Tokens past L and heads past h load as zeros; their results are dropped
+  // by the stores, and a forward cumsum never lets them reach a real token.
+  Tile x = cast<float>(load(dt, {b, c, hb}, {drop, Q, BH})); // Q x BH
+  if (cfg["HAS_DT_BIAS"])
+    x = x + reshape(load(dtBias, {hb}, {BH}), {1, BH});
+  if (cfg["DT_SOFTPLUS"])
+    x = softplus(x);
+  x = minimum(maximum(x, dtMin), dtMax);
+
+  Tile a = x * reshape(load(A, {hb}, {BH}), {1, BH});
+  Tile acs = cumsum(a, /*axis=*/0) * kLog2e;
+
+  store(dtOut, {b, hb, c}, transpose(x), {.squeeze = {0}});
+  store(acsOut, {b, hb, c}, transpose(acs), {.squeeze = {0}});
+}
+
+const std::array<std::string, 7> kArgNames = {
+    "dt", "A", "dt_bias", "dt_out", "dA_cumsum", "dt_min", "dt_max"};
+
+const Register registration{{
+    .name = "chunk_cumsum",
+    .summary = "Mamba-2 dt processing and per-chunk cumulative sum of dt*A",
+    .params =
+        {
+            variant("Q", {64, 128, 256}, 256, "chunk length"),
+            dtypeVariant("DT_DTYPE", {DType::bf16, DType::f16, DType::f32},
+                         DType::bf16, "element type of dt"),
+            variant("HAS_DT_BIAS", {0, 1}, 1, "dt_bias is given"),
+            variant("DT_SOFTPLUS", {0, 1}, 1, "apply softplus to dt"),
+            tunable("BLOCK_H", {1, 2, 4, 8, 16, 32, 64}, 16,
+                    "heads per program"),
+            tunable("num_warps", {1, 2, 4, 8}, 4, "warps per program"),
+        },
+    .build =
+        [](const Config &cfg) {
+          switch (cfg.dtype("DT_DTYPE")) {
+          case DType::f16:
+            return define(chunkCumsum<f16>, cfg, kArgNames);
+          case DType::f32:
+            return define(chunkCumsum<float>, cfg, kArgNames);
+          default:
+            return define(chunkCumsum<bf16>, cfg, kArgNames);
+          }
+        },
+}};
+
+} // namespace
+} // namespace tessel::mamba2
