@@ -526,7 +526,15 @@ public:
   Config(std::map<std::string, int64_t> values) : values(std::move(values)) {}
   /// The constant `name`; reports an error (and returns 1) when it is missing.
   int64_t get(const std::string &name, Loc loc = Loc::current()) const;
-  int64_t operator[](const std::string &name) const { return get(name); }
+  /// A constant's name, with the location of the `cfg["NAME"]` expression.
+  struct Key {
+    std::string name;
+    Loc loc;
+    Key(const char *name, Loc loc = Loc::current()) : name(name), loc(loc) {}
+    Key(std::string name, Loc loc = Loc::current())
+        : name(std::move(name)), loc(loc) {}
+  };
+  int64_t operator[](const Key &key) const { return get(key.name, key.loc); }
   DType dtype(const std::string &name, Loc loc = Loc::current()) const {
     return static_cast<DType>(get(name, loc));
   }

@@ -112,10 +112,17 @@ Tracer::Tracer(MLIRContext &context)
         diagnostics.push_back(std::move(text));
         return success();
       });
+  // DSL users read diagnostics at their own source lines; the generic form of
+  // the op that failed is noise to them.
+  savedPrintOp = context.shouldPrintOpOnDiagnostic();
+  context.printOpOnDiagnostic(false);
   currentTracer = this;
 }
 
-Tracer::~Tracer() { currentTracer = previous; }
+Tracer::~Tracer() {
+  context.printOpOnDiagnostic(savedPrintOp);
+  currentTracer = previous;
+}
 
 Tracer &Tracer::current() {
   if (!currentTracer) {

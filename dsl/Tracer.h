@@ -73,6 +73,7 @@ private:
   std::unique_ptr<mlir::ScopedDiagnosticHandler> handler;
   Tracer *previous;
   bool failed = false;
+  bool savedPrintOp = true;
 };
 
 struct KernelDef;

@@ -700,22 +700,29 @@ bool Program::step(Operation &op) {
     int64_t axis = scan.getAxis(), len = x.shape[axis];
     std::vector<int64_t> strides = rowMajor(x.shape);
     int64_t stride = strides[axis];
+    // A Hillis-Steele scan, rounding after every step as the GPU does: the
+    // summation order of a parallel scan, and its log2(n) error growth.
+    std::vector<int64_t> line(len);
     for (int64_t k = 0; k < x.size(); ++k) {
       if ((k / stride) % len != 0)
         continue; // start of a line along `axis` only
-      double fs = 0;
-      int64_t is = 0;
+      for (int64_t j = 0; j < len; ++j)
+        line[j] = k + (scan.getReverse() ? len - 1 - j : j) * stride;
       for (int64_t j = 0; j < len; ++j) {
-        int64_t pos = scan.getReverse() ? len - 1 - j : j;
-        int64_t e = k + pos * stride;
-        if (out.isFloat()) {
-          fs = roundTo(fs + x.f[e], out.element);
-          out.f[e] = fs;
-        } else {
-          is = wrapTo(is + x.i[e], out.element.getIntOrFloatBitWidth());
-          out.i[e] = is;
-        }
+        if (out.isFloat())
+          out.f[line[j]] = x.f[line[j]];
+        else
+          out.i[line[j]] = x.i[line[j]];
       }
+      for (int64_t offset = 1; offset < len; offset *= 2)
+        for (int64_t j = len - 1; j >= offset; --j) {
+          int64_t dst = line[j], src = line[j - offset];
+          if (out.isFloat())
+            out.f[dst] = roundTo(out.f[dst] + out.f[src], out.element);
+          else
+            out.i[dst] = wrapTo(out.i[dst] + out.i[src],
+                                out.element.getIntOrFloatBitWidth());
+        }
     }
     env[scan.getResult()] = std::move(out);
     return true;

@@ -1,0 +1,189 @@
+//===- DslDiagnosticsTest.cpp - DSL errors name the C++ call site ---------===//
+//
+// Each kernel below contains one mistake; tracing must fail with a diagnostic
+// that names this file and the line of the offending call, never crash.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestUtil.h"
+
+#include <gtest/gtest.h>
+
+using namespace tessel;
+using namespace tessel::dsl;
+using tessel::test::trace;
+
+namespace {
+
+mlir::MLIRContext &context() {
+  static mlir::MLIRContext ctx;
+  return ctx;
+}
+
+/// `file:line:` of this file at `line`.
+std::string at(int line) {
+  return std::string(__FILE__) + ":" + std::to_string(line) + ":";
+}
+
+int mmaLine = 0;
+void badMma(const Config &, View<bf16, 2> x, View<float, 2> y) {
+  Tile a = load(x, {0, 0}, {64, 32});
+  Tile b = load(x, {0, 0}, {16, 64});
+  mmaLine = __LINE__ + 1;
+  Tile c = mma(a, b, zeros({64, 64}));
+  store(y, {0, 0}, c);
+}
+
+TEST(DslDiagnostics, MmaShapeErrorNamesCallSiteAndShapes) {
+  auto t = trace(context(), badMma, {"x", "y"});
+  ASSERT_FALSE(t.module) << "tracing should have failed";
+  std::string d = t.allDiagnostics();
+  EXPECT_NE(d.find(at(mmaLine)), std::string::npos) << d;
+  EXPECT_NE(d.find("64x32"), std::string::npos) << d;
+  EXPECT_NE(d.find("16x64"), std::string::npos) << d;
+  EXPECT_NE(d.find("'tile.mma'"), std::string::npos) << d;
+}
+
+int addLine = 0;
+void badAdd(const Config &, View<float, 2> x, View<float, 2> y) {
+  Tile a = load(x, {0, 0}, {64, 32});
+  Tile b = load(x, {0, 0}, {16, 64});
+  addLine = __LINE__ + 1;
+  Tile c = a + b;
+  store(y, {0, 0}, c * 2.0f); // uses a poisoned tile: no second error
+}
+
+TEST(DslDiagnostics, BroadcastErrorInOperator) {
+  auto t = trace(context(), badAdd, {"x", "y"});
+  ASSERT_FALSE(t.module);
+  ASSERT_EQ(t.diagnostics.size(), 1u) << t.allDiagnostics();
+  std::string d = t.diagnostics[0];
+  EXPECT_NE(d.find(at(addLine)), std::string::npos) << d;
+  EXPECT_NE(d.find("64x32 and 16x64"), std::string::npos) << d;
+}
+
+int typeLine = 0;
+void badTypes(const Config &, View<bf16, 2> x, View<float, 2> y) {
+  Tile a = load(x, {0, 0}, {16, 16});
+  Tile b = load(y, {0, 0}, {16, 16});
+  typeLine = __LINE__ + 1;
+  store(y, {0, 0}, a * b);
+}
+
+TEST(DslDiagnostics, ElementTypeMismatch) {
+  auto t = trace(context(), badTypes, {"x", "y"});
+  ASSERT_FALSE(t.module);
+  std::string d = t.allDiagnostics();
+  EXPECT_NE(d.find(at(typeLine)), std::string::npos) << d;
+  EXPECT_NE(d.find("'bf16' and 'f32'"), std::string::npos) << d;
+}
+
+int boxLine = 0, pidLine = 0, latencyLine = 0, storeLine = 0, axisLine = 0,
+    permLine = 0, constLine = 0, scalarLine = 0, powLine = 0;
+void manyErrors(const Config &cfg, View<float, 3> x, View<float, 2> y,
+                F32 s) {
+  boxLine = __LINE__ + 1;
+  Tile a = load(x, {0, 0, 0}, {16, 16});
+  pidLine = __LINE__ + 1;
+  Scalar p = program_id(3);
+  latencyLine = __LINE__ + 1;
+  Tile b = load(y, {0, 0}, {16, 16}, {.latency = 11});
+  Tile c = load(y, {0, 0}, {16, 16});
+  storeLine = __LINE__ + 1;
+  store(x, {0, 0, 0}, c);
+  axisLine = __LINE__ + 1;
+  Tile d = cumsum(c, 2);
+  permLine = __LINE__ + 1;
+  Tile e = permute(c, {0, 0});
+  constLine = __LINE__ + 1;
+  int64_t missing = cfg["NOT_THERE"];
+  scalarLine = __LINE__ + 1;
+  Tile f = c + cast(s, DType::f64);
+  powLine = __LINE__ + 1;
+  Tile g = load(y, {0, 0}, {16, 12});
+  (void)a, (void)p, (void)b, (void)d, (void)e, (void)missing, (void)f, (void)g;
+}
+
+TEST(DslDiagnostics, EveryErrorIsReportedAtItsLine) {
+  auto t = trace(context(), manyErrors, {"x", "y", "s"});
+  ASSERT_FALSE(t.module);
+  std::string d = t.allDiagnostics();
+  struct Expect {
+    int line;
+    const char *text;
+  } expects[] = {
+      {boxLine, "box has 2 extents for a rank-3 view"},
+      {pidLine, "'dim'"},
+      {latencyLine, "'latency'"},
+      {storeLine, "tile rank 2 differs from view rank 3"},
+      {axisLine, "axis 2 is out of range for a rank-2 tile"},
+      {permLine, "is not a permutation"},
+      {constLine, "no compile-time constant 'NOT_THERE'"},
+      {scalarLine, "a 'f64' scalar is used with a 'f32' operand"},
+      {powLine, "powers of two"},
+  };
+  for (const Expect &e : expects) {
+    bool found = false;
+    for (const std::string &diag : t.diagnostics)
+      found |= diag.find(at(e.line)) != std::string::npos &&
+               diag.find(e.text) != std::string::npos;
+    EXPECT_TRUE(found) << "no diagnostic at line " << e.line << " containing '"
+                       << e.text << "' in:\n"
+                       << d;
+  }
+}
+
+int loopLine = 0;
+void badLoop(const Config &, View<float, 2> y) {
+  loopLine = __LINE__ + 1;
+  Tile acc = for_range({0, 4}, zeros({16, 16}), [&](Scalar, Tile acc) {
+    return reshape(acc, {256});
+  });
+  store(y, {0, 0}, acc);
+}
+
+TEST(DslDiagnostics, LoopCarriedTypeMismatch) {
+  auto t = trace(context(), badLoop, {"y"});
+  ASSERT_FALSE(t.module);
+  std::string d = t.allDiagnostics();
+  EXPECT_NE(d.find(at(loopLine)), std::string::npos) << d;
+  EXPECT_NE(d.find("the loop body returns"), std::string::npos) << d;
+}
+
+int ifLine = 0;
+void badIf(const Config &, View<float, 2> y) {
+  Tile a = zeros({16, 16});
+  ifLine = __LINE__ + 1;
+  Tile r = if_(program_id(0) == 0, [&] { return a; },
+               [&] { return zeros({16, 32}); });
+  store(y, {0, 0}, r);
+}
+
+TEST(DslDiagnostics, IfBranchesDisagree) {
+  auto t = trace(context(), badIf, {"y"});
+  ASSERT_FALSE(t.module);
+  std::string d = t.allDiagnostics();
+  EXPECT_NE(d.find(at(ifLine)), std::string::npos) << d;
+  EXPECT_NE(d.find("the branches of if_() return"), std::string::npos) << d;
+}
+
+void good(const Config &cfg, View<float, 2> x, View<float, 2> y) {
+  auto i = program_id(0);
+  Tile t = load(x, {i, 0}, {cfg["BM"], 16});
+  store(y, {i, 0}, exp2(t) + 1);
+}
+
+TEST(DslDiagnostics, ValidKernelTracesWithLocations) {
+  auto t = trace(context(), good, {"x", "y"}, Config({{"BM", 32}}));
+  ASSERT_TRUE(t.module) << t.allDiagnostics();
+  std::string ir;
+  llvm::raw_string_ostream os(ir);
+  mlir::OpPrintingFlags flags;
+  flags.enableDebugInfo();
+  t.module->print(os, flags);
+  EXPECT_NE(ir.find("tensor<32x16xf32>"), std::string::npos) << ir;
+  EXPECT_NE(ir.find("DslDiagnosticsTest.cpp"), std::string::npos) << ir;
+  EXPECT_NE(ir.find("tile.name = \"x\""), std::string::npos) << ir;
+}
+
+} // namespace
