@@ -17,8 +17,9 @@ config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tessel_obj_root, "test")
 
-# Inputs that are not tests: the configuration itself, C++ unit tests (gtest, run
-# by ctest), and the fuzzer's helper script (run by fuzz/no-crash.test).
+# Not tests: the configuration itself, the C++ unit tests' sources (the gtest
+# binary is run by tools/unit-tests.test) and helper inputs. Helper scripts such
+# as fuzz/no_crash.py are skipped by their suffix.
 config.excludes = [
     "lit.cfg.py",
     "lit.site.cfg.py",
@@ -31,7 +32,6 @@ config.excludes = [
 ]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
-config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 
@@ -49,6 +49,13 @@ tools = [
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 if shutil.which("tesselc", path=os.pathsep.join(tool_dirs)):
     config.available_features.add("tesselc")
+
+# The gtest binary, run by tools/unit-tests.test: `REQUIRES: unit-tests`.
+unit_tests = shutil.which(
+    "tessel-unit-tests", path=os.path.join(config.tessel_obj_root, "test", "unit"))
+if unit_tests:
+    config.available_features.add("unit-tests")
+    config.substitutions.append(("%tessel_unit_tests", unit_tests))
 
 # %python is already defined by use_default_substitutions() (as the Python running
 # lit); define it here only if that ever changes.

@@ -63,7 +63,9 @@ static LogicalResult verifyHint(function_ref<InFlightDiagnostic()> emitError,
   StringRef name = hint.getName().getValue();
   auto intHint = [&](int64_t lo, int64_t hi, bool pow2) -> LogicalResult {
     auto value = dyn_cast<IntegerAttr>(hint.getValue());
-    if (!value || !value.getType().isSignlessInteger())
+    // `true` is an i1 IntegerAttr; it must not read as -1.
+    if (!value || !value.getType().isSignlessInteger() ||
+        value.getType().isInteger(1))
       return emitError() << "hint '" << name << "' of target '" << target
                          << "' must be an integer";
     // Compared as an APInt: an i128 hint must not be truncated to 64 bits.

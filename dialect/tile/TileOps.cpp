@@ -15,6 +15,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallBitVector.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace tessel::tile;
@@ -78,6 +79,12 @@ static LogicalResult verifyTileType(Operation *op, Type type, StringRef what) {
       return op->emitOpError()
              << what << " dimensions must be powers of two, got "
              << shapeStr(tensor.getShape());
+  // Element counts (reshape, folders) are int64_t products: keep them exact.
+  int64_t count = 1;
+  for (int64_t d : tensor.getShape())
+    if (llvm::MulOverflow(count, d, count))
+      return op->emitOpError() << what << " has too many elements, got "
+                               << shapeStr(tensor.getShape());
   return success();
 }
 

@@ -1,0 +1,167 @@
+// RUN: tessel-opt %s -split-input-file -verify-diagnostics
+
+// The #tile.hints verifier (target keys and hint values) and where it may go.
+
+// expected-error @below {{unknown target 'sm_80' in hints (known: sm_90a, sm_100a, sm_103a, default)}}
+func.func @unknown_target() attributes {tile.hints = #tile.hints<{sm_80 = {num_warps = 4}}>} {
+  return
+}
+
+// -----
+
+// Target keys are exact: no `sm_90` without the `a`.
+// expected-error @below {{unknown target 'sm_90' in hints (known: sm_90a, sm_100a, sm_103a, default)}}
+func.func @target_without_suffix() attributes {tile.hints = #tile.hints<{sm_90 = {}}>} {
+  return
+}
+
+// -----
+
+// expected-error @below {{hints of target 'default' must be a dictionary}}
+func.func @target_not_dictionary() attributes {tile.hints = #tile.hints<{default = 4}>} {
+  return
+}
+
+// -----
+
+// expected-error @below {{unknown hint 'warps' for target 'sm_90a' (known: num_warps, occupancy, num_stages, cluster)}}
+func.func @unknown_hint() attributes {tile.hints = #tile.hints<{sm_90a = {warps = 4}}>} {
+  return
+}
+
+// -----
+
+// expected-error @below {{hint 'num_warps' of target 'default' must be a power of two in [1, 32], got 3}}
+func.func @num_warps_not_power_of_two() attributes {tile.hints = #tile.hints<{default = {num_warps = 3}}>} {
+  return
+}
+
+// -----
+
+// expected-error @below {{hint 'num_warps' of target 'default' must be a power of two in [1, 32], got 64}}
+func.func @num_warps_too_large() attributes {tile.hints = #tile.hints<{default = {num_warps = 64}}>} {
+  return
+}
+
+// -----
+
+// expected-error @below {{hint 'num_warps' of target 'sm_100a' must be a power of two in [1, 32], got 0}}
+func.func @num_warps_zero() attributes {tile.hints = #tile.hints<{sm_100a = {num_warps = 0}}>} {
+  return
+}
+
+// -----
+
+// expected-error @below {{hint 'num_warps' of target 'sm_103a' must be a power of two in [1, 32], got -4}}
+func.func @num_warps_negative() attributes {tile.hints = #tile.hints<{sm_103a = {num_warps = -4}}>} {
+  return
+}
+
+// -----
+
+// A 128-bit value is compared as it is, not truncated to 64 bits (2^64 + 4).
+// expected-error @below {{hint 'num_warps' of target 'default' must be a power of two in [1, 32], got 18446744073709551620}}
+func.func @num_warps_wide_integer() attributes {tile.hints = #tile.hints<{default = {num_warps = 18446744073709551620 : i128}}>} {
+  return
+}
+
+// -----
+
+// expected-error @below {{hint 'num_warps' of target 'default' must be an integer}}
+func.func @num_warps_string() attributes {tile.hints = #tile.hints<{default = {num_warps = "4"}}>} {
+  return
+}
+
+// -----
+
+// expected-error @below {{hint 'num_warps' of target 'default' must be an integer}}
+func.func @num_warps_float() attributes {tile.hints = #tile.hints<{default = {num_warps = 4.0}}>} {
+  return
+}
+
+// -----
+
+// expected-error @below {{hint 'num_warps' of target 'default' must be an integer}}
+func.func @num_warps_index() attributes {tile.hints = #tile.hints<{default = {num_warps = 4 : index}}>} {
+  return
+}
+
+// -----
+
+// expected-error @below {{hint 'occupancy' of target 'sm_90a' must be in [1, 32], got 33}}
+func.func @occupancy_too_large() attributes {tile.hints = #tile.hints<{sm_90a = {occupancy = 33}}>} {
+  return
+}
+
+// -----
+
+// expected-error @below {{hint 'occupancy' of target 'sm_90a' must be in [1, 32], got 0}}
+func.func @occupancy_zero() attributes {tile.hints = #tile.hints<{sm_90a = {occupancy = 0}}>} {
+  return
+}
+
+// -----
+
+// expected-error @below {{hint 'num_stages' of target 'default' must be in [1, 8], got 9}}
+func.func @num_stages_too_large() attributes {tile.hints = #tile.hints<{default = {num_stages = 9}}>} {
+  return
+}
+
+// -----
+
+// `true` is an i1 integer attribute in MLIR; it is not a stage count.
+// expected-error @below {{hint 'num_stages' of target 'default' must be an integer}}
+func.func @num_stages_bool() attributes {tile.hints = #tile.hints<{default = {num_stages = true}}>} {
+  return
+}
+
+// -----
+
+// The first bad entry is reported, in key order.
+// expected-error @below {{hint 'num_warps' of target 'default' must be a power of two in [1, 32], got 5}}
+func.func @first_error_wins() attributes {tile.hints = #tile.hints<{sm_90a = {num_warps = 7}, default = {num_warps = 5}}>} {
+  return
+}
+
+// -----
+
+// expected-error @below {{'tile.hints' must be a #tile.hints attribute}}
+func.func @plain_dictionary() attributes {tile.hints = {default = {num_warps = 4}}} {
+  return
+}
+
+// -----
+
+// expected-error @below {{'tile.hints' must be a #tile.hints attribute}}
+func.func @integer() attributes {tile.hints = 4} {
+  return
+}
+
+// -----
+
+// expected-error @below {{'tile.hints' may only be attached to a kernel function}}
+module attributes {tile.hints = #tile.hints<{default = {num_warps = 4}}>} {
+}
+
+// -----
+
+func.func @on_an_op() {
+  // expected-error @below {{'tile.hints' may only be attached to a kernel function}}
+  %pid = tile.program_id 0 {tile.hints = #tile.hints<{}>}
+  return
+}
+
+// -----
+
+// expected-error @below {{expected '<'}}
+func.func @no_parameters() attributes {tile.hints = #tile.hints} {
+  return
+}
+
+// -----
+
+// expected-error @below {{invalid kind of attribute specified}}
+// expected-error @below {{failed to parse Tile_HintsAttr parameter 'entries' which is to be a `::mlir::DictionaryAttr`}}
+func.func @not_a_dictionary() attributes {tile.hints = #tile.hints<[1, 2]>} {
+  return
+}
