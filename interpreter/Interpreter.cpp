@@ -56,6 +56,56 @@ float roundToTF32(float x) {
   return std::bit_cast<float>(u);
 }
 
+double loadElement(const void *p, DType dtype) {
+  auto read = [&](auto value) {
+    std::memcpy(&value, p, sizeof(value));
+    return value;
+  };
+  switch (dtype) {
+  case DType::bf16:
+    return bf16FromBits(read(uint16_t()));
+  case DType::f16:
+    return f16FromBits(read(uint16_t()));
+  case DType::f32:
+    return read(float());
+  case DType::f64:
+    return read(double());
+  case DType::i1:
+  case DType::i8:
+    return read(int8_t());
+  case DType::i16:
+    return read(int16_t());
+  case DType::i32:
+    return read(int32_t());
+  case DType::i64:
+    return static_cast<double>(read(int64_t()));
+  }
+  return 0;
+}
+
+void storeElement(void *p, DType dtype, double value) {
+  auto write = [&](auto v) { std::memcpy(p, &v, sizeof(v)); };
+  switch (dtype) {
+  case DType::bf16:
+    return write(bf16Bits(static_cast<float>(value)));
+  case DType::f16:
+    return write(f16Bits(static_cast<float>(value)));
+  case DType::f32:
+    return write(static_cast<float>(value));
+  case DType::f64:
+    return write(value);
+  case DType::i1:
+  case DType::i8:
+    return write(static_cast<int8_t>(value));
+  case DType::i16:
+    return write(static_cast<int16_t>(value));
+  case DType::i32:
+    return write(static_cast<int32_t>(value));
+  case DType::i64:
+    return write(static_cast<int64_t>(value));
+  }
+}
+
 ViewArg contiguousView(void *data, DType dtype, std::vector<int64_t> sizes) {
   std::vector<int64_t> strides(sizes.size(), 1);
   for (int64_t i = static_cast<int64_t>(sizes.size()) - 2; i >= 0; --i)
@@ -151,53 +201,9 @@ void unflatten(int64_t k, const std::vector<int64_t> &shape,
 }
 
 double readElement(const ViewArg &view, int64_t offset) {
-  const char *base = static_cast<const char *>(view.data);
-  int64_t bytes = dtypeBytes(view.dtype);
-  const char *p = base + offset * bytes;
-  switch (view.dtype) {
-  case DType::bf16: {
-    uint16_t b;
-    std::memcpy(&b, p, 2);
-    return bf16FromBits(b);
-  }
-  case DType::f16: {
-    uint16_t b;
-    std::memcpy(&b, p, 2);
-    return f16FromBits(b);
-  }
-  case DType::f32: {
-    float x;
-    std::memcpy(&x, p, 4);
-    return x;
-  }
-  case DType::f64: {
-    double x;
-    std::memcpy(&x, p, 8);
-    return x;
-  }
-  case DType::i1:
-  case DType::i8: {
-    int8_t x;
-    std::memcpy(&x, p, 1);
-    return x;
-  }
-  case DType::i16: {
-    int16_t x;
-    std::memcpy(&x, p, 2);
-    return x;
-  }
-  case DType::i32: {
-    int32_t x;
-    std::memcpy(&x, p, 4);
-    return x;
-  }
-  case DType::i64: {
-    int64_t x;
-    std::memcpy(&x, p, 8);
-    return static_cast<double>(x);
-  }
-  }
-  return 0;
+  return loadElement(static_cast<const char *>(view.data) +
+                         offset * dtypeBytes(view.dtype),
+                     view.dtype);
 }
 
 int64_t readInt(const ViewArg &view, int64_t offset) {
@@ -217,54 +223,14 @@ int64_t readInt(const ViewArg &view, int64_t offset) {
 void writeElement(const ViewArg &view, int64_t offset, const RtValue &v,
                   int64_t k) {
   char *p = static_cast<char *>(view.data) + offset * dtypeBytes(view.dtype);
-  switch (view.dtype) {
-  case DType::bf16: {
-    uint16_t b = bf16Bits(static_cast<float>(v.getF(k)));
-    std::memcpy(p, &b, 2);
+  if (isFloat(view.dtype)) {
+    storeElement(p, view.dtype, v.getF(k));
     return;
   }
-  case DType::f16: {
-    uint16_t b = f16Bits(static_cast<float>(v.getF(k)));
-    std::memcpy(p, &b, 2);
-    return;
-  }
-  case DType::f32: {
-    float x = static_cast<float>(v.getF(k));
-    std::memcpy(p, &x, 4);
-    return;
-  }
-  case DType::f64: {
-    double x = v.getF(k);
-    std::memcpy(p, &x, 8);
-    return;
-  }
-  case DType::i1:
-  case DType::i8: {
-    int8_t x = static_cast<int8_t>(v.getI(k));
-    std::memcpy(p, &x, 1);
-    return;
-  }
-  case DType::i16: {
-    int16_t x = static_cast<int16_t>(v.getI(k));
-    std::memcpy(p, &x, 2);
-    return;
-  }
-  case DType::i32: {
-    int32_t x = static_cast<int32_t>(v.getI(k));
-    std::memcpy(p, &x, 4);
-    return;
-  }
-  case DType::i64: {
-    int64_t x = v.getI(k);
-    std::memcpy(p, &x, 8);
-    return;
-  }
-  }
+  // Integers go through int64_t, not double, to keep all 64 bits.
+  int64_t x = v.getI(k);
+  std::memcpy(p, &x, dtypeBytes(view.dtype)); // little-endian truncation
 }
-
-struct Failure {
-  std::string message;
-};
 
 class Program {
 public:

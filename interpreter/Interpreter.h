@@ -57,6 +57,12 @@ float bf16FromBits(uint16_t bits);
 uint16_t f16Bits(float x);
 float f16FromBits(uint16_t bits);
 
+/// Reads one element of type `dtype` at `p` (i64 beyond 2^53 loses bits).
+double loadElement(const void *p, DType dtype);
+/// Writes `value` at `p` as `dtype`: floats round to nearest even, integers
+/// truncate toward zero and wrap.
+void storeElement(void *p, DType dtype, double value);
+
 } // namespace tessel::interp
 
 #endif // TESSEL_INTERPRETER_INTERPRETER_H

@@ -69,93 +69,11 @@ struct HostTensor {
     return bytes.data() + ((16 - p % 16) % 16);
   }
   double get(int64_t i) {
-    unsigned char *p = data() + i * dtypeBytes(dtype);
-    switch (dtype) {
-    case DType::bf16: {
-      uint16_t b;
-      std::memcpy(&b, p, 2);
-      return interp::bf16FromBits(b);
-    }
-    case DType::f16: {
-      uint16_t b;
-      std::memcpy(&b, p, 2);
-      return interp::f16FromBits(b);
-    }
-    case DType::f32: {
-      float f;
-      std::memcpy(&f, p, 4);
-      return f;
-    }
-    case DType::f64: {
-      double f;
-      std::memcpy(&f, p, 8);
-      return f;
-    }
-    case DType::i32: {
-      int32_t v;
-      std::memcpy(&v, p, 4);
-      return v;
-    }
-    case DType::i64: {
-      int64_t v;
-      std::memcpy(&v, p, 8);
-      return double(v);
-    }
-    case DType::i16: {
-      int16_t v;
-      std::memcpy(&v, p, 2);
-      return v;
-    }
-    default: {
-      int8_t v;
-      std::memcpy(&v, p, 1);
-      return v;
-    }
-    }
+    return interp::loadElement(data() + i * dtypeBytes(dtype), dtype);
   }
   /// Stores `v` rounded to the dtype; returns the stored value.
   double set(int64_t i, double v) {
-    unsigned char *p = data() + i * dtypeBytes(dtype);
-    switch (dtype) {
-    case DType::bf16: {
-      uint16_t b = interp::bf16Bits(float(v));
-      std::memcpy(p, &b, 2);
-      break;
-    }
-    case DType::f16: {
-      uint16_t b = interp::f16Bits(float(v));
-      std::memcpy(p, &b, 2);
-      break;
-    }
-    case DType::f32: {
-      float f = float(v);
-      std::memcpy(p, &f, 4);
-      break;
-    }
-    case DType::f64:
-      std::memcpy(p, &v, 8);
-      break;
-    case DType::i32: {
-      int32_t x = int32_t(v);
-      std::memcpy(p, &x, 4);
-      break;
-    }
-    case DType::i64: {
-      int64_t x = int64_t(v);
-      std::memcpy(p, &x, 8);
-      break;
-    }
-    case DType::i16: {
-      int16_t x = int16_t(v);
-      std::memcpy(p, &x, 2);
-      break;
-    }
-    default: {
-      int8_t x = int8_t(v);
-      std::memcpy(p, &x, 1);
-      break;
-    }
-    }
+    interp::storeElement(data() + i * dtypeBytes(dtype), dtype, v);
     return get(i);
   }
   /// Fills every element with a NaN (floats) or a sentinel (integers), so a
