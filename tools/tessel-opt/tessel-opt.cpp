@@ -1,6 +1,8 @@
 //===- tessel-opt.cpp - mlir-opt for tessel's dialects and passes --------===//
 
 #include "dialect/tile/TileOps.h"
+#include "dialect/tilegpu/TileGPUDialect.h"
+#include "passes/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -18,13 +20,15 @@
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
-  registry.insert<tessel::tile::TileDialect, mlir::func::FuncDialect,
+  registry.insert<tessel::tile::TileDialect, tessel::tilegpu::TileGPUDialect,
+                  mlir::func::FuncDialect,
                   mlir::arith::ArithDialect, mlir::math::MathDialect,
                   mlir::scf::SCFDialect, mlir::tensor::TensorDialect,
                   mlir::gpu::GPUDialect, mlir::nvgpu::NVGPUDialect,
                   mlir::NVVM::NVVMDialect, mlir::LLVM::LLVMDialect,
                   mlir::vector::VectorDialect>();
   // The generic clean-ups our pipelines use.
+  tessel::registerTesselPasses();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   mlir::registerSymbolDCEPass();

@@ -4,15 +4,16 @@
 //           [-D NAME=VALUE]... [--list] [--all-configs] [KERNEL...]
 //
 // Traces the registered kernels (all, or those named) for the chosen
-// constants and compiles them. Code generation is not implemented yet: today
-// tesselc emits the tile IR of each kernel (to stdout, or KERNEL.tile.mlir in
-// -o DIR) and fails with a diagnostic when asked for anything else.
+// constants and compiles each for every target: DIR/<kernel>.<target>.ptx,
+// .cubin and a resource report (.txt) from ptxas, then prints a table.
+// --emit=tile prints the traced tile IR instead; --emit=ptx stops before ptxas.
 //
 //===----------------------------------------------------------------------===//
 
 #include "dialect/tile/TileOps.h"
 #include "dsl/Registry.h"
 #include "dsl/Tracer.h"
+#include "codegen/Pipeline.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/StringExtras.h"
@@ -34,21 +35,35 @@ static cl::opt<std::string>
                                "sm_90a)"),
             cl::init("sm_103a"));
 static cl::opt<std::string> outputDir("o", cl::desc("Output directory"),
-                                      cl::value_desc("DIR"));
+                                      cl::value_desc("DIR"), cl::init("."));
 static cl::opt<std::string>
     dumpDir("dump-dir", cl::desc("Write the IR of every stage to DIR"),
             cl::value_desc("DIR"));
 static cl::list<std::string>
     defines("D", cl::desc("Set a kernel constant (NAME=VALUE)"), cl::Prefix);
 static cl::opt<std::string>
-    emit("emit", cl::desc("What to produce: tile (the traced tile IR)"),
-         cl::init("tile"));
+    emit("emit",
+         cl::desc("What to produce: cubin (with .ptx), ptx, or tile (print "
+                  "the traced tile IR)"),
+         cl::init("cubin"));
 static cl::opt<bool> list("list",
                           cl::desc("List the registered kernels and their "
                                    "search spaces"));
 static cl::opt<bool>
     allConfigs("all-configs",
                cl::desc("Trace every point of each kernel's search space"));
+
+static bool writeFile(const std::string &path, const std::string &text) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec) {
+    llvm::errs() << "tesselc: error: cannot write '" << path
+                 << "': " << ec.message() << "\n";
+    return false;
+  }
+  os << text;
+  return true;
+}
 
 static int fail(const std::string &message) {
   llvm::errs() << "tesselc: error: " << message << "\n";
@@ -80,15 +95,13 @@ int main(int argc, char **argv) {
     return 0;
   }
   for (llvm::StringRef target : llvm::split(targets, ',')) {
-    if (!llvm::is_contained(tile::getKnownTargets(), target))
+    if (!codegen::lookupTarget(target))
       return fail(fmt::format("unknown target '{}' (known: sm_90a, sm_100a, "
                               "sm_103a)",
                               target.str()));
   }
-  if (emit != "tile")
-    return fail(fmt::format("--emit={} is not available: code generation "
-                            "(PTX, cubin) is not implemented yet; "
-                            "--emit=tile prints the traced tile IR",
+  if (emit != "tile" && emit != "ptx" && emit != "cubin")
+    return fail(fmt::format("unknown --emit={} (known: cubin, ptx, tile)",
                             emit.getValue()));
 
   std::vector<const KernelDef *> kernels;
@@ -107,14 +120,21 @@ int main(int argc, char **argv) {
       kernels.push_back(k);
     }
   }
-  if (!outputDir.empty())
-    if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
-      return fail(fmt::format("cannot create '{}': {}", outputDir.getValue(),
-                              ec.message()));
+  for (const std::string &dir : {outputDir.getValue(), dumpDir.getValue()})
+    if (!dir.empty())
+      if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+        return fail(fmt::format("cannot create '{}': {}", dir, ec.message()));
 
   mlir::MLIRContext context;
   loadTraceDialects(context);
+  codegen::loadCodegenDialects(context);
   int failures = 0;
+  struct Row {
+    std::string kernel, target;
+    codegen::Artifact artifact;
+    std::string config;
+  };
+  std::vector<Row> rows;
   for (const KernelDef *kernel : kernels) {
     std::vector<Config> configs;
     if (allConfigs) {
@@ -144,26 +164,67 @@ int main(int argc, char **argv) {
         fmt::print("traced {}\n", what);
         continue;
       }
-      if (outputDir.empty()) {
+      if (emit == "tile") {
         llvm::outs() << "// " << what << "\n";
         result.module->print(llvm::outs());
         llvm::outs() << "\n";
         continue;
       }
-      llvm::SmallString<256> path(outputDir.getValue());
-      llvm::sys::path::append(path, kernel->name + ".tile.mlir");
-      std::error_code ec;
-      llvm::raw_fd_ostream os(path, ec);
-      if (ec)
-        return fail(fmt::format("cannot write '{}': {}", path.str().str(),
-                                ec.message()));
-      os << "// " << what << "\n";
-      result.module->print(os);
-      fmt::print("wrote {}\n", path.str().str());
+      for (llvm::StringRef targetName : llvm::split(targets, ',')) {
+        const codegen::TargetInfo *target = codegen::lookupTarget(targetName);
+        mlir::OwningOpRef<mlir::ModuleOp> module = result.module->clone();
+        std::string stem = kernel->name + "." + targetName.str();
+        codegen::DumpFn dump;
+        if (!dumpDir.empty())
+          dump = [&](const std::string &stage, const std::string &text) {
+            writeFile(dumpDir + "/" + stem + "." + stage + ".txt", text);
+          };
+        mlir::FailureOr<codegen::Artifact> artifact =
+            codegen::compile(*module, *target, emit == "cubin", dump);
+        if (mlir::failed(artifact)) {
+          llvm::errs() << "tesselc: error: compiling " << what << " for "
+                       << targetName << " failed\n";
+          ++failures;
+          continue;
+        }
+        std::string base = outputDir + "/" + stem;
+        bool ok = writeFile(base + ".ptx", artifact->ptx);
+        if (emit == "cubin") {
+          ok &= writeFile(base + ".cubin", std::string(artifact->cubin.begin(),
+                                                       artifact->cubin.end()));
+          const codegen::ResourceUsage &u = artifact->usage;
+          ok &= writeFile(
+              base + ".txt",
+              fmt::format("kernel {}\ntarget {}\nconfig {}\nwarps {}\n"
+                          "registers {}\nshared_bytes {}\nspill_stores {}\n"
+                          "spill_loads {}\nstack_bytes {}\n",
+                          kernel->name, targetName.str(),
+                          configString(*kernel, config), artifact->numWarps,
+                          u.registers, artifact->sharedBytes, u.spillStores,
+                          u.spillLoads, u.stackBytes));
+        }
+        if (!ok) {
+          ++failures;
+          continue;
+        }
+        rows.push_back({kernel->name, targetName.str(), *artifact,
+                        configString(*kernel, config)});
+      }
     }
   }
+  if (!rows.empty()) {
+    fmt::print("{:<16} {:<8} {:>5} {:>5} {:>8} {:>7} {:>9}  {}\n", "kernel",
+               "target", "warps", "regs", "smem", "spills", "cubin", "files");
+    for (const Row &row : rows)
+      fmt::print("{:<16} {:<8} {:>5} {:>5} {:>8} {:>7} {:>9}  {}/{}.{}.{{ptx{}}}\n",
+                 row.kernel, row.target, row.artifact.numWarps,
+                 row.artifact.usage.registers, row.artifact.sharedBytes,
+                 row.artifact.usage.spillStores + row.artifact.usage.spillLoads,
+                 row.artifact.cubin.size(), outputDir.getValue(), row.kernel,
+                 row.target, row.artifact.cubin.empty() ? "" : ",cubin,txt");
+  }
   if (failures)
-    return fail(fmt::format("{} kernel configuration(s) failed to trace",
+    return fail(fmt::format("{} kernel configuration(s) failed",
                             failures));
   return 0;
 }

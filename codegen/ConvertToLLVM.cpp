@@ -1,0 +1,1034 @@
+//===- ConvertToLLVM.cpp - --convert-tilegpu-to-llvm -----------------------===//
+//
+// Lowers kernels whose tiles carry layouts (after --tilegpu-assign-layouts)
+// into llvm.func kernels. This is an emitter rather than a pattern-based
+// dialect conversion: every tile value becomes the list of scalars that the
+// running thread holds (Distribution tells which tile coordinates those are),
+// and each op is re-emitted on those scalars. Structured control flow is kept
+// (scf.for/scf.if with the scalars as iter args and results) and lowered by the
+// upstream scf -> cf -> llvm conversions that follow.
+//
+// Layout changes (permute, broadcast, reshape, cumsum, reduce) go through one
+// shared-memory buffer: the portable baseline that later passes replace with
+// shuffles and register-level layout conversions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Passes.h"
+
+#include "dialect/tile/TileOps.h"
+#include "dialect/tilegpu/TileGPUDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+
+#include <cmath>
+
+namespace tessel {
+#define GEN_PASS_DEF_CONVERTTILEGPUTOLLVM
+#include "passes/Passes.h.inc"
+} // namespace tessel
+
+using namespace mlir;
+using namespace tessel;
+using tilegpu::Distribution;
+
+namespace {
+
+constexpr StringLiteral kSharedName = "tessel_smem";
+
+struct ViewParts {
+  Value ptr;
+  SmallVector<Value> sizes, strides; // i64
+  tile::ViewType type;
+};
+
+Type elementTypeOf(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return tensor.getElementType();
+  return type;
+}
+
+/// Bytes an element takes in memory (i1 is stored as a byte).
+int64_t storageBytes(Type element) {
+  return std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
+}
+
+class KernelEmitter {
+public:
+  KernelEmitter(func::FuncOp kernel, LLVM::GlobalOp shared)
+      : kernel(kernel), shared(shared), b(kernel.getContext()) {}
+
+  /// Builds the llvm.func; returns failure after reporting an error.
+  FailureOr<LLVM::LLVMFuncOp> run();
+  int64_t sharedBytesNeeded() const { return sharedBytes; }
+
+private:
+  func::FuncOp kernel;
+  LLVM::GlobalOp shared;
+  OpBuilder b;
+  Location loc = UnknownLoc::get(kernel.getContext());
+  DenseMap<Value, SmallVector<Value>> regs;
+  DenseMap<Value, ViewParts> views;
+  Value lane, warp; // i32
+  int64_t sharedBytes = 0;
+  int numWarps = 4;
+
+  // Constants and small helpers.
+  Value i32(int64_t v) {
+    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
+  }
+  Value i64(int64_t v) {
+    return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
+  }
+  Value f32(double v) {
+    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
+  }
+  Value constantOf(Type type, double v) {
+    if (auto ft = dyn_cast<FloatType>(type))
+      return arith::ConstantOp::create(b, loc, FloatAttr::get(ft, v));
+    return arith::ConstantOp::create(
+        b, loc, IntegerAttr::get(type, static_cast<int64_t>(v)));
+  }
+  Value toI64(Value v) {
+    if (v.getType().isInteger(64))
+      return v;
+    return arith::ExtSIOp::create(b, loc, b.getI64Type(), v);
+  }
+  Value intrinsic(StringRef name, Type result, ValueRange args) {
+    return LLVM::CallIntrinsicOp::create(b, loc, result,
+                                         b.getStringAttr(name), args)
+        .getResult(0);
+  }
+
+  LogicalResult fail(Operation *op, const Twine &message) {
+    return op->emitOpError() << "cannot be lowered to the GPU yet: "
+                             << message;
+  }
+
+  Distribution distributionOf(Type type) {
+    auto tensor = cast<RankedTensorType>(type);
+    return Distribution(tensor.getShape(), tilegpu::getLayout(type));
+  }
+
+  /// Per dimension, where the running thread's pattern starts (i32).
+  SmallVector<Value> threadBase(const Distribution &dist);
+  /// The tile coordinates (i32) of register `r` of the running thread.
+  SmallVector<Value> coordsOf(const Distribution &dist, ArrayRef<Value> base,
+                              int64_t r);
+  int64_t numRegisters(Type type) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor)
+      return 1;
+    if (tensor.getRank() == 0)
+      return 1;
+    return distributionOf(type).numRegisters;
+  }
+
+  // Shared memory.
+  Value sharedAddress(Value linear, Type element);
+  void barrier() { NVVM::Barrier0Op::create(b, loc); }
+  /// Writes a tile to shared memory in row-major order (after a barrier, so
+  /// earlier readers are done), then waits for all writes.
+  void tileToShared(Value tile);
+  Value loadShared(Value linear, Type element);
+  void storeShared(Value linear, Value value);
+  Value linearIndex(ArrayRef<Value> coords, ArrayRef<int64_t> shape);
+
+  LogicalResult emitBlock(Block &block);
+  LogicalResult emitOp(Operation &op);
+  LogicalResult emitLoad(tile::LoadOp op);
+  LogicalResult emitStore(tile::StoreOp op);
+  LogicalResult emitCumsum(tile::CumsumOp op);
+  LogicalResult emitReduce(tile::ReduceOp op);
+  LogicalResult emitRemap(Operation *op,
+                          function_ref<SmallVector<Value>(ArrayRef<Value>)>
+                              sourceCoords);
+  LogicalResult emitElementwise(Operation &op);
+  FailureOr<Value> emitMath(Operation &op, Value x);
+  LogicalResult emitFor(scf::ForOp op);
+  LogicalResult emitIf(scf::IfOp op);
+
+  SmallVector<Value> flatten(ValueRange values) {
+    SmallVector<Value> out;
+    for (Value v : values)
+      llvm::append_range(out, regs[v]);
+    return out;
+  }
+  void unflatten(ValueRange values, ValueRange flat) {
+    size_t k = 0;
+    for (Value v : values) {
+      int64_t n = numRegisters(v.getType());
+      regs[v] = SmallVector<Value>(flat.begin() + k, flat.begin() + k + n);
+      k += n;
+    }
+  }
+  SmallVector<Type> flatTypes(TypeRange types) {
+    SmallVector<Type> out;
+    for (Type t : types)
+      out.append(numRegisters(t), elementTypeOf(t));
+    return out;
+  }
+
+  /// `cond ? thenValues : elseValues` as an scf.if (side effects allowed).
+  SmallVector<Value>
+  ifElse(Value cond, TypeRange types,
+         function_ref<SmallVector<Value>()> thenFn,
+         function_ref<SmallVector<Value>()> elseFn);
+};
+
+SmallVector<Value> KernelEmitter::threadBase(const Distribution &dist) {
+  tilegpu::BlockedLayoutAttr layout = dist.layout;
+  size_t rank = dist.shape.size();
+  SmallVector<Value> laneC(rank), warpC(rank);
+  Value l = lane, w = warp;
+  for (unsigned d : layout.getOrder()) {
+    unsigned t = layout.getThreadsPerWarp()[d];
+    laneC[d] = arith::RemUIOp::create(b, loc, l, i32(t));
+    l = arith::DivUIOp::create(b, loc, l, i32(t));
+    unsigned wp = layout.getWarpsPerCTA()[d];
+    warpC[d] = arith::RemUIOp::create(b, loc, w, i32(wp));
+    w = arith::DivUIOp::create(b, loc, w, i32(wp));
+  }
+  SmallVector<Value> base(rank);
+  for (size_t d = 0; d < rank; ++d) {
+    Value t = arith::MulIOp::create(b, loc, warpC[d],
+                                    i32(layout.getThreadsPerWarp()[d]));
+    t = arith::AddIOp::create(b, loc, t, laneC[d]);
+    base[d] = arith::MulIOp::create(b, loc, t,
+                                    i32(layout.getSizePerThread()[d]));
+  }
+  return base;
+}
+
+SmallVector<Value> KernelEmitter::coordsOf(const Distribution &dist,
+                                           ArrayRef<Value> base, int64_t r) {
+  SmallVector<Value> c;
+  for (size_t d = 0; d < dist.shape.size(); ++d) {
+    Value v = arith::AddIOp::create(b, loc, base[d],
+                                    i32(dist.regOffsets[r][d]));
+    // A CTA tile larger than the tile wraps around (shapes are powers of 2).
+    if (dist.ctaTile[d] > dist.shape[d])
+      v = arith::AndIOp::create(b, loc, v, i32(dist.shape[d] - 1));
+    c.push_back(v);
+  }
+  return c;
+}
+
+Value KernelEmitter::linearIndex(ArrayRef<Value> coords,
+                                 ArrayRef<int64_t> shape) {
+  Value lin = i32(0);
+  int64_t stride = 1;
+  for (int64_t d = shape.size() - 1; d >= 0; --d) {
+    Value term = arith::MulIOp::create(b, loc, coords[d], i32(stride));
+    lin = arith::AddIOp::create(b, loc, lin, term);
+    stride *= shape[d];
+  }
+  return lin;
+}
+
+Value KernelEmitter::sharedAddress(Value linear, Type element) {
+  Type storage = element.isInteger(1) ? b.getI8Type() : element;
+  auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  Value base = LLVM::AddressOfOp::create(b, loc, shared);
+  return LLVM::GEPOp::create(b, loc, ptrType, storage, base,
+                             ValueRange{linear});
+}
+
+Value KernelEmitter::loadShared(Value linear, Type element) {
+  Type storage = element.isInteger(1) ? b.getI8Type() : element;
+  Value v = LLVM::LoadOp::create(b, loc, storage, sharedAddress(linear, element));
+  if (element.isInteger(1))
+    v = arith::TruncIOp::create(b, loc, element, v);
+  return v;
+}
+
+void KernelEmitter::storeShared(Value linear, Value value) {
+  Type element = value.getType();
+  Value addr = sharedAddress(linear, element);
+  if (element.isInteger(1))
+    value = arith::ExtUIOp::create(b, loc, b.getI8Type(), value);
+  LLVM::StoreOp::create(b, loc, value, addr);
+}
+
+void KernelEmitter::tileToShared(Value tile) {
+  auto type = cast<RankedTensorType>(tile.getType());
+  sharedBytes = std::max(sharedBytes, type.getNumElements() *
+                                          storageBytes(type.getElementType()));
+  barrier();
+  if (type.getRank() == 0) {
+    storeShared(i32(0), regs[tile][0]);
+  } else {
+    Distribution dist = distributionOf(type);
+    SmallVector<Value> base = threadBase(dist);
+    for (int64_t r = 0; r < dist.numRegisters; ++r)
+      storeShared(linearIndex(coordsOf(dist, base, r), type.getShape()),
+                  regs[tile][r]);
+  }
+  barrier();
+}
+
+SmallVector<Value>
+KernelEmitter::ifElse(Value cond, TypeRange types,
+                      function_ref<SmallVector<Value>()> thenFn,
+                      function_ref<SmallVector<Value>()> elseFn) {
+  auto ifOp = scf::IfOp::create(b, loc, types, cond, /*withElseRegion=*/true);
+  auto fill = [&](Region &region, function_ref<SmallVector<Value>()> fn) {
+    OpBuilder::InsertionGuard guard(b);
+    Block &block = region.front();
+    if (!block.empty())
+      block.back().erase();
+    b.setInsertionPointToEnd(&block);
+    SmallVector<Value> values = fn();
+    scf::YieldOp::create(b, loc, values);
+  };
+  fill(ifOp.getThenRegion(), thenFn);
+  fill(ifOp.getElseRegion(), elseFn);
+  return SmallVector<Value>(ifOp.getResults());
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+/// The part of load/store addressing shared by both: per register, whether it
+/// is in bounds and its address; plus the vector groups that may be accessed
+/// as one 16-byte (or narrower) access.
+struct Access {
+  SmallVector<Value> inBounds; // i1 per register
+  SmallVector<Value> address;  // ptr<1> per register
+  int64_t vector = 1;          // registers per vector access
+  SmallVector<Value> groupInBounds; // i1 per group of `vector` registers
+};
+
+static Access planAccess(KernelEmitter &, OpBuilder &, Location,
+                         const ViewParts &, ValueRange, RankedTensorType,
+                         std::optional<ArrayRef<int64_t>>,
+                         function_ref<SmallVector<Value>(int64_t)>,
+                         const Distribution &);
+
+LogicalResult KernelEmitter::emitLoad(tile::LoadOp op) {
+  auto type = cast<RankedTensorType>(op.getType());
+  const ViewParts &view = views[op.getView()];
+  Distribution dist = distributionOf(type);
+  SmallVector<Value> base = threadBase(dist);
+  SmallVector<Value> idx;
+  for (Value i : op.getIndices())
+    idx.push_back(regs[i][0]);
+  Access access = planAccess(
+      *this, b, loc, view, idx, type, op.getSqueeze(),
+      [&](int64_t r) { return coordsOf(dist, base, r); }, dist);
+  Type element = type.getElementType();
+  double padValue = 0;
+  if (op.getPadding() == tile::Padding::neg_inf)
+    padValue = -INFINITY;
+  else if (op.getPadding() == tile::Padding::nan)
+    padValue = NAN;
+  SmallVector<Value> out(dist.numRegisters);
+  int64_t v = access.vector;
+  int64_t bytes = storageBytes(element);
+  for (int64_t g = 0; g < dist.numRegisters / v; ++g) {
+    auto scalarLoads = [&]() {
+      SmallVector<Value> vals;
+      for (int64_t r = g * v; r < (g + 1) * v; ++r)
+        vals.push_back(ifElse(
+            access.inBounds[r], {element},
+            [&]() -> SmallVector<Value> {
+              return {LLVM::LoadOp::create(b, loc, element, access.address[r],
+                                           bytes)};
+            },
+            [&]() -> SmallVector<Value> {
+              return {constantOf(element, padValue)};
+            })[0]);
+      return vals;
+    };
+    SmallVector<Value> vals;
+    if (v == 1) {
+      vals = scalarLoads();
+    } else {
+      SmallVector<Type> types(v, element);
+      vals = ifElse(
+          access.groupInBounds[g], types,
+          [&]() -> SmallVector<Value> {
+            auto vecType = VectorType::get({v}, element);
+            Value vec = LLVM::LoadOp::create(b, loc, vecType,
+                                             access.address[g * v], v * bytes);
+            SmallVector<Value> parts;
+            for (int64_t k = 0; k < v; ++k)
+              parts.push_back(LLVM::ExtractElementOp::create(b, loc, vec,
+                                                             i32(k)));
+            return parts;
+          },
+          scalarLoads);
+    }
+    for (int64_t k = 0; k < v; ++k)
+      out[g * v + k] = vals[k];
+  }
+  regs[op.getResult()] = out;
+  return success();
+}
+
+LogicalResult KernelEmitter::emitStore(tile::StoreOp op) {
+  auto type = cast<RankedTensorType>(op.getValue().getType());
+  const ViewParts &view = views[op.getView()];
+  Distribution dist = distributionOf(type);
+  SmallVector<Value> base = threadBase(dist);
+  SmallVector<Value> idx;
+  for (Value i : op.getIndices())
+    idx.push_back(regs[i][0]);
+  Access access = planAccess(
+      *this, b, loc, view, idx, type, op.getSqueeze(),
+      [&](int64_t r) { return coordsOf(dist, base, r); }, dist);
+  Type element = type.getElementType();
+  int64_t bytes = storageBytes(element);
+  ArrayRef<Value> values = regs[op.getValue()];
+  int64_t v = access.vector;
+  for (int64_t g = 0; g < dist.numRegisters / v; ++g) {
+    auto scalarStores = [&]() {
+      for (int64_t r = g * v; r < (g + 1) * v; ++r)
+        ifElse(
+            access.inBounds[r], {},
+            [&]() -> SmallVector<Value> {
+              LLVM::StoreOp::create(b, loc, values[r], access.address[r],
+                                    bytes);
+              return {};
+            },
+            [&]() -> SmallVector<Value> { return {}; });
+      return SmallVector<Value>{};
+    };
+    if (v == 1) {
+      scalarStores();
+      continue;
+    }
+    ifElse(
+        access.groupInBounds[g], {},
+        [&]() -> SmallVector<Value> {
+          auto vecType = VectorType::get({v}, element);
+          Value vec = LLVM::UndefOp::create(b, loc, vecType);
+          for (int64_t k = 0; k < v; ++k)
+            vec = LLVM::InsertElementOp::create(b, loc, vec, values[g * v + k],
+                                                i32(k));
+          LLVM::StoreOp::create(b, loc, vec, access.address[g * v], v * bytes);
+          return {};
+        },
+        scalarStores);
+  }
+  return success();
+}
+
+static Access planAccess(KernelEmitter &, OpBuilder &b, Location loc,
+                         const ViewParts &view, ValueRange indices,
+                         RankedTensorType tile,
+                         std::optional<ArrayRef<int64_t>> squeeze,
+                         function_ref<SmallVector<Value>(int64_t)> coordsOf,
+                         const Distribution &dist) {
+  auto c64 = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
+  };
+  int64_t rank = view.type.getRank();
+  ArrayRef<int64_t> sq = squeeze ? *squeeze : ArrayRef<int64_t>();
+  // View dimension -> tile dimension (-1 when squeezed), and the box.
+  SmallVector<int64_t> tileDim(rank, -1), box(rank, 1);
+  int64_t t = 0;
+  for (int64_t d = 0; d < rank; ++d)
+    if (!llvm::is_contained(sq, d)) {
+      tileDim[d] = t;
+      box[d] = tile.getDimSize(t++);
+    }
+  Type element = tile.getElementType();
+  int64_t bytes = storageBytes(element);
+  // Origins of the box along each view dimension.
+  SmallVector<Value> origin;
+  for (int64_t d = 0; d < rank; ++d) {
+    Value i = arith::ExtSIOp::create(b, loc, b.getI64Type(), indices[d]);
+    origin.push_back(arith::MulIOp::create(b, loc, i, c64(box[d])));
+  }
+  Access access;
+  // Vector accesses need unit stride, the tile's last dimension along the
+  // view's last, and alignment of every group's first element.
+  bool lastIsTileDim = tileDim[rank - 1] == tile.getRank() - 1;
+  int64_t spt = dist.layout.getSizePerThread().back();
+  int64_t width = std::min<int64_t>(spt, 16 / bytes);
+  int64_t align = view.type.getAssumedAlignment();
+  while (width > 1 && width * bytes > align)
+    width /= 2;
+  if (view.type.getUnitStride() && lastIsTileDim && width > 1 &&
+      !element.isInteger(1))
+    access.vector = width;
+  Type ptrType = view.ptr.getType();
+  for (int64_t r = 0; r < dist.numRegisters; ++r) {
+    SmallVector<Value> coords = coordsOf(r);
+    Value inb = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+    Value offset = c64(0);
+    Value lastGlobal;
+    for (int64_t d = 0; d < rank; ++d) {
+      Value g = origin[d];
+      if (tileDim[d] >= 0)
+        g = arith::AddIOp::create(
+            b, loc, g,
+            arith::ExtSIOp::create(b, loc, b.getI64Type(), coords[tileDim[d]]));
+      if (d == rank - 1)
+        lastGlobal = g;
+      Value lo = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, g,
+                                       c64(0));
+      Value hi = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, g,
+                                       view.sizes[d]);
+      inb = arith::AndIOp::create(b, loc, inb, lo);
+      inb = arith::AndIOp::create(b, loc, inb, hi);
+      offset = arith::AddIOp::create(
+          b, loc, offset, arith::MulIOp::create(b, loc, g, view.strides[d]));
+    }
+    Type storage = element.isInteger(1) ? b.getI8Type() : element;
+    access.inBounds.push_back(inb);
+    access.address.push_back(LLVM::GEPOp::create(b, loc, ptrType, storage,
+                                                 view.ptr, ValueRange{offset}));
+    if (access.vector > 1 && r % access.vector == 0) {
+      // The group is in bounds when its first and last elements are (only
+      // the last coordinate varies inside a group).
+      Value lastOk = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::slt,
+          arith::AddIOp::create(b, loc, lastGlobal, c64(access.vector - 1)),
+          view.sizes[rank - 1]);
+      access.groupInBounds.push_back(
+          arith::AndIOp::create(b, loc, inb, lastOk));
+    }
+  }
+  return access;
+}
+
+//===----------------------------------------------------------------------===//
+// Scans, reductions, shape changes
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelEmitter::emitCumsum(tile::CumsumOp op) {
+  auto type = cast<RankedTensorType>(op.getType());
+  Type element = type.getElementType();
+  Distribution dist = distributionOf(type);
+  int64_t axis = op.getAxis(), len = type.getDimSize(axis);
+  tileToShared(op.getSource());
+  SmallVector<Value> base = threadBase(dist);
+  SmallVector<Value> values(regs[op.getSource()]);
+  SmallVector<SmallVector<Value>> coords;
+  SmallVector<Value> linear;
+  for (int64_t r = 0; r < dist.numRegisters; ++r) {
+    coords.push_back(coordsOf(dist, base, r));
+    linear.push_back(linearIndex(coords.back(), type.getShape()));
+  }
+  int64_t axisStride = 1;
+  for (int64_t d = type.getRank() - 1; d > axis; --d)
+    axisStride *= type.getDimSize(d);
+  bool isFloat = isa<FloatType>(element);
+  // Hillis-Steele: after the step with offset k, each element holds the sum
+  // of the 2k elements ending at it. All threads read, then all write.
+  for (int64_t k = 1; k < len; k *= 2) {
+    SmallVector<Value> next;
+    for (int64_t r = 0; r < dist.numRegisters; ++r) {
+      Value c = coords[r][axis];
+      Value has = op.getReverse()
+                      ? arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                              c, i32(len - k))
+                      : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                              c, i32(k));
+      Value delta = i32(op.getReverse() ? k * axisStride : -k * axisStride);
+      Value src = arith::AddIOp::create(b, loc, linear[r], delta);
+      src = arith::SelectOp::create(b, loc, has, src, linear[r]);
+      Value other = loadShared(src, element);
+      Value sum = isFloat ? Value(arith::AddFOp::create(b, loc, values[r], other))
+                          : Value(arith::AddIOp::create(b, loc, values[r], other));
+      next.push_back(arith::SelectOp::create(b, loc, has, sum, values[r]));
+    }
+    values = next;
+    barrier();
+    for (int64_t r = 0; r < dist.numRegisters; ++r)
+      storeShared(linear[r], values[r]);
+    barrier();
+  }
+  regs[op.getResult()] = values;
+  return success();
+}
+
+LogicalResult KernelEmitter::emitReduce(tile::ReduceOp op) {
+  auto source = cast<RankedTensorType>(op.getSource().getType());
+  auto result = cast<RankedTensorType>(op.getType());
+  Type element = source.getElementType();
+  int64_t axis = op.getAxis(), len = source.getDimSize(axis);
+  tileToShared(op.getSource());
+  bool isFloat = isa<FloatType>(element);
+  auto combine = [&](Value a, Value c) -> Value {
+    switch (op.getKind()) {
+    case tile::ReduceKind::sum:
+      return isFloat ? Value(arith::AddFOp::create(b, loc, a, c))
+                     : Value(arith::AddIOp::create(b, loc, a, c));
+    case tile::ReduceKind::max:
+      return isFloat ? Value(arith::MaximumFOp::create(b, loc, a, c))
+                     : Value(arith::MaxSIOp::create(b, loc, a, c));
+    case tile::ReduceKind::min:
+      return isFloat ? Value(arith::MinimumFOp::create(b, loc, a, c))
+                     : Value(arith::MinSIOp::create(b, loc, a, c));
+    }
+    return a;
+  };
+  int64_t axisStride = 1;
+  for (int64_t d = source.getRank() - 1; d > axis; --d)
+    axisStride *= source.getDimSize(d);
+  auto reduceAt = [&](ArrayRef<Value> outCoords) {
+    SmallVector<Value> srcCoords(outCoords);
+    srcCoords.insert(srcCoords.begin() + axis, i32(0));
+    Value start = linearIndex(srcCoords, source.getShape());
+    Value init = loadShared(start, element);
+    auto loop = scf::ForOp::create(b, loc, i32(1), i32(len), i32(1),
+                                   ValueRange{init});
+    OpBuilder::InsertionGuard guard(b);
+    Block *body = loop.getBody();
+    if (!body->empty())
+      body->back().erase();
+    b.setInsertionPointToEnd(body);
+    Value offset = arith::MulIOp::create(b, loc, loop.getInductionVar(),
+                                         i32(axisStride));
+    Value x = loadShared(arith::AddIOp::create(b, loc, start, offset), element);
+    scf::YieldOp::create(b, loc,
+                         combine(loop.getRegionIterArgs()[0], x));
+    return loop.getResult(0);
+  };
+  SmallVector<Value> out;
+  if (result.getRank() == 0) {
+    out.push_back(reduceAt({}));
+  } else {
+    Distribution dist = distributionOf(result);
+    SmallVector<Value> base = threadBase(dist);
+    for (int64_t r = 0; r < dist.numRegisters; ++r)
+      out.push_back(reduceAt(coordsOf(dist, base, r)));
+  }
+  regs[op.getResult()] = out;
+  return success();
+}
+
+LogicalResult KernelEmitter::emitRemap(
+    Operation *op,
+    function_ref<SmallVector<Value>(ArrayRef<Value>)> sourceCoords) {
+  Value source = op->getOperand(0), result = op->getResult(0);
+  auto srcType = cast<RankedTensorType>(source.getType());
+  auto type = cast<RankedTensorType>(result.getType());
+  tileToShared(source);
+  SmallVector<Value> out;
+  if (type.getRank() == 0) {
+    out.push_back(loadShared(i32(0), type.getElementType()));
+  } else {
+    Distribution dist = distributionOf(type);
+    SmallVector<Value> base = threadBase(dist);
+    for (int64_t r = 0; r < dist.numRegisters; ++r) {
+      SmallVector<Value> src = sourceCoords(coordsOf(dist, base, r));
+      out.push_back(loadShared(linearIndex(src, srcType.getShape()),
+                               type.getElementType()));
+    }
+  }
+  regs[result] = out;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+FailureOr<Value> KernelEmitter::emitMath(Operation &op, Value x) {
+  Type type = x.getType();
+  if (!isa<FloatType>(type)) {
+    if (isa<math::AbsIOp>(op))
+      return Value(math::AbsIOp::create(b, loc, x));
+    return fail(&op, "integer operand");
+  }
+  // bf16/f16/f64 compute in f32 (f64 loses precision: reported below).
+  if (type.isF64())
+    return fail(&op, "f64 transcendental functions are not supported");
+  Type f32Type = b.getF32Type();
+  if (!type.isF32())
+    x = arith::ExtFOp::create(b, loc, f32Type, x);
+  const double log2e = 1.4426950408889634, ln2 = 0.6931471805599453;
+  auto ex2 = [&](Value v) {
+    return intrinsic("llvm.nvvm.ex2.approx.f32", f32Type, {v});
+  };
+  auto lg2 = [&](Value v) {
+    return intrinsic("llvm.nvvm.lg2.approx.f", f32Type, {v});
+  };
+  // exp(v) = 2^(v log2 e): the rounding error of the product is recovered
+  // with an FMA and applied to first order.
+  auto expf = [&](Value v) -> Value {
+    Value p = arith::MulFOp::create(b, loc, v, f32(log2e));
+    Value err = math::FmaOp::create(b, loc, v, f32(log2e),
+                                    arith::NegFOp::create(b, loc, p));
+    Value e = ex2(p);
+    Value corr = arith::MulFOp::create(b, loc, err, f32(ln2));
+    return math::FmaOp::create(b, loc, e, corr, e);
+  };
+  auto logf = [&](Value v) -> Value {
+    return arith::MulFOp::create(b, loc, lg2(v), f32(ln2));
+  };
+  Value y;
+  if (isa<math::Exp2Op>(op))
+    y = ex2(x);
+  else if (isa<math::ExpOp>(op))
+    y = expf(x);
+  else if (isa<math::Log2Op>(op))
+    y = lg2(x);
+  else if (isa<math::LogOp>(op))
+    y = logf(x);
+  else if (isa<math::Log1pOp>(op)) {
+    // log1p(x) = log(u) * x / (u - 1) with u = 1 + x (exact when u == 1).
+    Value u = arith::AddFOp::create(b, loc, f32(1.0), x);
+    Value d = arith::SubFOp::create(b, loc, u, f32(1.0));
+    Value ratio = arith::DivFOp::create(b, loc, x, d);
+    Value scaled = arith::MulFOp::create(b, loc, logf(u), ratio);
+    Value same = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, d,
+                                       f32(0.0));
+    y = arith::SelectOp::create(b, loc, same, x, scaled);
+  } else if (isa<math::SqrtOp>(op))
+    y = LLVM::SqrtOp::create(b, loc, x);
+  else if (isa<math::RsqrtOp>(op))
+    y = arith::DivFOp::create(b, loc, f32(1.0), LLVM::SqrtOp::create(b, loc, x));
+  else if (isa<math::AbsFOp>(op))
+    y = LLVM::FAbsOp::create(b, loc, x);
+  else if (isa<math::TanhOp>(op)) {
+    // tanh(x) = 1 - 2 / (exp(2x) + 1), saturating correctly at +-inf.
+    Value e = expf(arith::MulFOp::create(b, loc, x, f32(2.0)));
+    Value den = arith::AddFOp::create(b, loc, e, f32(1.0));
+    y = arith::SubFOp::create(
+        b, loc, f32(1.0), arith::DivFOp::create(b, loc, f32(2.0), den));
+  } else if (isa<math::FmaOp>(op)) {
+    return fail(&op, "fma with a single operand");
+  } else {
+    return fail(&op, "unsupported math function");
+  }
+  if (!type.isF32())
+    y = arith::TruncFOp::create(b, loc, type, y);
+  return y;
+}
+
+LogicalResult KernelEmitter::emitElementwise(Operation &op) {
+  Value result = op.getResult(0);
+  int64_t n = numRegisters(result.getType());
+  Type element = elementTypeOf(result.getType());
+  SmallVector<Value> out;
+  for (int64_t r = 0; r < n; ++r) {
+    SmallVector<Value> operands;
+    for (Value operand : op.getOperands()) {
+      ArrayRef<Value> rs = regs[operand];
+      operands.push_back(rs.size() == 1 ? rs[0] : rs[r]);
+    }
+    if (op.getDialect()->getNamespace() == "math") {
+      FailureOr<Value> y = emitMath(op, operands[0]);
+      if (failed(y))
+        return failure();
+      out.push_back(*y);
+      continue;
+    }
+    OperationState state(loc, op.getName());
+    state.addOperands(operands);
+    state.addAttributes(op.getAttrs());
+    state.addTypes(element);
+    out.push_back(b.create(state)->getResult(0));
+  }
+  regs[result] = out;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Control flow
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
+  auto loop = scf::ForOp::create(b, loc, regs[op.getLowerBound()][0],
+                                 regs[op.getUpperBound()][0],
+                                 regs[op.getStep()][0],
+                                 flatten(op.getInitArgs()));
+  OpBuilder::InsertionGuard guard(b);
+  Block *body = loop.getBody();
+  if (!body->empty())
+    body->back().erase();
+  b.setInsertionPointToEnd(body);
+  regs[op.getInductionVar()] = {loop.getInductionVar()};
+  unflatten(op.getRegionIterArgs(), loop.getRegionIterArgs());
+  if (failed(emitBlock(*op.getBody())))
+    return failure();
+  auto yield = cast<scf::YieldOp>(op.getBody()->getTerminator());
+  scf::YieldOp::create(b, loc, flatten(yield.getOperands()));
+  b.setInsertionPointAfter(loop);
+  unflatten(op.getResults(), loop.getResults());
+  return success();
+}
+
+LogicalResult KernelEmitter::emitIf(scf::IfOp op) {
+  SmallVector<Type> types = flatTypes(op.getResultTypes());
+  bool hasElse = !op.getElseRegion().empty();
+  auto ifOp = scf::IfOp::create(b, loc, types, regs[op.getCondition()][0],
+                                /*withElseRegion=*/true);
+  auto fill = [&](Region &dst, Region &src) -> LogicalResult {
+    OpBuilder::InsertionGuard guard(b);
+    Block &block = dst.front();
+    if (!block.empty())
+      block.back().erase();
+    b.setInsertionPointToEnd(&block);
+    if (src.empty()) {
+      scf::YieldOp::create(b, loc);
+      return success();
+    }
+    if (failed(emitBlock(src.front())))
+      return failure();
+    auto yield = cast<scf::YieldOp>(src.front().getTerminator());
+    scf::YieldOp::create(b, loc, flatten(yield.getOperands()));
+    return success();
+  };
+  if (failed(fill(ifOp.getThenRegion(), op.getThenRegion())))
+    return failure();
+  if (hasElse) {
+    if (failed(fill(ifOp.getElseRegion(), op.getElseRegion())))
+      return failure();
+  } else {
+    Region empty;
+    if (failed(fill(ifOp.getElseRegion(), empty)))
+      return failure();
+  }
+  unflatten(op.getResults(), ifOp.getResults());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Dispatch
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelEmitter::emitBlock(Block &block) {
+  for (Operation &op : block) {
+    if (op.hasTrait<OpTrait::IsTerminator>())
+      continue; // handled by the parent
+    loc = op.getLoc();
+    if (failed(emitOp(op)))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult KernelEmitter::emitOp(Operation &op) {
+  if (auto load = dyn_cast<tile::LoadOp>(op))
+    return emitLoad(load);
+  if (auto store = dyn_cast<tile::StoreOp>(op))
+    return emitStore(store);
+  if (auto pid = dyn_cast<tile::ProgramIdOp>(op)) {
+    Type t = b.getI32Type();
+    Value v = pid.getDim() == 0   ? Value(NVVM::BlockIdXOp::create(b, loc, t))
+              : pid.getDim() == 1 ? Value(NVVM::BlockIdYOp::create(b, loc, t))
+                                  : Value(NVVM::BlockIdZOp::create(b, loc, t));
+    regs[pid.getResult()] = {v};
+    return success();
+  }
+  if (auto num = dyn_cast<tile::NumProgramsOp>(op)) {
+    Type t = b.getI32Type();
+    Value v = num.getDim() == 0   ? Value(NVVM::GridDimXOp::create(b, loc, t))
+              : num.getDim() == 1 ? Value(NVVM::GridDimYOp::create(b, loc, t))
+                                  : Value(NVVM::GridDimZOp::create(b, loc, t));
+    regs[num.getResult()] = {v};
+    return success();
+  }
+  if (auto dimOp = dyn_cast<tile::DimOp>(op)) {
+    Value size = views[dimOp.getView()].sizes[dimOp.getDim()];
+    regs[dimOp.getResult()] = {
+        arith::TruncIOp::create(b, loc, b.getI32Type(), size)};
+    return success();
+  }
+  if (auto cumsum = dyn_cast<tile::CumsumOp>(op))
+    return emitCumsum(cumsum);
+  if (auto reduce = dyn_cast<tile::ReduceOp>(op))
+    return emitReduce(reduce);
+  if (auto permute = dyn_cast<tile::PermuteOp>(op)) {
+    ArrayRef<int64_t> perm = permute.getPerm();
+    return emitRemap(&op, [&](ArrayRef<Value> out) {
+      SmallVector<Value> src(out.size());
+      for (size_t k = 0; k < out.size(); ++k)
+        src[perm[k]] = out[k];
+      return src;
+    });
+  }
+  if (auto bc = dyn_cast<tile::BroadcastOp>(op)) {
+    auto srcType = cast<RankedTensorType>(bc.getSource().getType());
+    int64_t offset = cast<RankedTensorType>(bc.getType()).getRank() -
+                     srcType.getRank();
+    return emitRemap(&op, [&](ArrayRef<Value> out) {
+      SmallVector<Value> src;
+      for (int64_t d = 0; d < srcType.getRank(); ++d)
+        src.push_back(srcType.getDimSize(d) == 1 ? i32(0) : out[d + offset]);
+      return src;
+    });
+  }
+  if (auto rs = dyn_cast<tile::ReshapeOp>(op)) {
+    auto srcType = cast<RankedTensorType>(rs.getSource().getType());
+    auto type = cast<RankedTensorType>(rs.getType());
+    return emitRemap(&op, [&](ArrayRef<Value> out) {
+      // Row-major linear index in the result, unflattened in the source.
+      Value lin = linearIndex(out, type.getShape());
+      SmallVector<Value> src(srcType.getRank());
+      for (int64_t d = srcType.getRank() - 1; d >= 0; --d) {
+        src[d] = arith::RemUIOp::create(b, loc, lin,
+                                        i32(srcType.getDimSize(d)));
+        lin = arith::DivUIOp::create(b, loc, lin, i32(srcType.getDimSize(d)));
+      }
+      return src;
+    });
+  }
+  if (auto cvt = dyn_cast<tilegpu::ConvertLayoutOp>(op))
+    return emitRemap(&op, [](ArrayRef<Value> out) {
+      return SmallVector<Value>(out);
+    });
+  if (auto iota = dyn_cast<tile::IotaOp>(op)) {
+    auto type = cast<RankedTensorType>(iota.getType());
+    Distribution dist = distributionOf(type);
+    SmallVector<Value> base = threadBase(dist);
+    SmallVector<Value> out;
+    for (int64_t r = 0; r < dist.numRegisters; ++r) {
+      Value c = coordsOf(dist, base, r)[iota.getAxis()];
+      Type element = type.getElementType();
+      if (element.getIntOrFloatBitWidth() > 32)
+        c = arith::ExtSIOp::create(b, loc, element, c);
+      else if (element.getIntOrFloatBitWidth() < 32)
+        c = arith::TruncIOp::create(b, loc, element, c);
+      out.push_back(c);
+    }
+    regs[iota.getResult()] = out;
+    return success();
+  }
+  if (isa<tile::MmaOp>(op))
+    return fail(&op, "the mma.sync lowering is not implemented");
+  if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+    Attribute value = constant.getValue();
+    Type type = constant.getType();
+    if (auto dense = dyn_cast<DenseElementsAttr>(value)) {
+      if (!dense.isSplat())
+        return fail(&op, "non-splat tile constants");
+      Value scalar = arith::ConstantOp::create(
+          b, loc, cast<TypedAttr>(dense.getSplatValue<Attribute>()));
+      regs[constant.getResult()] =
+          SmallVector<Value>(numRegisters(type), scalar);
+      return success();
+    }
+    regs[constant.getResult()] = {
+        arith::ConstantOp::create(b, loc, cast<TypedAttr>(value))};
+    return success();
+  }
+  if (auto splat = dyn_cast<tensor::SplatOp>(op)) {
+    regs[splat.getResult()] = SmallVector<Value>(
+        numRegisters(splat.getType()), regs[splat.getInput()][0]);
+    return success();
+  }
+  if (auto extract = dyn_cast<tensor::ExtractOp>(op)) {
+    if (cast<RankedTensorType>(extract.getTensor().getType()).getRank() != 0)
+      return fail(&op, "extracting from a tile of rank > 0");
+    regs[extract.getResult()] = {regs[extract.getTensor()][0]};
+    return success();
+  }
+  if (auto forOp = dyn_cast<scf::ForOp>(op))
+    return emitFor(forOp);
+  if (auto ifOp = dyn_cast<scf::IfOp>(op))
+    return emitIf(ifOp);
+  if (op.getNumResults() == 1 && op.getNumRegions() == 0 && op.getDialect() &&
+      (op.getDialect()->getNamespace() == "arith" ||
+       op.getDialect()->getNamespace() == "math"))
+    return emitElementwise(op);
+  return fail(&op, "no lowering for this op");
+}
+
+FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
+  MLIRContext *ctx = kernel.getContext();
+  auto numWarpsAttr = kernel->getAttrOfType<IntegerAttr>(
+      tilegpu::TileGPUDialect::getNumWarpsAttrName());
+  if (!numWarpsAttr)
+    return kernel.emitError("run --tilegpu-assign-layouts first: the kernel "
+                            "has no tilegpu.num_warps");
+  numWarps = static_cast<int>(numWarpsAttr.getInt());
+
+  // The ABI: a view is (pointer, sizes..., strides...), scalars as they are.
+  auto globalPtr = LLVM::LLVMPointerType::get(ctx, 1);
+  SmallVector<Type> params;
+  for (Type t : kernel.getArgumentTypes()) {
+    if (auto view = dyn_cast<tile::ViewType>(t)) {
+      params.push_back(globalPtr);
+      params.append(2 * view.getRank(), IntegerType::get(ctx, 64));
+    } else if (t.isIntOrFloat()) {
+      params.push_back(t);
+    } else {
+      return kernel.emitError("kernel argument of type ")
+             << t << " cannot be passed to the GPU";
+    }
+  }
+  b.setInsertionPoint(kernel);
+  auto fnType = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx),
+                                            params);
+  auto fn = LLVM::LLVMFuncOp::create(b, kernel.getLoc(), kernel.getSymName(),
+                                     fnType);
+  fn->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  fn->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
+              b.getDenseI32ArrayAttr({32 * numWarps, 1, 1}));
+  Block *entry = fn.addEntryBlock(b);
+  b.setInsertionPointToStart(entry);
+  loc = kernel.getLoc();
+
+  unsigned k = 0;
+  for (BlockArgument arg : kernel.getArguments()) {
+    if (auto view = dyn_cast<tile::ViewType>(arg.getType())) {
+      ViewParts parts;
+      parts.type = view;
+      parts.ptr = entry->getArgument(k++);
+      for (int64_t d = 0; d < view.getRank(); ++d)
+        parts.sizes.push_back(entry->getArgument(k++));
+      for (int64_t d = 0; d < view.getRank(); ++d)
+        parts.strides.push_back(entry->getArgument(k++));
+      views[arg] = parts;
+    } else {
+      regs[arg] = {entry->getArgument(k++)};
+    }
+  }
+  Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+  lane = arith::AndIOp::create(b, loc, tid, i32(31));
+  warp = arith::ShRUIOp::create(b, loc, tid, i32(5));
+
+  if (failed(emitBlock(kernel.getBody().front())))
+    return failure();
+  LLVM::ReturnOp::create(b, loc, ValueRange{});
+  return fn;
+}
+
+struct ConvertTileGPUToLLVM
+    : public tessel::impl::ConvertTileGPUToLLVMBase<ConvertTileGPUToLLVM> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = module.getContext();
+    OpBuilder b(ctx);
+    b.setInsertionPointToStart(module.getBody());
+    // One shared buffer per module, sized for the largest use.
+    auto shared = LLVM::GlobalOp::create(
+        b, module.getLoc(), LLVM::LLVMArrayType::get(b.getI8Type(), 1),
+        /*isConstant=*/false, LLVM::Linkage::Internal, kSharedName,
+        Attribute(), /*alignment=*/16, /*addrSpace=*/3);
+    int64_t sharedBytes = 0;
+    SmallVector<func::FuncOp> kernels(module.getOps<func::FuncOp>());
+    for (func::FuncOp kernel : kernels) {
+      KernelEmitter emitter(kernel, shared);
+      FailureOr<LLVM::LLVMFuncOp> fn = emitter.run();
+      if (failed(fn))
+        return signalPassFailure();
+      sharedBytes = std::max(sharedBytes, emitter.sharedBytesNeeded());
+      kernel.erase();
+    }
+    if (sharedBytes == 0) {
+      shared.erase();
+      return;
+    }
+    shared.setGlobalType(LLVM::LLVMArrayType::get(b.getI8Type(), sharedBytes));
+    module->setAttr("tilegpu.shared_bytes", b.getI64IntegerAttr(sharedBytes));
+  }
+};
+
+} // namespace

@@ -1,0 +1,116 @@
+//===- Pipeline.cpp - tile IR -> PTX -> cubin -------------------------------===//
+
+#include "codegen/Pipeline.h"
+
+#include "passes/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+namespace tessel::codegen {
+
+void loadCodegenDialects(MLIRContext &context) {
+  context.loadDialect<tile::TileDialect, tilegpu::TileGPUDialect,
+                      func::FuncDialect, arith::ArithDialect,
+                      math::MathDialect, scf::SCFDialect,
+                      tensor::TensorDialect, LLVM::LLVMDialect,
+                      NVVM::NVVMDialect>();
+}
+
+static std::string print(Operation *op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  op->print(os);
+  return text;
+}
+
+FailureOr<Artifact> compile(ModuleOp module, const TargetInfo &target,
+                            bool assemble, const DumpFn &dump) {
+  loadCodegenDialects(*module.getContext());
+  Artifact artifact;
+  artifact.target = target.name.str();
+  auto kernels = module.getOps<func::FuncOp>();
+  if (std::distance(kernels.begin(), kernels.end()) != 1)
+    return module.emitError("expected exactly one kernel to compile");
+  artifact.kernel = (*kernels.begin()).getSymName().str();
+  module->setAttr(tilegpu::TileGPUDialect::getTargetAttrName(),
+                  StringAttr::get(module.getContext(), target.name));
+  if (dump)
+    dump("0-tile", print(module));
+
+  // Each stage is a separate pass manager run so that it can be dumped.
+  struct Stage {
+    const char *name;
+    std::function<void(PassManager &)> add;
+  };
+  std::vector<Stage> stages = {
+      {"1-canonicalize",
+       [](PassManager &pm) {
+         pm.addPass(createCanonicalizerPass());
+         pm.addPass(createCSEPass());
+       }},
+      {"2-tilegpu-assign-layouts",
+       [](PassManager &pm) { pm.addPass(createTileGPUAssignLayouts()); }},
+      {"3-convert-tilegpu-to-llvm",
+       [](PassManager &pm) { pm.addPass(createConvertTileGPUToLLVM()); }},
+      {"4-llvm",
+       [](PassManager &pm) {
+         pm.addPass(createSCFToControlFlowPass());
+         pm.addPass(createConvertMathToLLVMPass());
+         pm.addPass(createArithToLLVMConversionPass());
+         pm.addPass(createConvertControlFlowToLLVMPass());
+         pm.addPass(createReconcileUnrealizedCastsPass());
+         pm.addPass(createCanonicalizerPass());
+         pm.addPass(createCSEPass());
+       }},
+  };
+  for (const Stage &stage : stages) {
+    PassManager pm(module.getContext());
+    stage.add(pm);
+    if (failed(pm.run(module)))
+      return failure();
+    if (dump)
+      dump(stage.name, print(module));
+  }
+  for (auto fn : module.getOps<LLVM::LLVMFuncOp>())
+    if (auto reqntid = fn->getAttrOfType<DenseI32ArrayAttr>(
+            NVVM::NVVMDialect::getReqntidAttrName()))
+      artifact.numWarps = reqntid.asArrayRef()[0] / 32;
+  if (auto bytes = module->getAttrOfType<IntegerAttr>("tilegpu.shared_bytes"))
+    artifact.sharedBytes = bytes.getInt();
+  if (artifact.sharedBytes > target.maxStaticShared)
+    return module.emitError("kernel '")
+           << artifact.kernel << "' needs " << artifact.sharedBytes
+           << " bytes of shared memory; static allocations are limited to "
+           << target.maxStaticShared << " on " << target.name;
+
+  std::string llvmIR;
+  FailureOr<std::string> ptx = emitPTX(module, target, &llvmIR);
+  if (failed(ptx))
+    return failure();
+  artifact.ptx = *ptx;
+  if (dump) {
+    dump("5-llvm-ir", llvmIR);
+    dump("6-ptx", artifact.ptx);
+  }
+  if (assemble) {
+    std::vector<ResourceUsage> usage;
+    std::string error = assembleCubin(artifact.ptx, target, artifact.cubin,
+                                      usage);
+    if (!error.empty())
+      return module.emitError(error);
+    for (const ResourceUsage &u : usage)
+      if (u.kernel == artifact.kernel)
+        artifact.usage = u;
+  }
+  return artifact;
+}
+
+} // namespace tessel::codegen

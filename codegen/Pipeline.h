@@ -1,0 +1,42 @@
+//===- Pipeline.h - tile IR -> PTX -> cubin ---------------------*- C++ -*-===//
+
+#ifndef TESSEL_CODEGEN_PIPELINE_H
+#define TESSEL_CODEGEN_PIPELINE_H
+
+#include "codegen/NVPTX.h"
+#include "codegen/Target.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace tessel::codegen {
+
+/// One kernel compiled for one target.
+struct Artifact {
+  std::string kernel, target;
+  std::string ptx;
+  std::vector<char> cubin; // empty when not assembled
+  ResourceUsage usage;
+  int numWarps = 0;
+  int64_t sharedBytes = 0;
+};
+
+/// Called with (stage name, text) after every stage when dumping.
+using DumpFn = std::function<void(const std::string &, const std::string &)>;
+
+/// Lowers the traced kernel in `module` (modified in place) for `target`:
+/// tile -> tilegpu (layouts) -> LLVM/NVVM -> PTX, then ptxas when `assemble`.
+/// Errors are emitted as diagnostics on the module's context.
+mlir::FailureOr<Artifact> compile(mlir::ModuleOp module,
+                                  const TargetInfo &target, bool assemble,
+                                  const DumpFn &dump = nullptr);
+
+/// Registers the dialects and translations compile() needs.
+void loadCodegenDialects(mlir::MLIRContext &context);
+
+} // namespace tessel::codegen
+
+#endif // TESSEL_CODEGEN_PIPELINE_H

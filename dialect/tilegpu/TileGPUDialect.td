@@ -1,0 +1,91 @@
+//===- TileGPUDialect.td - the tilegpu dialect ------------------*- tablegen -*-===//
+//
+// Target-specific tiles: how each tile is distributed over the threads of a
+// CTA (layouts, carried as the encoding of the tile's tensor type), and the
+// ops that move tiles between layouts.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_TILEGPU_DIALECT
+#define TESSEL_TILEGPU_DIALECT
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def TileGPU_Dialect : Dialect {
+  let name = "tilegpu";
+  let cppNamespace = "::tessel::tilegpu";
+  let summary = "Distributed tiles: layouts over lanes, warps and registers";
+  let useDefaultAttributePrinterParser = 1;
+  let extraClassDeclaration = [{
+    /// Module attribute naming the target being compiled for ("sm_90a").
+    static constexpr ::llvm::StringLiteral getTargetAttrName() {
+      return ::llvm::StringLiteral("tilegpu.target");
+    }
+    /// Kernel attribute: warps per CTA chosen for the kernel.
+    static constexpr ::llvm::StringLiteral getNumWarpsAttrName() {
+      return ::llvm::StringLiteral("tilegpu.num_warps");
+    }
+  }];
+}
+
+def TileGPU_BlockedLayout : AttrDef<TileGPU_Dialect, "BlockedLayout"> {
+  let mnemonic = "blocked";
+  let summary = "A tile split into equal blocks over registers, lanes, warps";
+  let description = [{
+    Along each dimension `d` a thread holds `sizePerThread[d]` consecutive
+    elements; `threadsPerWarp[d]` lanes and `warpsPerCTA[d]` warps tile the
+    dimension next to each other; the resulting CTA tile
+    (`sizePerThread * threadsPerWarp * warpsPerCTA`) repeats to cover a larger
+    tile, and wraps around a smaller one (several threads then hold the same
+    element). `order` lists dimensions from fastest- to slowest-varying when
+    lane and warp ids are split over dimensions.
+
+    ```mlir
+    tensor<256x16xf32, #tilegpu.blocked<sizePerThread = [1, 4],
+        threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>>
+    ```
+  }];
+  let parameters = (ins
+    ArrayRefParameter<"unsigned">:$sizePerThread,
+    ArrayRefParameter<"unsigned">:$threadsPerWarp,
+    ArrayRefParameter<"unsigned">:$warpsPerCTA,
+    ArrayRefParameter<"unsigned">:$order);
+  let assemblyFormat = [{
+    `<` `sizePerThread` `=` `[` $sizePerThread `]` `,`
+        `threadsPerWarp` `=` `[` $threadsPerWarp `]` `,`
+        `warpsPerCTA` `=` `[` $warpsPerCTA `]` `,`
+        `order` `=` `[` $order `]` `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    unsigned getRank() const { return getOrder().size(); }
+    unsigned getNumWarps() const;
+    /// The default layout for a tile of `shape` with `elementBytes`-byte
+    /// elements over `numWarps` warps: up to 16 bytes per thread along the
+    /// last dimension (vector memory access), lanes then warps along the
+    /// dimensions from the last.
+    static BlockedLayoutAttr getDefault(::mlir::MLIRContext *ctx,
+                                        ::llvm::ArrayRef<int64_t> shape,
+                                        unsigned elementBytes,
+                                        unsigned numWarps);
+  }];
+}
+
+class TileGPU_Op<string mnemonic, list<Trait> traits = []>
+    : Op<TileGPU_Dialect, mnemonic, traits>;
+
+def TileGPU_ConvertLayoutOp : TileGPU_Op<"convert_layout", [Pure]> {
+  let summary = "move a tile to another layout";
+  let description = [{
+    The same tile, distributed with the layout of the result type's encoding.
+    Lowered through shared memory.
+  }];
+  let arguments = (ins AnyRankedTensor:$source);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$source attr-dict `:` type($source) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+#endif // TESSEL_TILEGPU_DIALECT
