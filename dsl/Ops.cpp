@@ -24,54 +24,6 @@ using namespace mlir;
 
 namespace tessel {
 
-const char *dtypeName(DType type) {
-  switch (type) {
-  case DType::i1:
-    return "i1";
-  case DType::i8:
-    return "i8";
-  case DType::i16:
-    return "i16";
-  case DType::i32:
-    return "i32";
-  case DType::i64:
-    return "i64";
-  case DType::bf16:
-    return "bf16";
-  case DType::f16:
-    return "f16";
-  case DType::f32:
-    return "f32";
-  case DType::f64:
-    return "f64";
-  }
-  return "?";
-}
-
-int64_t dtypeBytes(DType type) {
-  switch (type) {
-  case DType::i1:
-  case DType::i8:
-    return 1;
-  case DType::i16:
-  case DType::bf16:
-  case DType::f16:
-    return 2;
-  case DType::i32:
-  case DType::f32:
-    return 4;
-  case DType::i64:
-  case DType::f64:
-    return 8;
-  }
-  return 1;
-}
-
-bool isFloat(DType type) {
-  return type == DType::bf16 || type == DType::f16 || type == DType::f32 ||
-         type == DType::f64;
-}
-
 namespace dsl {
 
 namespace {

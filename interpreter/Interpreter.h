@@ -14,6 +14,7 @@
 #define TESSEL_INTERPRETER_INTERPRETER_H
 
 #include "dsl/Tessel.h"
+#include "interpreter/Numbers.h"
 
 #include <array>
 #include <cstdint>
@@ -47,21 +48,6 @@ ViewArg contiguousView(void *data, DType dtype, std::vector<int64_t> sizes);
 /// a violated assumption, an unsupported op, an integer division by zero).
 std::string run(mlir::func::FuncOp kernel, std::array<int64_t, 3> grid,
                 const std::vector<Arg> &args);
-
-/// Conversions used by the interpreter, exposed for tests and references.
-float roundToBF16(float x);
-float roundToF16(float x);
-float roundToTF32(float x);
-uint16_t bf16Bits(float x);
-float bf16FromBits(uint16_t bits);
-uint16_t f16Bits(float x);
-float f16FromBits(uint16_t bits);
-
-/// Reads one element of type `dtype` at `p` (i64 beyond 2^53 loses bits).
-double loadElement(const void *p, DType dtype);
-/// Writes `value` at `p` as `dtype`: floats round to nearest even, integers
-/// truncate toward zero and wrap.
-void storeElement(void *p, DType dtype, double value);
 
 } // namespace tessel::interp
 

@@ -57,6 +57,14 @@ if unit_tests:
     config.available_features.add("unit-tests")
     config.substitutions.append(("%tessel_unit_tests", unit_tests))
 
+# The runtime's host-side self-test: `REQUIRES: runtime-selftest`.
+runtime_selftest = shutil.which(
+    "tessel-runtime-selftest",
+    path=os.path.join(config.tessel_obj_root, "test", "runtime"))
+if runtime_selftest:
+    config.available_features.add("runtime-selftest")
+    config.substitutions.append(("%tessel_runtime_selftest", runtime_selftest))
+
 # %python is already defined by use_default_substitutions() (as the Python running
 # lit); define it here only if that ever changes.
 if not any(key == "%python" for key, _ in config.substitutions):

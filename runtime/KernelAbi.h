@@ -1,0 +1,189 @@
+//===- KernelAbi.h - kernel arguments and launch checks ---------*- C++ -*-===//
+//
+// The calling convention between tessel-compiled kernels and the host, and the
+// checks a launch must pass before it reaches the driver. Nothing here calls
+// the CUDA driver, so all of it is tested on machines without a GPU
+// (runtime/test/RuntimeSelfTest.cpp).
+//
+// The ABI: kernel parameters are the kernel's arguments in order, each
+// expanded to
+//   - a view of rank R (a strided tensor): 1 + 2R parameters, the device
+//     pointer (u64), then the R sizes (i64 each), then the R strides in
+//     elements (i64 each);
+//   - a scalar: one parameter of its type, f32, i32 or i64.
+// Each parameter sits at the next offset aligned to its own size, which is
+// the layout the driver reports for a kernel (cuFuncGetParamInfo). A launch
+// uses blocks of (32 * numWarps, 1, 1) threads.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_RUNTIME_KERNELABI_H
+#define TESSEL_RUNTIME_KERNELABI_H
+
+#include "runtime/Status.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace tessel::rt {
+
+/// A device address; the same type as the driver's CUdeviceptr (Runtime.h
+/// checks), spelled here so that this half of the runtime needs no CUDA
+/// header.
+using DevicePtr = unsigned long long;
+
+/// What a kernel assumes about a view argument. The launch checks each
+/// assumption, because a kernel compiled with it reads wrong data or faults
+/// when it does not hold.
+enum ViewFlags : unsigned {
+  /// The base address, and every stride but the last times the element size,
+  /// are multiples of 16 bytes (vector loads, TMA).
+  kAligned16 = 1,
+  /// The stride of the last dimension is 1.
+  kUnitStride = 2,
+};
+
+/// A strided tensor in device memory.
+struct ViewArg {
+  DevicePtr ptr = 0;
+  int elementBytes = 0; // 1, 2, 4, 8 or 16
+  std::vector<int64_t> sizes;
+  std::vector<int64_t> strides; // in elements, one per size
+  unsigned flags = 0;           // ViewFlags
+};
+
+/// A row-major (last dimension contiguous) view of `sizes`.
+ViewArg contiguousView(DevicePtr ptr, int elementBytes,
+                       std::vector<int64_t> sizes, unsigned flags = 0);
+
+/// One kernel argument. An `int` converts to int32_t; pass int64_t{…} or
+/// float{…} explicitly for the other scalar types (a double or size_t does not
+/// convert, by design).
+using Arg = std::variant<ViewArg, float, int32_t, int64_t>;
+
+/// What one packed kernel parameter holds.
+enum class ParamKind : uint8_t { Pointer, Size, Stride, F32, I32, I64 };
+
+/// One kernel parameter: where it sits in the parameter buffer, and which
+/// argument (and, for a view, which dimension) it came from.
+struct ParamSlot {
+  size_t offset = 0;
+  size_t size = 0;
+  ParamKind kind = ParamKind::I64;
+  size_t argIndex = 0;
+  int dim = -1; // for sizes and strides; -1 otherwise
+};
+
+/// "argument 2 (view) stride 1", for messages.
+std::string describeSlot(const ParamSlot &slot);
+
+/// The kernel parameters of one launch, packed per the ABI: a parameter
+/// buffer with each value at its offset, and one pointer per parameter into
+/// it (cuLaunchKernel's `kernelParams`). Copying would leave the pointers
+/// aimed at the original's buffer, so it is move-only; a move keeps them
+/// valid (the buffer itself does not move).
+class PackedArgs {
+public:
+  PackedArgs() = default;
+  PackedArgs(const PackedArgs &) = delete;
+  PackedArgs &operator=(const PackedArgs &) = delete;
+  PackedArgs(PackedArgs &&) = default;
+  PackedArgs &operator=(PackedArgs &&) = default;
+
+  /// One pointer per parameter, for cuLaunchKernel.
+  void **kernelParams() { return pointers_.data(); }
+  size_t numParams() const { return slots_.size(); }
+  const std::vector<ParamSlot> &slots() const { return slots_; }
+  /// The parameter buffer: `size()` bytes, each parameter at its offset.
+  const unsigned char *data() const {
+    return reinterpret_cast<const unsigned char *>(storage_.data());
+  }
+  size_t size() const { return size_; }
+
+private:
+  friend Status packArguments(const std::vector<Arg> &args, PackedArgs *out);
+  std::vector<uint64_t> storage_; // uint64_t: 8-byte alignment for every slot
+  size_t size_ = 0;
+  std::vector<ParamSlot> slots_;
+  std::vector<void *> pointers_;
+};
+
+/// The most parameter bytes a launch may pass (CUDA 12.1+, Volta and newer).
+inline constexpr size_t kMaxParamBytes = 32764;
+
+/// Packs `args` per the ABI into `*out` (replacing what it held). Fails only
+/// when an argument cannot be packed at all (a view whose sizes and strides
+/// differ in rank, or more than kMaxParamBytes); validateLaunch checks the
+/// rest.
+Status packArguments(const std::vector<Arg> &args, PackedArgs *out);
+
+/// Grid or cluster dimensions. Signed so that a negative value computed by a
+/// caller is reported instead of wrapping to a huge unsigned one.
+struct Dim3 {
+  int64_t x = 1, y = 1, z = 1;
+  bool operator==(const Dim3 &) const = default;
+};
+
+struct LaunchConfig {
+  /// Blocks per dimension; any zero means "launch nothing".
+  Dim3 grid;
+  /// Warps per block: the block is (32 * numWarps, 1, 1).
+  int numWarps = 4;
+  size_t dynamicSharedBytes = 0;
+  /// Thread-block cluster, (1, 1, 1) for none. A kernel whose cluster shape
+  /// is compiled in takes that shape; pass (1, 1, 1) or the same shape.
+  Dim3 cluster;
+};
+
+/// What the device and the kernel allow. The defaults are the limits of
+/// every GPU tessel targets; Kernel fills in the kernel's own.
+struct KernelLimits {
+  int64_t maxGridX = (int64_t{1} << 31) - 1;
+  int64_t maxGridY = 65535;
+  int64_t maxGridZ = 65535;
+  /// The kernel's limit (it depends on its register count); at most 1024.
+  int maxThreadsPerBlock = 1024;
+  int numRegs = 0; // for messages; 0 when unknown
+  size_t staticSharedBytes = 0;
+  /// Static plus dynamic shared memory a block may use, with the opt-in
+  /// attribute set; 0 when unknown (then only the driver checks).
+  size_t maxSharedPerBlockOptin = 0;
+  /// The cluster shape compiled into the kernel; all zero when none.
+  Dim3 requiredCluster{0, 0, 0};
+  /// Blocks per cluster without the non-portable opt-in.
+  int64_t maxClusterBlocks = 8;
+};
+
+/// Checks a launch before it reaches the driver: the grid, warps, shared
+/// memory and cluster shape against `limits`, and every argument (a null
+/// pointer with a non-empty extent, rank mismatches, negative sizes, unknown
+/// flags, and views whose kAligned16 or kUnitStride assumption does not
+/// hold). Messages name the offending argument by index. A grid with a zero
+/// dimension is valid (the launch does nothing), and its arguments are still
+/// checked.
+Status validateLaunch(const LaunchConfig &config, const std::vector<Arg> &args,
+                      const KernelLimits &limits = {});
+
+/// The cluster shape a launch runs with: the kernel's compiled-in one, else
+/// `config.cluster`. Assumes validateLaunch passed.
+Dim3 effectiveCluster(const LaunchConfig &config, const KernelLimits &limits);
+
+/// One parameter as the compiled kernel declares it (cuFuncGetParamInfo).
+struct ParamInfo {
+  size_t offset = 0;
+  size_t size = 0;
+};
+
+/// Checks that the packed arguments match the kernel's declared parameters
+/// one for one: the same count, and each parameter at the same offset with
+/// the same size. Catches a launcher and a kernel that disagree on the ABI
+/// (a missing argument, an i32 passed for an i64, a view of the wrong rank).
+Status checkSignature(const PackedArgs &packed,
+                      const std::vector<ParamInfo> &expected);
+
+} // namespace tessel::rt
+
+#endif // TESSEL_RUNTIME_KERNELABI_H

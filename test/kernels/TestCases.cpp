@@ -1,0 +1,340 @@
+//===- TestCases.cpp - op test cases with plain C++ references ------------===//
+
+#include "test/kernels/TestCases.h"
+
+#include "interpreter/Numbers.h"
+#include "kernels/mamba2/Reference.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+namespace tessel::testcases {
+
+namespace {
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+double roundTo(double v, DType dtype) {
+  unsigned char bytes[8];
+  interp::storeElement(bytes, dtype, v);
+  return interp::loadElement(bytes, dtype);
+}
+
+/// A contiguous tensor (row-major, `rowPad` extra elements per innermost row
+/// so strides can be checked), filled uniformly in [lo, hi).
+Tensor input(std::mt19937 &rng, DType dtype, std::vector<int64_t> sizes,
+             double lo = -1, double hi = 1, int64_t rowPad = 0) {
+  Tensor t{dtype, sizes, std::vector<int64_t>(sizes.size(), 1), {}, false};
+  int64_t stride = sizes.back() + rowPad;
+  for (int64_t d = sizes.size() - 2; d >= 0; --d) {
+    t.strides[d] = stride;
+    stride *= sizes[d];
+  }
+  int64_t storage = sizes.size() == 1 ? sizes[0] : stride;
+  std::uniform_real_distribution<double> dist(lo, hi);
+  t.values.resize(storage);
+  for (double &v : t.values)
+    v = roundTo(dist(rng), dtype);
+  return t;
+}
+
+Tensor output(DType dtype, std::vector<int64_t> sizes,
+              std::vector<int64_t> strides, int64_t storage) {
+  return {dtype, std::move(sizes), std::move(strides),
+          std::vector<double>(storage, poisonValue(dtype)), true};
+}
+
+int64_t offset(const Tensor &t, std::initializer_list<int64_t> idx) {
+  int64_t o = 0, d = 0;
+  for (int64_t i : idx)
+    o += i * t.strides[d++];
+  return o;
+}
+
+std::vector<std::vector<double>> expectationsFor(const Case &c) {
+  std::vector<std::vector<double>> e(c.tensors.size());
+  for (size_t i = 0; i < c.tensors.size(); ++i)
+    if (c.tensors[i].output)
+      e[i] = c.tensors[i].values; // poison where nothing may be written
+  return e;
+}
+
+Case copyCase(std::mt19937 &rng, int pad, bool transposed) {
+  const char *names[] = {"test_copy_zero", "test_copy_neg_inf",
+                         "test_copy_nan"};
+  const int64_t M = 37, N = 53, BM = 16, BN = 32;
+  int64_t gm = ceilDiv(M, BM), gn = ceilDiv(N, BN);
+  Case c;
+  c.label = std::string("load/store ragged 37x53, ") +
+            (transposed ? "transposed view" : "row-major") + ", padding " +
+            (pad == 0 ? "zero" : pad == 1 ? "neg_inf" : "nan");
+  c.kernel = names[pad];
+  c.grid = {gm, gn, 1};
+  Tensor x = input(rng, DType::f32, {M, N});
+  if (transposed) {
+    // The same values viewed through strides (1, M) of an N x M array.
+    Tensor storage = input(rng, DType::f32, {N, M});
+    x.values = storage.values;
+    x.strides = {1, M};
+  }
+  // y covers the whole grid (padding becomes visible) plus a guard row and
+  // column that no program may write.
+  int64_t YN = gn * BN + 1;
+  Tensor y = output(DType::f32, {gm * BM, gn * BN}, {YN, 1},
+                    (gm * BM + 1) * YN);
+  c.tensors = {x, y};
+  c.args = {size_t(0), size_t(1)};
+  c.expected = expectationsFor(c);
+  double padValue = pad == 0   ? 0.0
+                    : pad == 1 ? -std::numeric_limits<double>::infinity()
+                               : std::numeric_limits<double>::quiet_NaN();
+  for (int64_t r = 0; r < gm * BM; ++r)
+    for (int64_t k = 0; k < gn * BN; ++k)
+      c.expected[1][r * YN + k] =
+          r < M && k < N ? x.values[offset(x, {r, k})] : padValue;
+  c.tolerance = 0;
+  return c;
+}
+
+Case squeezeCase(std::mt19937 &rng) {
+  const int64_t B = 3, M = 19, N = 27, LD = 40;
+  Case c;
+  c.label = "3-D view, squeezed dim, transpose, bf16 store";
+  c.kernel = "test_squeeze_bf16";
+  c.grid = {B, ceilDiv(M, 8), 1};
+  Tensor x = input(rng, DType::f32, {B, M, N}, -100, 100, LD - N);
+  // y rows padded to 8 bf16 (16 bytes): the view is declared aligned.
+  int64_t Mp = ceilDiv(M, 8) * 8;
+  Tensor y = output(DType::bf16, {B, N, M}, {N * Mp, Mp, 1}, B * N * Mp);
+  c.tensors = {x, y};
+  c.args = {size_t(0), size_t(1)};
+  c.expected = expectationsFor(c);
+  for (int64_t b = 0; b < B; ++b)
+    for (int64_t n = 0; n < N; ++n)
+      for (int64_t m = 0; m < M; ++m)
+        c.expected[1][offset(y, {b, n, m})] =
+            roundTo(x.values[offset(x, {b, m, n})], DType::bf16);
+  c.tolerance = 0;
+  return c;
+}
+
+double refMath(double v, double s) {
+  auto silu = [](double x) { return x / (1 + std::exp(-x)); };
+  auto softplus = [](double x) { return x > 20 ? x : std::log1p(std::exp(x)); };
+  double r = std::exp2(v) * 0.5 + silu(v) -
+             softplus(v * s) / (1 + std::fabs(v)) + 1 / (1 + std::exp(v)) +
+             std::max(v, 0.25) - std::min(v, s) + std::sqrt(std::fabs(v)) +
+             std::log1p(std::fabs(v)) + std::exp(v) -
+             std::log(std::fabs(v) + 1);
+  return v > 0 ? r : r * 2;
+}
+
+Case mathCase(std::mt19937 &rng) {
+  const int64_t N = 1000;
+  const double s = 1.7;
+  Case c;
+  c.label = "elementwise math (exp2, exp, log, log1p, softplus, silu, ...)";
+  c.kernel = "test_math";
+  c.grid = {ceilDiv(N, 128), 1, 1};
+  Tensor x = input(rng, DType::f32, {N}, -30, 30);
+  c.tensors = {x, output(DType::f32, {N}, {1}, N)};
+  c.args = {size_t(0), size_t(1), Scalar{DType::f32, s}};
+  c.expected = expectationsFor(c);
+  for (int64_t i = 0; i < N; ++i)
+    c.expected[1][i] = refMath(x.values[i], float(s));
+  c.tolerance = 2e-6;
+  return c;
+}
+
+Case scanCase(std::mt19937 &rng, int axis, bool reverse, int kind) {
+  const int64_t M = 45, N = 29, G = ceilDiv(M, 16);
+  const char *kinds[] = {"sum", "max", "min"};
+  Case c;
+  c.label = std::string("cumsum axis ") + std::to_string(axis) +
+            (reverse ? " reverse" : "") + ", reduce " + kinds[kind] +
+            " axis " + std::to_string(axis) + ", ragged 45x29";
+  c.kernel = std::string("test_scan_a") + std::to_string(axis) +
+             (reverse ? "_rev_" : "_fwd_") + kinds[kind];
+  c.grid = {G, 1, 1};
+  int64_t redLen = axis == 0 ? 32 : 16;
+  Tensor x = input(rng, DType::f32, {M, N});
+  c.tensors = {x, output(DType::f32, {M, N}, {N, 1}, M * N),
+               output(DType::f32, {G, redLen}, {redLen, 1}, G * redLen)};
+  c.args = {size_t(0), size_t(1), size_t(2)};
+  c.expected = expectationsFor(c);
+  auto X = [&](int64_t r, int64_t k) {
+    return r < M && k < N ? x.values[r * N + k] : 0.0; // zero padding
+  };
+  for (int64_t g = 0; g < G; ++g) {
+    for (int64_t r = 0; r < 16; ++r)
+      for (int64_t k = 0; k < 32; ++k) {
+        int64_t R = g * 16 + r;
+        if (R >= M || k >= N)
+          continue;
+        double s = 0;
+        if (axis == 0)
+          for (int64_t j = 0; j < 16; ++j)
+            s += (reverse ? j >= r : j <= r) ? X(g * 16 + j, k) : 0;
+        else
+          for (int64_t j = 0; j < 32; ++j)
+            s += (reverse ? j >= k : j <= k) ? X(R, j) : 0;
+        c.expected[1][R * N + k] = s;
+      }
+    for (int64_t o = 0; o < redLen; ++o) {
+      double acc = kind == 0   ? 0
+                   : kind == 1 ? -std::numeric_limits<double>::infinity()
+                               : std::numeric_limits<double>::infinity();
+      int64_t len = axis == 0 ? 16 : 32;
+      for (int64_t j = 0; j < len; ++j) {
+        double v = axis == 0 ? X(g * 16 + j, o) : X(g * 16 + o, j);
+        acc = kind == 0 ? acc + v : kind == 1 ? std::max(acc, v)
+                                              : std::min(acc, v);
+      }
+      c.expected[2][g * redLen + o] = acc;
+    }
+  }
+  c.tolerance = 1e-6;
+  return c;
+}
+
+Case shapeCase(std::mt19937 &rng) {
+  Case c;
+  c.label = "permute, broadcast, reshape, iota, if";
+  c.kernel = "test_shape";
+  c.grid = {1, 1, 1};
+  Tensor x = input(rng, DType::f32, {4, 8});
+  c.tensors = {x, output(DType::f32, {8, 4}, {4, 1}, 32),
+               output(DType::i32, {8, 4}, {4, 1}, 32)};
+  c.args = {size_t(0), size_t(1), size_t(2)};
+  c.expected = expectationsFor(c);
+  // reshape 4x8 -> 2x2x8, permute [2,0,1] -> 8x2x2, reshape -> 8x4:
+  // element [c][k] is x[k][c]; plus row 0 of x broadcast over rows.
+  for (int64_t r = 0; r < 8; ++r)
+    for (int64_t k = 0; k < 4; ++k) {
+      c.expected[1][r * 4 + k] = roundTo(x.values[k * 8 + r] + x.values[k],
+                                         DType::f32);
+      c.expected[2][r * 4 + k] = r * 10 + k;
+    }
+  c.tolerance = 1e-7;
+  return c;
+}
+
+Case loopCase(std::mt19937 &rng) {
+  const int64_t M = 40, N = 100, G = ceilDiv(M, 16);
+  Case c;
+  c.label = "for_range carrying a tile (row sums over 4 column blocks)";
+  c.kernel = "test_loop";
+  c.grid = {G, 1, 1};
+  Tensor x = input(rng, DType::f32, {M, N});
+  c.tensors = {x, output(DType::f32, {M, 1}, {1, 1}, M)};
+  c.args = {size_t(0), size_t(1)};
+  c.expected = expectationsFor(c);
+  for (int64_t r = 0; r < M; ++r) {
+    double s = 0;
+    for (int64_t k = 0; k < N; ++k)
+      s += x.values[r * N + k];
+    c.expected[1][r] = s;
+  }
+  c.tolerance = 1e-6;
+  return c;
+}
+
+} // namespace
+
+double poisonValue(DType dtype) {
+  return isFloat(dtype) ? std::numeric_limits<double>::quiet_NaN() : -1.0;
+}
+
+std::vector<Case> opCases(std::mt19937 &rng) {
+  std::vector<Case> cases;
+  for (int pad = 0; pad < 3; ++pad)
+    cases.push_back(copyCase(rng, pad, /*transposed=*/pad == 1));
+  cases.push_back(copyCase(rng, 0, /*transposed=*/true));
+  cases.push_back(squeezeCase(rng));
+  cases.push_back(mathCase(rng));
+  cases.push_back(scanCase(rng, 0, false, 0));
+  cases.push_back(scanCase(rng, 0, true, 1));
+  cases.push_back(scanCase(rng, 1, false, 2));
+  cases.push_back(scanCase(rng, 1, true, 0));
+  cases.push_back(shapeCase(rng));
+  cases.push_back(loopCase(rng));
+  return cases;
+}
+
+Case chunkCumsumCase(std::mt19937 &rng, int64_t b, int64_t L, int64_t h) {
+  const int64_t Q = 256, BH = 16;
+  Case c;
+  c.label = "chunk_cumsum b=" + std::to_string(b) + " L=" + std::to_string(L) +
+            " h=" + std::to_string(h) + " vs float64";
+  c.kernel = "chunk_cumsum";
+  c.grid = {b, ceilDiv(L, Q), ceilDiv(h, BH)};
+  // Raw dt such that softplus(dt + bias) is log-uniform in [1e-3, 1e-1].
+  Tensor dt{DType::bf16, {b, L, h}, {L * h, h, 1}, {}, false};
+  std::uniform_real_distribution<double> logU(std::log(1e-3), std::log(1e-1));
+  std::uniform_real_distribution<double> aU(1, 16), bU(-0.5, 0.5);
+  dt.values.resize(b * L * h);
+  for (double &v : dt.values)
+    v = roundTo(std::log(std::expm1(std::exp(logU(rng)))), DType::bf16);
+  Tensor A{DType::f32, {h}, {1}, std::vector<double>(h), false};
+  Tensor bias{DType::f32, {h}, {1}, std::vector<double>(h), false};
+  for (int64_t i = 0; i < h; ++i) {
+    A.values[i] = roundTo(-aU(rng), DType::f32);
+    bias.values[i] = roundTo(bU(rng), DType::f32);
+  }
+  int64_t Lp = ceilDiv(L, 4) * 4; // rows padded to 16 bytes (aligned view)
+  Tensor dtOut = output(DType::f32, {b, h, L}, {h * Lp, Lp, 1}, b * h * Lp);
+  Tensor acs = dtOut;
+  c.tensors = {dt, A, bias, dtOut, acs};
+  double inf = std::numeric_limits<double>::infinity();
+  c.args = {size_t(0), size_t(1), size_t(2), size_t(3), size_t(4),
+            Scalar{DType::f32, 0.0}, Scalar{DType::f32, inf}};
+  c.expected = expectationsFor(c);
+  auto ref = mamba2::reference::chunkCumsum(dt.values, A.values, bias.values,
+                                            b, L, h, Q, /*softplus=*/true, 0.0,
+                                            inf);
+  for (int64_t row = 0; row < b * h; ++row)
+    for (int64_t t = 0; t < L; ++t) {
+      c.expected[3][row * Lp + t] = ref.dt[row * L + t];
+      c.expected[4][row * Lp + t] = ref.acs[row * L + t];
+    }
+  c.tolerance = 1e-6;
+  return c;
+}
+
+std::string check(const Case &c, const std::vector<std::vector<double>> &got,
+                  double *error) {
+  *error = 0;
+  for (size_t t = 0; t < c.tensors.size(); ++t) {
+    if (!c.tensors[t].output)
+      continue;
+    const std::vector<double> &want = c.expected[t], &have = got[t];
+    double num = 0, den = 0;
+    for (size_t i = 0; i < want.size(); ++i) {
+      bool wantNaN = std::isnan(want[i]), haveNaN = std::isnan(have[i]);
+      if (wantNaN != haveNaN || (std::isinf(want[i]) && want[i] != have[i])) {
+        std::ostringstream os;
+        os << "output #" << t << " element " << i << ": expected " << want[i]
+           << ", got " << have[i]
+           << (wantNaN ? " (must stay unwritten)" : "");
+        return os.str();
+      }
+      if (wantNaN || std::isinf(want[i]))
+        continue;
+      num += (have[i] - want[i]) * (have[i] - want[i]);
+      den += want[i] * want[i];
+    }
+    double e = den == 0 ? std::sqrt(num) : std::sqrt(num / den);
+    *error = std::max(*error, e);
+    if (e > c.tolerance) {
+      std::ostringstream os;
+      os << "output #" << t << " relative L2 error " << e << " > "
+         << c.tolerance;
+      return os.str();
+    }
+  }
+  return "";
+}
+
+} // namespace tessel::testcases

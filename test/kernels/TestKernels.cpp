@@ -1,0 +1,114 @@
+//===- TestKernels.cpp - DSL kernels that exercise each op ----------------===//
+//
+// Registered with fixed constants (one registry entry per variant) so that
+// `tesselc-test` compiles each to its own cubin. The same kernels run on the
+// interpreter in CI (test/unit/OpCasesTest.cpp) and on the GPU
+// (test/gpu/GpuTests.cpp), against the plain C++ references of TestCases.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dsl/Registry.h"
+
+using namespace tessel;
+using namespace tessel::dsl;
+
+namespace {
+
+void copyKernel(const Config &cfg, View<float, 2> x, View<float, 2> y) {
+  auto i = program_id(0), j = program_id(1);
+  Tile t = load(x, {i, j}, {16, 32},
+                {.padding = static_cast<Padding>(cfg["PAD"])});
+  store(y, {i, j}, t);
+}
+
+void squeezeKernel(const Config &, View<float, 3> x,
+                   View<bf16, 3, kDense> y) {
+  auto b = program_id(0), i = program_id(1);
+  Tile t = load(x, {b, i, 0}, {drop, 8, 32});
+  store(y, {b, 0, i}, cast<bf16>(transpose(t)), {.squeeze = {0}});
+}
+
+void mathKernel(const Config &, View<float, 1> x, View<float, 1> y, F32 s) {
+  auto i = program_id(0);
+  Tile v = load(x, {i}, {128});
+  Tile r = exp2(v) * 0.5f + silu(v) - softplus(v * s) / (1.0f + abs(v)) +
+           sigmoid(-v) + maximum(v, 0.25f) - minimum(v, s) + sqrt(abs(v)) +
+           log1p(abs(v)) + exp(v) - log(abs(v) + 1);
+  store(y, {i}, where(v > 0.0f, r, r * 2.0f));
+}
+
+void scanKernel(const Config &cfg, View<float, 2> x, View<float, 2> y,
+                View<float, 2> red) {
+  auto i = program_id(0);
+  int64_t axis = cfg["AXIS"];
+  Tile t = load(x, {i, 0}, {16, 32});
+  store(y, {i, 0}, cumsum(t, axis, cfg["REVERSE"] != 0));
+  store(red, {i, 0},
+        expand_dims(reduce(t, axis, static_cast<Reduce>(cfg["KIND"])), 0));
+}
+
+void shapeKernel(const Config &, View<float, 2> x, View<float, 2> y,
+                 View<int32_t, 2> z) {
+  Tile t = load(x, {0, 0}, {4, 8});
+  Tile q = reshape(permute(reshape(t, {2, 2, 8}), {2, 0, 1}), {8, 4});
+  Tile row = reshape(load(x, {0, 0}, {1, 4}), {4});
+  Tile sum = q + broadcast(row, {8, 4});
+  Tile out = if_(program_id(0) == 0, [&] { return sum; }, [&] { return -sum; });
+  store(y, {0, 0}, out);
+  store(z, {0, 0}, iota({8, 4}, 0) * 10 + iota({8, 4}, 1));
+}
+
+/// Row sums of x over all its column blocks: a loop carrying a tile.
+void loopKernel(const Config &, View<float, 2> x, View<float, 2> y) {
+  auto i = program_id(0);
+  Scalar blocks = (dim(x, 1) + 31) / 32;
+  Tile acc = for_range({0, blocks}, zeros({16, 32}), [&](Scalar k, Tile acc) {
+    return acc + load(x, {i, k}, {16, 32});
+  });
+  store(y, {i, 0}, expand_dims(sum(acc, 1), 1));
+}
+
+Register add(std::string name, std::function<void(const Config &)> build,
+             std::map<std::string, int64_t> constants = {}) {
+  KernelDef def;
+  def.name = std::move(name);
+  def.summary = "op test";
+  for (auto [k, v] : constants)
+    def.params.push_back(variant(k, {v}, v));
+  def.build = std::move(build);
+  return Register(std::move(def));
+}
+
+const Register registrations[] = {
+    add("test_copy_zero",
+        [](const Config &c) { define(copyKernel, c, {"x", "y"}); },
+        {{"PAD", 0}}),
+    add("test_copy_neg_inf",
+        [](const Config &c) { define(copyKernel, c, {"x", "y"}); },
+        {{"PAD", 1}}),
+    add("test_copy_nan",
+        [](const Config &c) { define(copyKernel, c, {"x", "y"}); },
+        {{"PAD", 2}}),
+    add("test_squeeze_bf16",
+        [](const Config &c) { define(squeezeKernel, c, {"x", "y"}); }),
+    add("test_math",
+        [](const Config &c) { define(mathKernel, c, {"x", "y", "s"}); }),
+    add("test_scan_a0_fwd_sum",
+        [](const Config &c) { define(scanKernel, c, {"x", "y", "red"}); },
+        {{"AXIS", 0}, {"REVERSE", 0}, {"KIND", 0}}),
+    add("test_scan_a0_rev_max",
+        [](const Config &c) { define(scanKernel, c, {"x", "y", "red"}); },
+        {{"AXIS", 0}, {"REVERSE", 1}, {"KIND", 1}}),
+    add("test_scan_a1_fwd_min",
+        [](const Config &c) { define(scanKernel, c, {"x", "y", "red"}); },
+        {{"AXIS", 1}, {"REVERSE", 0}, {"KIND", 2}}),
+    add("test_scan_a1_rev_sum",
+        [](const Config &c) { define(scanKernel, c, {"x", "y", "red"}); },
+        {{"AXIS", 1}, {"REVERSE", 1}, {"KIND", 0}}),
+    add("test_shape",
+        [](const Config &c) { define(shapeKernel, c, {"x", "y", "z"}); }),
+    add("test_loop",
+        [](const Config &c) { define(loopKernel, c, {"x", "y"}); }),
+};
+
+} // namespace
