@@ -650,25 +650,97 @@ FailureOr<Value> KernelEmitter::emitMath(Operation &op, Value x) {
   Type f32Type = b.getF32Type();
   if (!type.isF32())
     x = arith::ExtFOp::create(b, loc, f32Type, x);
-  const double log2e = 1.4426950408889634, ln2 = 0.6931471805599453;
+  const double log2e = 1.4426950408889634;
   auto ex2 = [&](Value v) {
     return intrinsic("llvm.nvvm.ex2.approx.f32", f32Type, {v});
   };
-  auto lg2 = [&](Value v) {
-    return intrinsic("llvm.nvvm.lg2.approx.f", f32Type, {v});
+  auto i32c = [&](int64_t v) -> Value { return i32(v); };
+  auto fma = [&](Value a, Value m, Value c) -> Value {
+    return math::FmaOp::create(b, loc, a, m, c);
   };
-  // exp(v) = 2^(v log2 e): the rounding error of the product is recovered
-  // with an FMA and applied to first order.
+  auto polynomial = [&](Value x, ArrayRef<double> coeffs) -> Value {
+    // Horner, highest degree first.
+    Value acc = f32(coeffs.front());
+    for (double c : coeffs.drop_front())
+      acc = fma(acc, x, f32(c));
+    return acc;
+  };
+  // exp(v) to ~1 ulp: k = rint(v log2 e), r = v - k ln2 (Cody-Waite, two
+  // FMAs), exp(r) by its Taylor polynomial on |r| <= ln2/2, times 2^k built
+  // in two halves so that k down to -252 and up to 254 scale without
+  // overflowing the exponent field. (ex2.approx alone is off by ~1e-6 relative
+  // for |v| ~ 20, too much for the accuracy contract.)
   auto expf = [&](Value v) -> Value {
-    Value p = arith::MulFOp::create(b, loc, v, f32(log2e));
-    Value err = math::FmaOp::create(b, loc, v, f32(log2e),
-                                    arith::NegFOp::create(b, loc, p));
-    Value e = ex2(p);
-    Value corr = arith::MulFOp::create(b, loc, err, f32(ln2));
-    return math::FmaOp::create(b, loc, e, corr, e);
+    Value clamped = arith::MinimumFOp::create(
+        b, loc, arith::MaximumFOp::create(b, loc, v, f32(-104.0)), f32(89.0));
+    Value k = math::RoundEvenOp::create(
+        b, loc, arith::MulFOp::create(b, loc, clamped, f32(log2e)));
+    Value r = fma(k, f32(-0.693145751953125), clamped);
+    r = fma(k, f32(-1.428606765330187e-06), r);
+    Value p = polynomial(r, {1.0 / 5040, 1.0 / 720, 1.0 / 120, 1.0 / 24,
+                             1.0 / 6, 0.5, 1.0, 1.0});
+    Value ki = arith::FPToSIOp::create(b, loc, b.getI32Type(), k);
+    Value half = arith::ShRSIOp::create(b, loc, ki, i32c(1));
+    Value rest = arith::SubIOp::create(b, loc, ki, half);
+    auto pow2 = [&](Value e) -> Value {
+      Value bits = arith::ShLIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, e, i32c(127)), i32c(23));
+      return arith::BitcastOp::create(b, loc, f32Type, bits);
+    };
+    Value y = arith::MulFOp::create(
+        b, loc, arith::MulFOp::create(b, loc, p, pow2(half)), pow2(rest));
+    // NaN stays NaN (the clamps would have turned it into a number).
+    Value isNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, v, v);
+    return arith::SelectOp::create(b, loc, isNaN, v, y);
   };
+  // log(v) to ~1 ulp: v = m 2^e with m in [sqrt(1/2), sqrt(2)), log(m) =
+  // 2 atanh(s), s = (m - 1)/(m + 1), |s| < 0.172, by its odd series.
   auto logf = [&](Value v) -> Value {
-    return arith::MulFOp::create(b, loc, lg2(v), f32(ln2));
+    // Subnormals: scale into the normal range first.
+    Value tiny = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, v,
+                                       f32(1.1754943508222875e-38));
+    Value scaled = arith::SelectOp::create(
+        b, loc, tiny, arith::MulFOp::create(b, loc, v, f32(8388608.0)), v);
+    Value bits = arith::BitcastOp::create(b, loc, b.getI32Type(), scaled);
+    Value e = arith::SubIOp::create(
+        b, loc,
+        arith::AndIOp::create(b, loc,
+                              arith::ShRUIOp::create(b, loc, bits, i32c(23)),
+                              i32c(255)),
+        i32c(127));
+    e = arith::SubIOp::create(
+        b, loc, e, arith::SelectOp::create(b, loc, tiny, i32c(23), i32c(0)));
+    Value m = arith::BitcastOp::create(
+        b, loc, f32Type,
+        arith::OrIOp::create(
+            b, loc, arith::AndIOp::create(b, loc, bits, i32c(0x7fffff)),
+            i32c(0x3f800000)));
+    Value big = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, m,
+                                      f32(1.4142135623730951));
+    m = arith::SelectOp::create(
+        b, loc, big, arith::MulFOp::create(b, loc, m, f32(0.5)), m);
+    e = arith::AddIOp::create(
+        b, loc, e, arith::SelectOp::create(b, loc, big, i32c(1), i32c(0)));
+    Value sNum = arith::SubFOp::create(b, loc, m, f32(1.0));
+    Value sDen = arith::AddFOp::create(b, loc, m, f32(1.0));
+    Value sv = arith::DivFOp::create(b, loc, sNum, sDen);
+    Value s2 = arith::MulFOp::create(b, loc, sv, sv);
+    Value series = polynomial(s2, {2.0 / 11, 2.0 / 9, 2.0 / 7, 2.0 / 5,
+                                   2.0 / 3, 2.0});
+    Value logm = arith::MulFOp::create(b, loc, series, sv);
+    Value ef = arith::SIToFPOp::create(b, loc, f32Type, e);
+    Value y = fma(ef, f32(0.693145751953125), logm);
+    y = fma(ef, f32(1.428606765330187e-06), y);
+    // log(0) = -inf, log(negative) = NaN, log(inf) = inf, log(NaN) = NaN.
+    Value zero = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, v,
+                                       f32(0.0));
+    Value neg = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ULT, v,
+                                      f32(0.0));
+    Value inf = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, v,
+                                      f32(INFINITY));
+    y = arith::SelectOp::create(b, loc, inf, v, y);
+    y = arith::SelectOp::create(b, loc, zero, f32(-INFINITY), y);
+    return arith::SelectOp::create(b, loc, neg, f32(NAN), y);
   };
   Value y;
   if (isa<math::Exp2Op>(op))
@@ -676,7 +748,7 @@ FailureOr<Value> KernelEmitter::emitMath(Operation &op, Value x) {
   else if (isa<math::ExpOp>(op))
     y = expf(x);
   else if (isa<math::Log2Op>(op))
-    y = lg2(x);
+    y = arith::MulFOp::create(b, loc, logf(x), f32(log2e));
   else if (isa<math::LogOp>(op))
     y = logf(x);
   else if (isa<math::Log1pOp>(op)) {
