@@ -147,6 +147,7 @@ private:
   LogicalResult emitLoad(tile::LoadOp op);
   LogicalResult emitStore(tile::StoreOp op);
   LogicalResult emitCumsum(tile::CumsumOp op);
+  LogicalResult emitCumsumInWarps(tile::CumsumOp op);
   LogicalResult emitReduce(tile::ReduceOp op);
   LogicalResult emitRemap(Operation *op,
                           function_ref<SmallVector<Value>(ArrayRef<Value>)>
@@ -507,8 +508,107 @@ static Access planAccess(KernelEmitter &, OpBuilder &b, Location loc,
 // Scans, reductions, shape changes
 //===----------------------------------------------------------------------===//
 
+/// A scan along the layout's fastest lane dimension, when one warp spans the
+/// whole axis per CTA tile: each thread scans its own contiguous elements,
+/// lanes combine their totals with shfl.sync.up (Kogge-Stone), and the CTA
+/// tiles repeating along the axis carry their totals forward, broadcast from
+/// the last lane. No shared memory, no barriers.
+LogicalResult KernelEmitter::emitCumsumInWarps(tile::CumsumOp op) {
+  auto type = cast<RankedTensorType>(op.getType());
+  Type element = type.getElementType();
+  Distribution dist = distributionOf(type);
+  int64_t axis = op.getAxis(), rank = type.getRank();
+  tilegpu::BlockedLayoutAttr layout = dist.layout;
+  bool reverse = op.getReverse();
+  int64_t spt = layout.getSizePerThread()[axis];
+  int64_t lanes = layout.getThreadsPerWarp()[axis];
+  int64_t reps = std::max<int64_t>(1, type.getDimSize(axis) / dist.ctaTile[axis]);
+  bool isFloat = element.isF32();
+  auto add = [&](Value x, Value y) -> Value {
+    return isFloat ? Value(arith::AddFOp::create(b, loc, x, y))
+                   : Value(arith::AddIOp::create(b, loc, x, y));
+  };
+  Value zero = constantOf(element, 0);
+  Value fullMask = i32(-1);
+  // Lane coordinate along the axis (the axis is the fastest lane dimension).
+  Value laneC = arith::RemUIOp::create(b, loc, lane, i32(lanes));
+  // Registers of a line along the axis: row-major over the register shape,
+  // the axis split into (rep, element) with stride `axisStride`.
+  SmallVector<int64_t> regShape(rank);
+  for (int64_t d = 0; d < rank; ++d)
+    regShape[d] = std::max<int64_t>(1, type.getDimSize(d) / dist.ctaTile[d]) *
+                  layout.getSizePerThread()[d];
+  int64_t axisStride = 1;
+  for (int64_t d = rank - 1; d > axis; --d)
+    axisStride *= regShape[d];
+  SmallVector<Value> values(regs[op.getSource()]);
+  SmallVector<Value> out(values.size());
+  for (int64_t r0 = 0; r0 < dist.numRegisters; ++r0) {
+    if ((r0 / axisStride) % regShape[axis] != 0)
+      continue; // not the start of a line
+    Value carry = zero;
+    for (int64_t jj = 0; jj < reps; ++jj) {
+      int64_t j = reverse ? reps - 1 - jj : jj;
+      // 1. This thread's elements of CTA tile j, scanned in order.
+      SmallVector<int64_t> idx;
+      for (int64_t e = 0; e < spt; ++e)
+        idx.push_back(r0 + (j * spt + (reverse ? spt - 1 - e : e)) * axisStride);
+      Value running = zero;
+      SmallVector<Value> local;
+      for (int64_t k : idx) {
+        running = add(running, values[k]);
+        local.push_back(running);
+      }
+      // 2. Inclusive scan of the thread totals across the lanes.
+      Value incl = running;
+      for (int64_t d = 1; d < lanes; d *= 2) {
+        auto kind = NVVM::ShflKindAttr::get(
+            b.getContext(), reverse ? NVVM::ShflKind::down : NVVM::ShflKind::up);
+        Value clamp = i32(reverse ? 31 : 0);
+        Value other = NVVM::ShflOp::create(b, loc, element, fullMask, incl,
+                                           i32(d), clamp, kind, UnitAttr());
+        Value has = reverse ? arith::CmpIOp::create(b, loc,
+                                                    arith::CmpIPredicate::ult,
+                                                    laneC, i32(lanes - d))
+                            : arith::CmpIOp::create(b, loc,
+                                                    arith::CmpIPredicate::uge,
+                                                    laneC, i32(d));
+        incl = arith::SelectOp::create(b, loc, has, add(incl, other), incl);
+      }
+      // 3. Everything before this thread: earlier lanes, earlier tiles.
+      Value exclusive = isFloat
+                            ? Value(arith::SubFOp::create(b, loc, incl, running))
+                            : Value(arith::SubIOp::create(b, loc, incl, running));
+      Value prefix = add(exclusive, carry);
+      for (auto [e, k] : llvm::enumerate(idx))
+        out[k] = add(local[e], prefix);
+      // 4. The tile's total, from the lane at the end of the axis.
+      Value lastLane = arith::AddIOp::create(
+          b, loc, arith::SubIOp::create(b, loc, lane, laneC),
+          i32(reverse ? 0 : lanes - 1));
+      auto idxKind = NVVM::ShflKindAttr::get(b.getContext(), NVVM::ShflKind::idx);
+      Value total = NVVM::ShflOp::create(b, loc, element, fullMask, incl,
+                                         lastLane, i32(31), idxKind,
+                                         UnitAttr());
+      carry = add(carry, total);
+    }
+  }
+  regs[op.getResult()] = out;
+  return success();
+}
+
 LogicalResult KernelEmitter::emitCumsum(tile::CumsumOp op) {
   auto type = cast<RankedTensorType>(op.getType());
+  {
+    Distribution dist = distributionOf(type);
+    int64_t axis = op.getAxis();
+    tilegpu::BlockedLayoutAttr layout = dist.layout;
+    Type element = type.getElementType();
+    if (layout.getOrder()[0] == axis && layout.getWarpsPerCTA()[axis] == 1 &&
+        dist.ctaTile[axis] <= type.getDimSize(axis) &&
+        (element.isF32() || element.isInteger(32)))
+      return emitCumsumInWarps(op);
+  }
   Type element = type.getElementType();
   Distribution dist = distributionOf(type);
   int64_t axis = op.getAxis(), len = type.getDimSize(axis);

@@ -31,20 +31,22 @@ void chunkCumsum(const Config &cfg,
 
   auto b = program_id(0), c = program_id(1), hb = program_id(2);
 
-  // Tokens past L and heads past h load as zeros; their results are dropped
-  // by the stores, and a forward cumsum never lets them reach a real token.
-  Tile x = cast<float>(load(dt, {b, c, hb}, {drop, Q, BH})); // Q x BH
+  // Work on the BH x Q (head x token) tile: the layout of the outputs, with
+  // the scan along the contiguous token axis (a warp-level scan). Tokens past
+  // L and heads past h load as zeros; their results are dropped by the
+  // stores, and a forward cumsum never lets them reach a real token.
+  Tile x = transpose(cast<float>(load(dt, {b, c, hb}, {drop, Q, BH})));
   if (cfg["HAS_DT_BIAS"])
-    x = x + reshape(load(dtBias, {hb}, {BH}), {1, BH});
+    x = x + reshape(load(dtBias, {hb}, {BH}), {BH, 1});
   if (cfg["DT_SOFTPLUS"])
     x = softplus(x);
   x = minimum(maximum(x, dtMin), dtMax);
 
-  Tile a = x * reshape(load(A, {hb}, {BH}), {1, BH});
-  Tile acs = cumsum(a, /*axis=*/0) * kLog2e;
+  Tile a = x * reshape(load(A, {hb}, {BH}), {BH, 1});
+  Tile acs = cumsum(a, /*axis=*/1) * kLog2e;
 
-  store(dtOut, {b, hb, c}, transpose(x), {.squeeze = {0}});
-  store(acsOut, {b, hb, c}, transpose(acs), {.squeeze = {0}});
+  store(dtOut, {b, hb, c}, x, {.squeeze = {0}});
+  store(acsOut, {b, hb, c}, acs, {.squeeze = {0}});
 }
 
 const std::array<std::string, 7> kArgNames = {
@@ -62,7 +64,8 @@ const Register registration{{
             variant("DT_SOFTPLUS", {0, 1}, 1, "apply softplus to dt"),
             tunable("BLOCK_H", {1, 2, 4, 8, 16, 32, 64}, 16,
                     "heads per program"),
-            tunable("num_warps", {1, 2, 4, 8}, 4, "warps per program"),
+            // Default measured on the H200 (bench/results/2026-11-29-chunk-cumsum.md).
+            tunable("num_warps", {1, 2, 4, 8}, 8, "warps per program"),
         },
     .build =
         [](const Config &cfg) {

@@ -263,8 +263,9 @@ std::vector<Case> opCases(std::mt19937 &rng) {
   return cases;
 }
 
-Case chunkCumsumCase(std::mt19937 &rng, int64_t b, int64_t L, int64_t h) {
-  const int64_t Q = 256, BH = 16;
+Case chunkCumsumCase(std::mt19937 &rng, int64_t b, int64_t L, int64_t h,
+                     int64_t blockH) {
+  const int64_t Q = 256, BH = blockH;
   Case c;
   c.label = "chunk_cumsum b=" + std::to_string(b) + " L=" + std::to_string(L) +
             " h=" + std::to_string(h) + " vs float64";

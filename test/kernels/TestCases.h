@@ -56,8 +56,10 @@ double poisonValue(DType dtype);
 /// All op cases, inputs drawn from `rng` (fresh per run).
 std::vector<Case> opCases(std::mt19937 &rng);
 /// chunk_cumsum against the float64 reference (default constants: Q=256,
-/// bf16 dt, dt_bias, softplus, BLOCK_H=16) on the given shape.
-Case chunkCumsumCase(std::mt19937 &rng, int64_t b, int64_t L, int64_t h);
+/// bf16 dt, dt_bias, softplus) on the given shape, for a kernel built with
+/// BLOCK_H = `blockH`.
+Case chunkCumsumCase(std::mt19937 &rng, int64_t b, int64_t L, int64_t h,
+                     int64_t blockH = 16);
 
 /// Compares `got` (memory of every tensor after the run) with the case's
 /// expectations. Returns "" on success, else what is wrong; `error` receives
