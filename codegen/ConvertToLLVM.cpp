@@ -133,13 +133,17 @@ private:
   }
 
   // Shared memory.
-  Value sharedAddress(Value linear, Type element);
+  Value sharedAddress(Value linear, Type element, int64_t byteOffset = 0);
   void barrier() { NVVM::Barrier0Op::create(b, loc); }
   /// Writes a tile to shared memory in row-major order (after a barrier, so
   /// earlier readers are done), then waits for all writes.
   void tileToShared(Value tile);
-  Value loadShared(Value linear, Type element);
-  void storeShared(Value linear, Value value);
+  Value loadShared(Value linear, Type element, int64_t byteOffset = 0);
+  void storeShared(Value linear, Value value, int64_t byteOffset = 0);
+  /// Writes a tile row-major at `byteOffset` of shared memory (no barriers).
+  void writeTile(Value tile, int64_t byteOffset);
+  /// Reads the registers of a tile of `type` stored row-major at `byteOffset`.
+  SmallVector<Value> readTile(RankedTensorType type, int64_t byteOffset);
   Value linearIndex(ArrayRef<Value> coords, ArrayRef<int64_t> shape);
 
   LogicalResult emitBlock(Block &block);
@@ -147,6 +151,7 @@ private:
   LogicalResult emitLoad(tile::LoadOp op);
   LogicalResult emitStore(tile::StoreOp op);
   LogicalResult emitCumsum(tile::CumsumOp op);
+  LogicalResult emitMma(tile::MmaOp op);
   LogicalResult emitCumsumInWarps(tile::CumsumOp op);
   LogicalResult emitReduce(tile::ReduceOp op);
   LogicalResult emitRemap(Operation *op,
@@ -235,44 +240,68 @@ Value KernelEmitter::linearIndex(ArrayRef<Value> coords,
   return lin;
 }
 
-Value KernelEmitter::sharedAddress(Value linear, Type element) {
+Value KernelEmitter::sharedAddress(Value linear, Type element,
+                                   int64_t byteOffset) {
   Type storage = element.isInteger(1) ? b.getI8Type() : element;
   auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
   Value base = LLVM::AddressOfOp::create(b, loc, shared);
+  if (byteOffset)
+    base = LLVM::GEPOp::create(b, loc, ptrType, b.getI8Type(), base,
+                               ArrayRef<LLVM::GEPArg>{byteOffset});
   return LLVM::GEPOp::create(b, loc, ptrType, storage, base,
                              ValueRange{linear});
 }
 
-Value KernelEmitter::loadShared(Value linear, Type element) {
+Value KernelEmitter::loadShared(Value linear, Type element,
+                                int64_t byteOffset) {
   Type storage = element.isInteger(1) ? b.getI8Type() : element;
-  Value v = LLVM::LoadOp::create(b, loc, storage, sharedAddress(linear, element));
+  Value v = LLVM::LoadOp::create(b, loc, storage,
+                                 sharedAddress(linear, element, byteOffset));
   if (element.isInteger(1))
     v = arith::TruncIOp::create(b, loc, element, v);
   return v;
 }
 
-void KernelEmitter::storeShared(Value linear, Value value) {
+void KernelEmitter::storeShared(Value linear, Value value,
+                                int64_t byteOffset) {
   Type element = value.getType();
-  Value addr = sharedAddress(linear, element);
+  Value addr = sharedAddress(linear, element, byteOffset);
   if (element.isInteger(1))
     value = arith::ExtUIOp::create(b, loc, b.getI8Type(), value);
   LLVM::StoreOp::create(b, loc, value, addr);
 }
 
-void KernelEmitter::tileToShared(Value tile) {
+void KernelEmitter::writeTile(Value tile, int64_t byteOffset) {
   auto type = cast<RankedTensorType>(tile.getType());
-  sharedBytes = std::max(sharedBytes, type.getNumElements() *
+  sharedBytes = std::max(sharedBytes,
+                         byteOffset + type.getNumElements() *
                                           storageBytes(type.getElementType()));
-  barrier();
   if (type.getRank() == 0) {
-    storeShared(i32(0), regs[tile][0]);
-  } else {
-    Distribution dist = distributionOf(type);
-    SmallVector<Value> base = threadBase(dist);
-    for (int64_t r = 0; r < dist.numRegisters; ++r)
-      storeShared(linearIndex(coordsOf(dist, base, r), type.getShape()),
-                  regs[tile][r]);
+    storeShared(i32(0), regs[tile][0], byteOffset);
+    return;
   }
+  Distribution dist = distributionOf(type);
+  SmallVector<Value> base = threadBase(dist);
+  for (int64_t r = 0; r < dist.numRegisters; ++r)
+    storeShared(linearIndex(coordsOf(dist, base, r), type.getShape()),
+                regs[tile][r], byteOffset);
+}
+
+SmallVector<Value> KernelEmitter::readTile(RankedTensorType type,
+                                           int64_t byteOffset) {
+  Distribution dist = distributionOf(type);
+  SmallVector<Value> base = threadBase(dist);
+  SmallVector<Value> out;
+  for (int64_t r = 0; r < dist.numRegisters; ++r)
+    out.push_back(
+        loadShared(linearIndex(coordsOf(dist, base, r), type.getShape()),
+                   type.getElementType(), byteOffset));
+  return out;
+}
+
+void KernelEmitter::tileToShared(Value tile) {
+  barrier();
+  writeTile(tile, 0);
   barrier();
 }
 
@@ -507,6 +536,133 @@ static Access planAccess(KernelEmitter &, OpBuilder &b, Location loc,
 //===----------------------------------------------------------------------===//
 // Scans, reductions, shape changes
 //===----------------------------------------------------------------------===//
+
+/// tile.mma on the portable path: mma.sync.aligned (m16n8k16 for bf16/f16,
+/// m16n8k8 for tf32) on every target. Operands and accumulator are staged
+/// row-major in shared memory; warp w computes the 16x8 sub-tiles w, w + W,
+/// ... of the result, reading its fragments from shared memory in the
+/// register layout the PTX ISA specifies (groupID = lane / 4, threadID_in_group
+/// = lane % 4), and writes the result back for the blocked layout to read.
+LogicalResult KernelEmitter::emitMma(tile::MmaOp op) {
+  auto aType = cast<RankedTensorType>(op.getA().getType());
+  auto bType = cast<RankedTensorType>(op.getB().getType());
+  auto cType = cast<RankedTensorType>(op.getAcc().getType());
+  int64_t M = aType.getDimSize(0), K = aType.getDimSize(1),
+          N = bType.getDimSize(1);
+  Type element = aType.getElementType();
+  bool tf32 = op.getPrecision() == tile::Precision::tf32;
+  int64_t kStep = tf32 ? 8 : 16;
+  if (M % 16 || N % 8 || K % kStep)
+    return fail(op, "the mma.sync path needs M % 16 == 0, N % 8 == 0 and K % " +
+                        Twine(kStep) + " == 0, got " + Twine(M) + "x" +
+                        Twine(N) + "x" + Twine(K));
+  int64_t eb = storageBytes(element);
+  auto align16 = [](int64_t v) { return (v + 15) / 16 * 16; };
+  int64_t offB = align16(M * K * eb), offC = align16(offB + K * N * eb);
+  barrier();
+  writeTile(op.getA(), 0);
+  writeTile(op.getB(), offB);
+  writeTile(op.getAcc(), offC);
+  barrier();
+
+  Type f32Type = b.getF32Type(), i32Type = b.getI32Type();
+  int64_t subN = N / 8, numSub = (M / 16) * subN;
+  int64_t rounds = (numSub + numWarps - 1) / numWarps;
+  Value g = arith::ShRUIOp::create(b, loc, lane, i32(2));
+  Value t = arith::AndIOp::create(b, loc, lane, i32(3));
+  auto loop = scf::ForOp::create(b, loc, i32(0), i32(rounds), i32(1));
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Block *body = loop.getBody();
+    if (!body->empty())
+      body->back().erase();
+    b.setInsertionPointToEnd(body);
+    Value sub = arith::AddIOp::create(
+        b, loc, warp,
+        arith::MulIOp::create(b, loc, loop.getInductionVar(), i32(numWarps)));
+    Value active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, sub,
+                                         i32(numSub));
+    ifElse(active, {}, [&]() -> SmallVector<Value> {
+      Value m0 = arith::MulIOp::create(
+          b, loc, arith::DivUIOp::create(b, loc, sub, i32(subN)), i32(16));
+      Value n0 = arith::MulIOp::create(
+          b, loc, arith::RemUIOp::create(b, loc, sub, i32(subN)), i32(8));
+      auto at = [&](Value row, Value col, int64_t cols) -> Value {
+        return arith::AddIOp::create(
+            b, loc, arith::MulIOp::create(b, loc, row, i32(cols)), col);
+      };
+      auto plus = [&](Value v, int64_t c) -> Value {
+        return c ? Value(arith::AddIOp::create(b, loc, v, i32(c))) : v;
+      };
+      Value rowLo = arith::AddIOp::create(b, loc, m0, g), rowHi = plus(rowLo, 8);
+      Value col2 = arith::AddIOp::create(
+          b, loc, n0, arith::MulIOp::create(b, loc, t, i32(2)));
+      SmallVector<Value> cIdx = {at(rowLo, col2, N), at(rowLo, plus(col2, 1), N),
+                                 at(rowHi, col2, N), at(rowHi, plus(col2, 1), N)};
+      SmallVector<Value> acc;
+      for (Value idx : cIdx)
+        acc.push_back(loadShared(idx, f32Type, offC));
+      // A operand element (row, k) and B operand element (k, col).
+      auto aAt = [&](Value row, Value k) {
+        return loadShared(at(row, k, K), element, 0);
+      };
+      auto bAt = [&](Value k, Value col) {
+        return loadShared(at(k, col, N), element, offB);
+      };
+      auto pack = [&](Value lo, Value hi) -> Value {
+        auto vecType = VectorType::get({2}, element);
+        Value v = LLVM::UndefOp::create(b, loc, vecType);
+        v = LLVM::InsertElementOp::create(b, loc, v, lo, i32(0));
+        v = LLVM::InsertElementOp::create(b, loc, v, hi, i32(1));
+        if (element.isF16())
+          return v; // NVVM takes f16 pairs as vector<2xf16>
+        return LLVM::BitcastOp::create(b, loc, i32Type, v);
+      };
+      auto toTf32 = [&](Value x) {
+        return intrinsic("llvm.nvvm.f2tf32.rna", i32Type, {x});
+      };
+      Value colB = arith::AddIOp::create(b, loc, n0, g);
+      for (int64_t k0 = 0; k0 < K; k0 += kStep) {
+        SmallVector<Value> aFrag, bFrag;
+        if (tf32) {
+          Value k = plus(t, k0);
+          aFrag = {toTf32(aAt(rowLo, k)), toTf32(aAt(rowHi, k)),
+                   toTf32(aAt(rowLo, plus(k, 4))),
+                   toTf32(aAt(rowHi, plus(k, 4)))};
+          bFrag = {toTf32(bAt(k, colB)), toTf32(bAt(plus(k, 4), colB))};
+        } else {
+          Value k = plus(arith::MulIOp::create(b, loc, t, i32(2)), k0);
+          aFrag = {pack(aAt(rowLo, k), aAt(rowLo, plus(k, 1))),
+                   pack(aAt(rowHi, k), aAt(rowHi, plus(k, 1))),
+                   pack(aAt(rowLo, plus(k, 8)), aAt(rowLo, plus(k, 9))),
+                   pack(aAt(rowHi, plus(k, 8)), aAt(rowHi, plus(k, 9)))};
+          bFrag = {pack(bAt(k, colB), bAt(plus(k, 1), colB)),
+                   pack(bAt(plus(k, 8), colB), bAt(plus(k, 9), colB))};
+        }
+        auto resultType = LLVM::LLVMStructType::getLiteral(
+            b.getContext(), {f32Type, f32Type, f32Type, f32Type});
+        NVVM::MMATypes ptx = tf32               ? NVVM::MMATypes::tf32
+                             : element.isBF16() ? NVVM::MMATypes::bf16
+                                                : NVVM::MMATypes::f16;
+        Value d = NVVM::MmaOp::create(
+            b, loc, resultType, aFrag, bFrag, acc,
+            {16, 8, kStep}, std::nullopt, std::nullopt,
+            std::array<NVVM::MMATypes, 2>{ptx, ptx},
+            std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                           NVVM::MMALayout::col});
+        for (int64_t i = 0; i < 4; ++i)
+          acc[i] = LLVM::ExtractValueOp::create(b, loc, d, i);
+      }
+      for (auto [idx, v] : llvm::zip(cIdx, acc))
+        storeShared(idx, v, offC);
+      return {};
+    }, [&]() -> SmallVector<Value> { return {}; });
+    scf::YieldOp::create(b, loc);
+  }
+  barrier();
+  regs[op.getResult()] = readTile(cType, offC);
+  return success();
+}
 
 /// A scan along the layout's fastest lane dimension, when one warp spans the
 /// whole axis per CTA tile: each thread scans its own contiguous elements,
@@ -1072,8 +1228,8 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
     regs[iota.getResult()] = out;
     return success();
   }
-  if (isa<tile::MmaOp>(op))
-    return fail(&op, "the mma.sync lowering is not implemented");
+  if (auto mma = dyn_cast<tile::MmaOp>(op))
+    return emitMma(mma);
   if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
     Attribute value = constant.getValue();
     Type type = constant.getType();

@@ -43,12 +43,15 @@ tools = [
     ToolSubst("tessel-opt", unresolved="fatal"),
     # Not every build has the driver; tests that use it say `REQUIRES: tesselc`.
     ToolSubst("tesselc", unresolved="ignore"),
+    ToolSubst("tesselc-test", unresolved="ignore"),
     ToolSubst("mlir-translate", unresolved="ignore"),
     ToolSubst("llc", unresolved="ignore"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 if shutil.which("tesselc", path=os.pathsep.join(tool_dirs)):
     config.available_features.add("tesselc")
+if shutil.which("tesselc-test", path=os.pathsep.join(tool_dirs)):
+    config.available_features.add("tesselc-test")
 
 # The gtest binary, run by tools/unit-tests.test: `REQUIRES: unit-tests`.
 unit_tests = shutil.which(

@@ -241,6 +241,33 @@ Case loopCase(std::mt19937 &rng) {
   return c;
 }
 
+Case mmaCase(std::mt19937 &rng, DType dtype, int64_t M, int64_t N, int64_t K,
+             int64_t BM, int64_t BN) {
+  Case c;
+  c.kernel = std::string("test_mma_") +
+             (dtype == DType::bf16 ? "bf16" : dtype == DType::f16 ? "f16"
+                                                                  : "tf32");
+  c.label = "mma " + std::string(dtypeName(dtype)) + " " + std::to_string(M) +
+            "x" + std::to_string(N) + "x" + std::to_string(K) +
+            " (K loop, ragged)";
+  c.grid = {ceilDiv(M, BM), ceilDiv(N, BN), 1};
+  Tensor a = input(rng, dtype, {M, K}), b = input(rng, dtype, {K, N});
+  c.tensors = {a, b, output(DType::f32, {M, N}, {N, 1}, M * N)};
+  c.args = {size_t(0), size_t(1), size_t(2)};
+  c.expected = expectationsFor(c);
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t n = 0; n < N; ++n) {
+      double s = 0;
+      for (int64_t k = 0; k < K; ++k)
+        s += a.values[m * K + k] * b.values[k * N + n];
+      c.expected[2][m * N + n] = s;
+    }
+  // bf16/f16 products are exact and summed in f32; tf32 rounds the operands
+  // (2^-11 relative).
+  c.tolerance = dtype == DType::f32 ? 2e-3 : 1e-6;
+  return c;
+}
+
 } // namespace
 
 double poisonValue(DType dtype) {
@@ -260,6 +287,9 @@ std::vector<Case> opCases(std::mt19937 &rng) {
   cases.push_back(scanCase(rng, 1, true, 0));
   cases.push_back(shapeCase(rng));
   cases.push_back(loopCase(rng));
+  cases.push_back(mmaCase(rng, DType::bf16, 50, 70, 90, 32, 32));
+  cases.push_back(mmaCase(rng, DType::f16, 100, 64, 72, 64, 64));
+  cases.push_back(mmaCase(rng, DType::f32, 33, 17, 40, 16, 16));
   return cases;
 }
 

@@ -68,6 +68,19 @@ void loopKernel(const Config &, View<float, 2> x, View<float, 2> y) {
   store(y, {i, 0}, expand_dims(sum(acc, 1), 1));
 }
 
+/// C = A B with a loop over K tiles carrying the accumulator.
+template <class T>
+void matmulKernel(const Config &cfg, View<T, 2> a, View<T, 2> b,
+                  View<float, 2> c) {
+  int64_t BM = cfg["BM"], BN = cfg["BN"], BK = cfg["BK"];
+  auto i = program_id(0), j = program_id(1);
+  Scalar kTiles = (dim(a, 1) + int(BK - 1)) / int(BK);
+  Tile acc = for_range({0, kTiles}, zeros({BM, BN}), [&](Scalar k, Tile acc) {
+    return mma(load(a, {i, k}, {BM, BK}), load(b, {k, j}, {BK, BN}), acc);
+  });
+  store(c, {i, j}, acc);
+}
+
 Register add(std::string name, std::function<void(const Config &)> build,
              std::map<std::string, int64_t> constants = {}) {
   KernelDef def;
@@ -109,6 +122,19 @@ const Register registrations[] = {
         [](const Config &c) { define(shapeKernel, c, {"x", "y", "z"}); }),
     add("test_loop",
         [](const Config &c) { define(loopKernel, c, {"x", "y"}); }),
+    add("test_mma_bf16",
+        [](const Config &c) {
+          define(matmulKernel<bf16>, c, {"a", "b", "c"});
+        },
+        {{"BM", 32}, {"BN", 32}, {"BK", 16}}),
+    add("test_mma_f16",
+        [](const Config &c) { define(matmulKernel<f16>, c, {"a", "b", "c"}); },
+        {{"BM", 64}, {"BN", 64}, {"BK", 32}}),
+    add("test_mma_tf32",
+        [](const Config &c) {
+          define(matmulKernel<float>, c, {"a", "b", "c"});
+        },
+        {{"BM", 16}, {"BN", 16}, {"BK", 8}}),
 };
 
 } // namespace
