@@ -1,4 +1,5 @@
-//===- ConvertToLLVM.cpp - --convert-tilegpu-to-llvm -----------------------===//
+//===- ConvertToLLVM.cpp - --convert-tilegpu-to-llvm
+//-----------------------===//
 //
 // Lowers kernels whose tiles carry layouts (after --tilegpu-assign-layouts)
 // into llvm.func kernels. This is an emitter rather than a pattern-based
@@ -103,14 +104,13 @@ private:
     return arith::ExtSIOp::create(b, loc, b.getI64Type(), v);
   }
   Value intrinsic(StringRef name, Type result, ValueRange args) {
-    return LLVM::CallIntrinsicOp::create(b, loc, result,
-                                         b.getStringAttr(name), args)
+    return LLVM::CallIntrinsicOp::create(b, loc, result, b.getStringAttr(name),
+                                         args)
         .getResult(0);
   }
 
   LogicalResult fail(Operation *op, const Twine &message) {
-    return op->emitOpError() << "cannot be lowered to the GPU yet: "
-                             << message;
+    return op->emitOpError() << "cannot be lowered to the GPU yet: " << message;
   }
 
   Distribution distributionOf(Type type) {
@@ -154,9 +154,9 @@ private:
   LogicalResult emitMma(tile::MmaOp op);
   LogicalResult emitCumsumInWarps(tile::CumsumOp op);
   LogicalResult emitReduce(tile::ReduceOp op);
-  LogicalResult emitRemap(Operation *op,
-                          function_ref<SmallVector<Value>(ArrayRef<Value>)>
-                              sourceCoords);
+  LogicalResult
+  emitRemap(Operation *op,
+            function_ref<SmallVector<Value>(ArrayRef<Value>)> sourceCoords);
   LogicalResult emitElementwise(Operation &op);
   FailureOr<Value> emitMath(Operation &op, Value x);
   LogicalResult emitFor(scf::ForOp op);
@@ -184,10 +184,9 @@ private:
   }
 
   /// `cond ? thenValues : elseValues` as an scf.if (side effects allowed).
-  SmallVector<Value>
-  ifElse(Value cond, TypeRange types,
-         function_ref<SmallVector<Value>()> thenFn,
-         function_ref<SmallVector<Value>()> elseFn);
+  SmallVector<Value> ifElse(Value cond, TypeRange types,
+                            function_ref<SmallVector<Value>()> thenFn,
+                            function_ref<SmallVector<Value>()> elseFn);
 };
 
 SmallVector<Value> KernelEmitter::threadBase(const Distribution &dist) {
@@ -208,8 +207,8 @@ SmallVector<Value> KernelEmitter::threadBase(const Distribution &dist) {
     Value t = arith::MulIOp::create(b, loc, warpC[d],
                                     i32(layout.getThreadsPerWarp()[d]));
     t = arith::AddIOp::create(b, loc, t, laneC[d]);
-    base[d] = arith::MulIOp::create(b, loc, t,
-                                    i32(layout.getSizePerThread()[d]));
+    base[d] =
+        arith::MulIOp::create(b, loc, t, i32(layout.getSizePerThread()[d]));
   }
   return base;
 }
@@ -218,8 +217,8 @@ SmallVector<Value> KernelEmitter::coordsOf(const Distribution &dist,
                                            ArrayRef<Value> base, int64_t r) {
   SmallVector<Value> c;
   for (size_t d = 0; d < dist.shape.size(); ++d) {
-    Value v = arith::AddIOp::create(b, loc, base[d],
-                                    i32(dist.regOffsets[r][d]));
+    Value v =
+        arith::AddIOp::create(b, loc, base[d], i32(dist.regOffsets[r][d]));
     // A CTA tile larger than the tile wraps around (shapes are powers of 2).
     if (dist.ctaTile[d] > dist.shape[d])
       v = arith::AndIOp::create(b, loc, v, i32(dist.shape[d] - 1));
@@ -262,8 +261,7 @@ Value KernelEmitter::loadShared(Value linear, Type element,
   return v;
 }
 
-void KernelEmitter::storeShared(Value linear, Value value,
-                                int64_t byteOffset) {
+void KernelEmitter::storeShared(Value linear, Value value, int64_t byteOffset) {
   Type element = value.getType();
   Value addr = sharedAddress(linear, element, byteOffset);
   if (element.isInteger(1))
@@ -332,9 +330,9 @@ KernelEmitter::ifElse(Value cond, TypeRange types,
 /// is in bounds and its address; plus the vector groups that may be accessed
 /// as one 16-byte (or narrower) access.
 struct Access {
-  SmallVector<Value> inBounds; // i1 per register
-  SmallVector<Value> address;  // ptr<1> per register
-  int64_t vector = 1;          // registers per vector access
+  SmallVector<Value> inBounds;      // i1 per register
+  SmallVector<Value> address;       // ptr<1> per register
+  int64_t vector = 1;               // registers per vector access
   SmallVector<Value> groupInBounds; // i1 per group of `vector` registers
 };
 
@@ -392,8 +390,8 @@ LogicalResult KernelEmitter::emitLoad(tile::LoadOp op) {
                                              access.address[g * v], v * bytes);
             SmallVector<Value> parts;
             for (int64_t k = 0; k < v; ++k)
-              parts.push_back(LLVM::ExtractElementOp::create(b, loc, vec,
-                                                             i32(k)));
+              parts.push_back(
+                  LLVM::ExtractElementOp::create(b, loc, vec, i32(k)));
             return parts;
           },
           scalarLoads);
@@ -506,8 +504,8 @@ static Access planAccess(KernelEmitter &, OpBuilder &b, Location loc,
             arith::ExtSIOp::create(b, loc, b.getI64Type(), coords[tileDim[d]]));
       if (d == rank - 1)
         lastGlobal = g;
-      Value lo = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, g,
-                                       c64(0));
+      Value lo =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, g, c64(0));
       Value hi = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, g,
                                        view.sizes[d]);
       inb = arith::AndIOp::create(b, loc, inb, lo);
@@ -582,81 +580,86 @@ LogicalResult KernelEmitter::emitMma(tile::MmaOp op) {
         arith::MulIOp::create(b, loc, loop.getInductionVar(), i32(numWarps)));
     Value active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, sub,
                                          i32(numSub));
-    ifElse(active, {}, [&]() -> SmallVector<Value> {
-      Value m0 = arith::MulIOp::create(
-          b, loc, arith::DivUIOp::create(b, loc, sub, i32(subN)), i32(16));
-      Value n0 = arith::MulIOp::create(
-          b, loc, arith::RemUIOp::create(b, loc, sub, i32(subN)), i32(8));
-      auto at = [&](Value row, Value col, int64_t cols) -> Value {
-        return arith::AddIOp::create(
-            b, loc, arith::MulIOp::create(b, loc, row, i32(cols)), col);
-      };
-      auto plus = [&](Value v, int64_t c) -> Value {
-        return c ? Value(arith::AddIOp::create(b, loc, v, i32(c))) : v;
-      };
-      Value rowLo = arith::AddIOp::create(b, loc, m0, g), rowHi = plus(rowLo, 8);
-      Value col2 = arith::AddIOp::create(
-          b, loc, n0, arith::MulIOp::create(b, loc, t, i32(2)));
-      SmallVector<Value> cIdx = {at(rowLo, col2, N), at(rowLo, plus(col2, 1), N),
-                                 at(rowHi, col2, N), at(rowHi, plus(col2, 1), N)};
-      SmallVector<Value> acc;
-      for (Value idx : cIdx)
-        acc.push_back(loadShared(idx, f32Type, offC));
-      // A operand element (row, k) and B operand element (k, col).
-      auto aAt = [&](Value row, Value k) {
-        return loadShared(at(row, k, K), element, 0);
-      };
-      auto bAt = [&](Value k, Value col) {
-        return loadShared(at(k, col, N), element, offB);
-      };
-      auto pack = [&](Value lo, Value hi) -> Value {
-        auto vecType = VectorType::get({2}, element);
-        Value v = LLVM::UndefOp::create(b, loc, vecType);
-        v = LLVM::InsertElementOp::create(b, loc, v, lo, i32(0));
-        v = LLVM::InsertElementOp::create(b, loc, v, hi, i32(1));
-        if (element.isF16())
-          return v; // NVVM takes f16 pairs as vector<2xf16>
-        return LLVM::BitcastOp::create(b, loc, i32Type, v);
-      };
-      auto toTf32 = [&](Value x) {
-        return intrinsic("llvm.nvvm.f2tf32.rna", i32Type, {x});
-      };
-      Value colB = arith::AddIOp::create(b, loc, n0, g);
-      for (int64_t k0 = 0; k0 < K; k0 += kStep) {
-        SmallVector<Value> aFrag, bFrag;
-        if (tf32) {
-          Value k = plus(t, k0);
-          aFrag = {toTf32(aAt(rowLo, k)), toTf32(aAt(rowHi, k)),
-                   toTf32(aAt(rowLo, plus(k, 4))),
-                   toTf32(aAt(rowHi, plus(k, 4)))};
-          bFrag = {toTf32(bAt(k, colB)), toTf32(bAt(plus(k, 4), colB))};
-        } else {
-          Value k = plus(arith::MulIOp::create(b, loc, t, i32(2)), k0);
-          aFrag = {pack(aAt(rowLo, k), aAt(rowLo, plus(k, 1))),
-                   pack(aAt(rowHi, k), aAt(rowHi, plus(k, 1))),
-                   pack(aAt(rowLo, plus(k, 8)), aAt(rowLo, plus(k, 9))),
-                   pack(aAt(rowHi, plus(k, 8)), aAt(rowHi, plus(k, 9)))};
-          bFrag = {pack(bAt(k, colB), bAt(plus(k, 1), colB)),
-                   pack(bAt(plus(k, 8), colB), bAt(plus(k, 9), colB))};
-        }
-        auto resultType = LLVM::LLVMStructType::getLiteral(
-            b.getContext(), {f32Type, f32Type, f32Type, f32Type});
-        NVVM::MMATypes ptx = tf32               ? NVVM::MMATypes::tf32
-                             : element.isBF16() ? NVVM::MMATypes::bf16
-                                                : NVVM::MMATypes::f16;
-        Value d = NVVM::MmaOp::create(
-            b, loc, resultType, aFrag, bFrag, acc,
-            {16, 8, kStep}, std::nullopt, std::nullopt,
-            std::array<NVVM::MMATypes, 2>{ptx, ptx},
-            std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                           NVVM::MMALayout::col});
-        for (int64_t i = 0; i < 4; ++i)
-          acc[i] = LLVM::ExtractValueOp::create(b, loc, d, i);
-      }
-      for (auto [idx, v] : llvm::zip(cIdx, acc))
-        storeShared(idx, v, offC);
-      return {};
-    }, [&]() -> SmallVector<Value> { return {}; });
+    ifElse(
+        active, {},
+        [&]() -> SmallVector<Value> {
+          Value m0 = arith::MulIOp::create(
+              b, loc, arith::DivUIOp::create(b, loc, sub, i32(subN)), i32(16));
+          Value n0 = arith::MulIOp::create(
+              b, loc, arith::RemUIOp::create(b, loc, sub, i32(subN)), i32(8));
+          auto at = [&](Value row, Value col, int64_t cols) -> Value {
+            return arith::AddIOp::create(
+                b, loc, arith::MulIOp::create(b, loc, row, i32(cols)), col);
+          };
+          auto plus = [&](Value v, int64_t c) -> Value {
+            return c ? Value(arith::AddIOp::create(b, loc, v, i32(c))) : v;
+          };
+          Value rowLo = arith::AddIOp::create(b, loc, m0, g),
+                rowHi = plus(rowLo, 8);
+          Value col2 = arith::AddIOp::create(
+              b, loc, n0, arith::MulIOp::create(b, loc, t, i32(2)));
+          SmallVector<Value> cIdx = {
+              at(rowLo, col2, N), at(rowLo, plus(col2, 1), N),
+              at(rowHi, col2, N), at(rowHi, plus(col2, 1), N)};
+          SmallVector<Value> acc;
+          for (Value idx : cIdx)
+            acc.push_back(loadShared(idx, f32Type, offC));
+          // A operand element (row, k) and B operand element (k, col).
+          auto aAt = [&](Value row, Value k) {
+            return loadShared(at(row, k, K), element, 0);
+          };
+          auto bAt = [&](Value k, Value col) {
+            return loadShared(at(k, col, N), element, offB);
+          };
+          auto pack = [&](Value lo, Value hi) -> Value {
+            auto vecType = VectorType::get({2}, element);
+            Value v = LLVM::UndefOp::create(b, loc, vecType);
+            v = LLVM::InsertElementOp::create(b, loc, v, lo, i32(0));
+            v = LLVM::InsertElementOp::create(b, loc, v, hi, i32(1));
+            if (element.isF16())
+              return v; // NVVM takes f16 pairs as vector<2xf16>
+            return LLVM::BitcastOp::create(b, loc, i32Type, v);
+          };
+          auto toTf32 = [&](Value x) {
+            return intrinsic("llvm.nvvm.f2tf32.rna", i32Type, {x});
+          };
+          Value colB = arith::AddIOp::create(b, loc, n0, g);
+          for (int64_t k0 = 0; k0 < K; k0 += kStep) {
+            SmallVector<Value> aFrag, bFrag;
+            if (tf32) {
+              Value k = plus(t, k0);
+              aFrag = {toTf32(aAt(rowLo, k)), toTf32(aAt(rowHi, k)),
+                       toTf32(aAt(rowLo, plus(k, 4))),
+                       toTf32(aAt(rowHi, plus(k, 4)))};
+              bFrag = {toTf32(bAt(k, colB)), toTf32(bAt(plus(k, 4), colB))};
+            } else {
+              Value k = plus(arith::MulIOp::create(b, loc, t, i32(2)), k0);
+              aFrag = {pack(aAt(rowLo, k), aAt(rowLo, plus(k, 1))),
+                       pack(aAt(rowHi, k), aAt(rowHi, plus(k, 1))),
+                       pack(aAt(rowLo, plus(k, 8)), aAt(rowLo, plus(k, 9))),
+                       pack(aAt(rowHi, plus(k, 8)), aAt(rowHi, plus(k, 9)))};
+              bFrag = {pack(bAt(k, colB), bAt(plus(k, 1), colB)),
+                       pack(bAt(plus(k, 8), colB), bAt(plus(k, 9), colB))};
+            }
+            auto resultType = LLVM::LLVMStructType::getLiteral(
+                b.getContext(), {f32Type, f32Type, f32Type, f32Type});
+            NVVM::MMATypes ptx = tf32               ? NVVM::MMATypes::tf32
+                                 : element.isBF16() ? NVVM::MMATypes::bf16
+                                                    : NVVM::MMATypes::f16;
+            Value d = NVVM::MmaOp::create(
+                b, loc, resultType, aFrag, bFrag, acc, {16, 8, kStep},
+                std::nullopt, std::nullopt,
+                std::array<NVVM::MMATypes, 2>{ptx, ptx},
+                std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                               NVVM::MMALayout::col});
+            for (int64_t i = 0; i < 4; ++i)
+              acc[i] = LLVM::ExtractValueOp::create(b, loc, d, i);
+          }
+          for (auto [idx, v] : llvm::zip(cIdx, acc))
+            storeShared(idx, v, offC);
+          return {};
+        },
+        [&]() -> SmallVector<Value> { return {}; });
     scf::YieldOp::create(b, loc);
   }
   barrier();
@@ -678,7 +681,8 @@ LogicalResult KernelEmitter::emitCumsumInWarps(tile::CumsumOp op) {
   bool reverse = op.getReverse();
   int64_t spt = layout.getSizePerThread()[axis];
   int64_t lanes = layout.getThreadsPerWarp()[axis];
-  int64_t reps = std::max<int64_t>(1, type.getDimSize(axis) / dist.ctaTile[axis]);
+  int64_t reps =
+      std::max<int64_t>(1, type.getDimSize(axis) / dist.ctaTile[axis]);
   bool isFloat = element.isF32();
   auto add = [&](Value x, Value y) -> Value {
     return isFloat ? Value(arith::AddFOp::create(b, loc, x, y))
@@ -708,7 +712,8 @@ LogicalResult KernelEmitter::emitCumsumInWarps(tile::CumsumOp op) {
       // 1. This thread's elements of CTA tile j, scanned in order.
       SmallVector<int64_t> idx;
       for (int64_t e = 0; e < spt; ++e)
-        idx.push_back(r0 + (j * spt + (reverse ? spt - 1 - e : e)) * axisStride);
+        idx.push_back(r0 +
+                      (j * spt + (reverse ? spt - 1 - e : e)) * axisStride);
       Value running = zero;
       SmallVector<Value> local;
       for (int64_t k : idx) {
@@ -718,23 +723,23 @@ LogicalResult KernelEmitter::emitCumsumInWarps(tile::CumsumOp op) {
       // 2. Inclusive scan of the thread totals across the lanes.
       Value incl = running;
       for (int64_t d = 1; d < lanes; d *= 2) {
-        auto kind = NVVM::ShflKindAttr::get(
-            b.getContext(), reverse ? NVVM::ShflKind::down : NVVM::ShflKind::up);
+        auto kind = NVVM::ShflKindAttr::get(b.getContext(),
+                                            reverse ? NVVM::ShflKind::down
+                                                    : NVVM::ShflKind::up);
         Value clamp = i32(reverse ? 31 : 0);
         Value other = NVVM::ShflOp::create(b, loc, element, fullMask, incl,
                                            i32(d), clamp, kind, UnitAttr());
-        Value has = reverse ? arith::CmpIOp::create(b, loc,
-                                                    arith::CmpIPredicate::ult,
-                                                    laneC, i32(lanes - d))
-                            : arith::CmpIOp::create(b, loc,
-                                                    arith::CmpIPredicate::uge,
-                                                    laneC, i32(d));
+        Value has =
+            reverse ? arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                            laneC, i32(lanes - d))
+                    : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                            laneC, i32(d));
         incl = arith::SelectOp::create(b, loc, has, add(incl, other), incl);
       }
       // 3. Everything before this thread: earlier lanes, earlier tiles.
-      Value exclusive = isFloat
-                            ? Value(arith::SubFOp::create(b, loc, incl, running))
-                            : Value(arith::SubIOp::create(b, loc, incl, running));
+      Value exclusive =
+          isFloat ? Value(arith::SubFOp::create(b, loc, incl, running))
+                  : Value(arith::SubIOp::create(b, loc, incl, running));
       Value prefix = add(exclusive, carry);
       for (auto [e, k] : llvm::enumerate(idx))
         out[k] = add(local[e], prefix);
@@ -742,10 +747,11 @@ LogicalResult KernelEmitter::emitCumsumInWarps(tile::CumsumOp op) {
       Value lastLane = arith::AddIOp::create(
           b, loc, arith::SubIOp::create(b, loc, lane, laneC),
           i32(reverse ? 0 : lanes - 1));
-      auto idxKind = NVVM::ShflKindAttr::get(b.getContext(), NVVM::ShflKind::idx);
-      Value total = NVVM::ShflOp::create(b, loc, element, fullMask, incl,
-                                         lastLane, i32(31), idxKind,
-                                         UnitAttr());
+      auto idxKind =
+          NVVM::ShflKindAttr::get(b.getContext(), NVVM::ShflKind::idx);
+      Value total =
+          NVVM::ShflOp::create(b, loc, element, fullMask, incl, lastLane,
+                               i32(31), idxKind, UnitAttr());
       carry = add(carry, total);
     }
   }
@@ -796,8 +802,9 @@ LogicalResult KernelEmitter::emitCumsum(tile::CumsumOp op) {
       Value src = arith::AddIOp::create(b, loc, linear[r], delta);
       src = arith::SelectOp::create(b, loc, has, src, linear[r]);
       Value other = loadShared(src, element);
-      Value sum = isFloat ? Value(arith::AddFOp::create(b, loc, values[r], other))
-                          : Value(arith::AddIOp::create(b, loc, values[r], other));
+      Value sum = isFloat
+                      ? Value(arith::AddFOp::create(b, loc, values[r], other))
+                      : Value(arith::AddIOp::create(b, loc, values[r], other));
       next.push_back(arith::SelectOp::create(b, loc, has, sum, values[r]));
     }
     values = next;
@@ -839,18 +846,17 @@ LogicalResult KernelEmitter::emitReduce(tile::ReduceOp op) {
     srcCoords.insert(srcCoords.begin() + axis, i32(0));
     Value start = linearIndex(srcCoords, source.getShape());
     Value init = loadShared(start, element);
-    auto loop = scf::ForOp::create(b, loc, i32(1), i32(len), i32(1),
-                                   ValueRange{init});
+    auto loop =
+        scf::ForOp::create(b, loc, i32(1), i32(len), i32(1), ValueRange{init});
     OpBuilder::InsertionGuard guard(b);
     Block *body = loop.getBody();
     if (!body->empty())
       body->back().erase();
     b.setInsertionPointToEnd(body);
-    Value offset = arith::MulIOp::create(b, loc, loop.getInductionVar(),
-                                         i32(axisStride));
+    Value offset =
+        arith::MulIOp::create(b, loc, loop.getInductionVar(), i32(axisStride));
     Value x = loadShared(arith::AddIOp::create(b, loc, start, offset), element);
-    scf::YieldOp::create(b, loc,
-                         combine(loop.getRegionIterArgs()[0], x));
+    scf::YieldOp::create(b, loc, combine(loop.getRegionIterArgs()[0], x));
     return loop.getResult(0);
   };
   SmallVector<Value> out;
@@ -946,7 +952,8 @@ FailureOr<Value> KernelEmitter::emitMath(Operation &op, Value x) {
     Value y = arith::MulFOp::create(
         b, loc, arith::MulFOp::create(b, loc, p, pow2(half)), pow2(rest));
     // NaN stays NaN (the clamps would have turned it into a number).
-    Value isNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, v, v);
+    Value isNaN =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, v, v);
     return arith::SelectOp::create(b, loc, isNaN, v, y);
   };
   // log(v) to ~1 ulp: v = m 2^e with m in [sqrt(1/2), sqrt(2)), log(m) =
@@ -960,9 +967,8 @@ FailureOr<Value> KernelEmitter::emitMath(Operation &op, Value x) {
     Value bits = arith::BitcastOp::create(b, loc, b.getI32Type(), scaled);
     Value e = arith::SubIOp::create(
         b, loc,
-        arith::AndIOp::create(b, loc,
-                              arith::ShRUIOp::create(b, loc, bits, i32c(23)),
-                              i32c(255)),
+        arith::AndIOp::create(
+            b, loc, arith::ShRUIOp::create(b, loc, bits, i32c(23)), i32c(255)),
         i32c(127));
     e = arith::SubIOp::create(
         b, loc, e, arith::SelectOp::create(b, loc, tiny, i32c(23), i32c(0)));
@@ -973,25 +979,25 @@ FailureOr<Value> KernelEmitter::emitMath(Operation &op, Value x) {
             i32c(0x3f800000)));
     Value big = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, m,
                                       f32(1.4142135623730951));
-    m = arith::SelectOp::create(
-        b, loc, big, arith::MulFOp::create(b, loc, m, f32(0.5)), m);
+    m = arith::SelectOp::create(b, loc, big,
+                                arith::MulFOp::create(b, loc, m, f32(0.5)), m);
     e = arith::AddIOp::create(
         b, loc, e, arith::SelectOp::create(b, loc, big, i32c(1), i32c(0)));
     Value sNum = arith::SubFOp::create(b, loc, m, f32(1.0));
     Value sDen = arith::AddFOp::create(b, loc, m, f32(1.0));
     Value sv = arith::DivFOp::create(b, loc, sNum, sDen);
     Value s2 = arith::MulFOp::create(b, loc, sv, sv);
-    Value series = polynomial(s2, {2.0 / 11, 2.0 / 9, 2.0 / 7, 2.0 / 5,
-                                   2.0 / 3, 2.0});
+    Value series =
+        polynomial(s2, {2.0 / 11, 2.0 / 9, 2.0 / 7, 2.0 / 5, 2.0 / 3, 2.0});
     Value logm = arith::MulFOp::create(b, loc, series, sv);
     Value ef = arith::SIToFPOp::create(b, loc, f32Type, e);
     Value y = fma(ef, f32(0.693145751953125), logm);
     y = fma(ef, f32(1.428606765330187e-06), y);
     // log(0) = -inf, log(negative) = NaN, log(inf) = inf, log(NaN) = NaN.
-    Value zero = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, v,
-                                       f32(0.0));
-    Value neg = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ULT, v,
-                                      f32(0.0));
+    Value zero =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, v, f32(0.0));
+    Value neg =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ULT, v, f32(0.0));
     Value inf = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, v,
                                       f32(INFINITY));
     y = arith::SelectOp::create(b, loc, inf, v, y);
@@ -1013,21 +1019,22 @@ FailureOr<Value> KernelEmitter::emitMath(Operation &op, Value x) {
     Value d = arith::SubFOp::create(b, loc, u, f32(1.0));
     Value ratio = arith::DivFOp::create(b, loc, x, d);
     Value scaled = arith::MulFOp::create(b, loc, logf(u), ratio);
-    Value same = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, d,
-                                       f32(0.0));
+    Value same =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, d, f32(0.0));
     y = arith::SelectOp::create(b, loc, same, x, scaled);
   } else if (isa<math::SqrtOp>(op))
     y = LLVM::SqrtOp::create(b, loc, x);
   else if (isa<math::RsqrtOp>(op))
-    y = arith::DivFOp::create(b, loc, f32(1.0), LLVM::SqrtOp::create(b, loc, x));
+    y = arith::DivFOp::create(b, loc, f32(1.0),
+                              LLVM::SqrtOp::create(b, loc, x));
   else if (isa<math::AbsFOp>(op))
     y = LLVM::FAbsOp::create(b, loc, x);
   else if (isa<math::TanhOp>(op)) {
     // tanh(x) = 1 - 2 / (exp(2x) + 1), saturating correctly at +-inf.
     Value e = expf(arith::MulFOp::create(b, loc, x, f32(2.0)));
     Value den = arith::AddFOp::create(b, loc, e, f32(1.0));
-    y = arith::SubFOp::create(
-        b, loc, f32(1.0), arith::DivFOp::create(b, loc, f32(2.0), den));
+    y = arith::SubFOp::create(b, loc, f32(1.0),
+                              arith::DivFOp::create(b, loc, f32(2.0), den));
   } else if (isa<math::FmaOp>(op)) {
     return fail(&op, "fma with a single operand");
   } else {
@@ -1071,10 +1078,9 @@ LogicalResult KernelEmitter::emitElementwise(Operation &op) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
-  auto loop = scf::ForOp::create(b, loc, regs[op.getLowerBound()][0],
-                                 regs[op.getUpperBound()][0],
-                                 regs[op.getStep()][0],
-                                 flatten(op.getInitArgs()));
+  auto loop = scf::ForOp::create(
+      b, loc, regs[op.getLowerBound()][0], regs[op.getUpperBound()][0],
+      regs[op.getStep()][0], flatten(op.getInitArgs()));
   OpBuilder::InsertionGuard guard(b);
   Block *body = loop.getBody();
   if (!body->empty())
@@ -1183,8 +1189,8 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
   }
   if (auto bc = dyn_cast<tile::BroadcastOp>(op)) {
     auto srcType = cast<RankedTensorType>(bc.getSource().getType());
-    int64_t offset = cast<RankedTensorType>(bc.getType()).getRank() -
-                     srcType.getRank();
+    int64_t offset =
+        cast<RankedTensorType>(bc.getType()).getRank() - srcType.getRank();
     return emitRemap(&op, [&](ArrayRef<Value> out) {
       SmallVector<Value> src;
       for (int64_t d = 0; d < srcType.getRank(); ++d)
@@ -1200,17 +1206,16 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
       Value lin = linearIndex(out, type.getShape());
       SmallVector<Value> src(srcType.getRank());
       for (int64_t d = srcType.getRank() - 1; d >= 0; --d) {
-        src[d] = arith::RemUIOp::create(b, loc, lin,
-                                        i32(srcType.getDimSize(d)));
+        src[d] =
+            arith::RemUIOp::create(b, loc, lin, i32(srcType.getDimSize(d)));
         lin = arith::DivUIOp::create(b, loc, lin, i32(srcType.getDimSize(d)));
       }
       return src;
     });
   }
   if (auto cvt = dyn_cast<tilegpu::ConvertLayoutOp>(op))
-    return emitRemap(&op, [](ArrayRef<Value> out) {
-      return SmallVector<Value>(out);
-    });
+    return emitRemap(
+        &op, [](ArrayRef<Value> out) { return SmallVector<Value>(out); });
   if (auto iota = dyn_cast<tile::IotaOp>(op)) {
     auto type = cast<RankedTensorType>(iota.getType());
     Distribution dist = distributionOf(type);
@@ -1247,8 +1252,8 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
     return success();
   }
   if (auto splat = dyn_cast<tensor::SplatOp>(op)) {
-    regs[splat.getResult()] = SmallVector<Value>(
-        numRegisters(splat.getType()), regs[splat.getInput()][0]);
+    regs[splat.getResult()] = SmallVector<Value>(numRegisters(splat.getType()),
+                                                 regs[splat.getInput()][0]);
     return success();
   }
   if (auto extract = dyn_cast<tensor::ExtractOp>(op)) {
@@ -1292,10 +1297,10 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
     }
   }
   b.setInsertionPoint(kernel);
-  auto fnType = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx),
-                                            params);
-  auto fn = LLVM::LLVMFuncOp::create(b, kernel.getLoc(), kernel.getSymName(),
-                                     fnType);
+  auto fnType =
+      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), params);
+  auto fn =
+      LLVM::LLVMFuncOp::create(b, kernel.getLoc(), kernel.getSymName(), fnType);
   fn->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), b.getUnitAttr());
   fn->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
               b.getDenseI32ArrayAttr({32 * numWarps, 1, 1}));
@@ -1338,8 +1343,8 @@ struct ConvertTileGPUToLLVM
     // One shared buffer per module, sized for the largest use.
     auto shared = LLVM::GlobalOp::create(
         b, module.getLoc(), LLVM::LLVMArrayType::get(b.getI8Type(), 1),
-        /*isConstant=*/false, LLVM::Linkage::Internal, kSharedName,
-        Attribute(), /*alignment=*/16, /*addrSpace=*/3);
+        /*isConstant=*/false, LLVM::Linkage::Internal, kSharedName, Attribute(),
+        /*alignment=*/16, /*addrSpace=*/3);
     int64_t sharedBytes = 0;
     SmallVector<func::FuncOp> kernels(module.getOps<func::FuncOp>());
     for (func::FuncOp kernel : kernels) {

@@ -122,7 +122,8 @@ std::string findPtxas() {
 static std::vector<ResourceUsage> parseUsage(const std::string &log) {
   std::vector<ResourceUsage> out;
   std::regex function(R"(Compiling entry function '([^']+)')");
-  std::regex spills(R"((\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads)");
+  std::regex spills(
+      R"((\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads)");
   std::regex used(R"(Used (\d+) registers)");
   std::regex smem(R"((\d+) bytes smem)");
   std::istringstream lines(log);
@@ -166,7 +167,7 @@ std::string assembleCubin(const std::string &ptx, const TargetInfo &target,
   llvm::sys::fs::createTemporaryFile("tessel", "cubin", cubinPath);
   llvm::sys::fs::createTemporaryFile("tessel", "log", logPath);
   std::string arch = "-arch=" + target.name.str();
-  llvm::SmallVector<llvm::StringRef> args = {ptxas, arch, "-O3", "-v",
+  llvm::SmallVector<llvm::StringRef> args = {ptxas,   arch, "-O3",    "-v",
                                              ptxPath, "-o", cubinPath};
   std::optional<llvm::StringRef> redirects[] = {std::nullopt, logPath.str(),
                                                 logPath.str()};

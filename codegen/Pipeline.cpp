@@ -1,4 +1,5 @@
-//===- Pipeline.cpp - tile IR -> PTX -> cubin -------------------------------===//
+//===- Pipeline.cpp - tile IR -> PTX -> cubin
+//-------------------------------===//
 
 #include "codegen/Pipeline.h"
 
@@ -18,9 +19,8 @@ namespace tessel::codegen {
 
 void loadCodegenDialects(MLIRContext &context) {
   context.loadDialect<tile::TileDialect, tilegpu::TileGPUDialect,
-                      func::FuncDialect, arith::ArithDialect,
-                      math::MathDialect, scf::SCFDialect,
-                      tensor::TensorDialect, LLVM::LLVMDialect,
+                      func::FuncDialect, arith::ArithDialect, math::MathDialect,
+                      scf::SCFDialect, tensor::TensorDialect, LLVM::LLVMDialect,
                       NVVM::NVVMDialect>();
 }
 
@@ -102,8 +102,8 @@ FailureOr<Artifact> compile(ModuleOp module, const TargetInfo &target,
   }
   if (assemble) {
     std::vector<ResourceUsage> usage;
-    std::string error = assembleCubin(artifact.ptx, target, artifact.cubin,
-                                      usage);
+    std::string error =
+        assembleCubin(artifact.ptx, target, artifact.cubin, usage);
     if (!error.empty())
       return module.emitError(error);
     for (const ResourceUsage &u : usage)

@@ -1,4 +1,5 @@
-//===- Target.cpp - the target table ---------------------------------------===//
+//===- Target.cpp - the target table
+//---------------------------------------===//
 
 #include "codegen/Target.h"
 

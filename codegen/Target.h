@@ -19,24 +19,24 @@ namespace tessel::codegen {
 
 /// Instruction families a lowering may need.
 enum class Feature {
-  MmaSync,     // mma.sync.aligned (bf16/f16/tf32, f32 accumulate)
-  Wgmma,       // wgmma.mma_async (Hopper only)
-  Tcgen05,     // tcgen05.mma and tensor memory (Blackwell only)
-  Tma,         // cp.async.bulk.tensor
-  Mbarrier,    // mbarrier.* with transaction counts
-  Setmaxnreg,  // setmaxnreg
-  Clusters,    // thread-block clusters
+  MmaSync,    // mma.sync.aligned (bf16/f16/tf32, f32 accumulate)
+  Wgmma,      // wgmma.mma_async (Hopper only)
+  Tcgen05,    // tcgen05.mma and tensor memory (Blackwell only)
+  Tma,        // cp.async.bulk.tensor
+  Mbarrier,   // mbarrier.* with transaction counts
+  Setmaxnreg, // setmaxnreg
+  Clusters,   // thread-block clusters
 };
 
 struct TargetInfo {
   llvm::StringRef name;       // "sm_90a"
   llvm::StringRef ptxFeature; // the LLVM feature selecting the PTX ISA
   int computeMajor, computeMinor;
-  int64_t maxSharedPerBlock;  // bytes, opt-in maximum
-  int64_t maxStaticShared;    // bytes without opt-in
+  int64_t maxSharedPerBlock; // bytes, opt-in maximum
+  int64_t maxStaticShared;   // bytes without opt-in
   int maxRegistersPerThread;
   int maxThreadsPerBlock;
-  int maxClusterSize;         // portable cluster size limit
+  int maxClusterSize; // portable cluster size limit
   bool wgmma, tcgen05;
 
   bool has(Feature feature) const;

@@ -99,17 +99,16 @@ Value scalarValue(const ScalarArg &s, Type type, StringRef context) {
       return {};
     Value v = val(s.scalar);
     if (v.getType() != type) {
-      t.error(s.loc) << "a " << v.getType() << " scalar is used with a "
-                     << type << " operand in " << context
-                     << "; convert it with cast()";
+      t.error(s.loc) << "a " << v.getType() << " scalar is used with a " << type
+                     << " operand in " << context << "; convert it with cast()";
       return {};
     }
     return v;
   }
   case ScalarArg::Int:
     if (auto intType = dyn_cast<IntegerType>(type))
-      return arith::ConstantOp::create(
-          builder(), t.loc(s.loc), IntegerAttr::get(intType, s.intValue));
+      return arith::ConstantOp::create(builder(), t.loc(s.loc),
+                                       IntegerAttr::get(intType, s.intValue));
     if (auto floatType = dyn_cast<FloatType>(type))
       return arith::ConstantOp::create(
           builder(), t.loc(s.loc),
@@ -478,9 +477,9 @@ Value emitUnary(UnOp op, Value x, const Loc &loc) {
     Value twenty = arith::ConstantOp::create(
         builder(), t.loc(loc),
         isa<RankedTensorType>(x.getType())
-            ? TypedAttr(SplatElementsAttr::get(
-                  cast<ShapedType>(x.getType()),
-                  builder().getFloatAttr(element, 20.0)))
+            ? TypedAttr(
+                  SplatElementsAttr::get(cast<ShapedType>(x.getType()),
+                                         builder().getFloatAttr(element, 20.0)))
             : TypedAttr(builder().getFloatAttr(element, 20.0)));
     Value big = result(
         t.create<arith::CmpFOp>(loc, arith::CmpFPredicate::OGT, x, twenty));
@@ -584,7 +583,8 @@ Scalar where(const ScalarArg &cond, const ScalarArg &a, const ScalarArg &b) {
   Value c = scalarValue(cond, builder().getI1Type(), "where()");
   if (!type || !c)
     return Scalar();
-  Value x = scalarValue(a, type, "where()"), y = scalarValue(b, type, "where()");
+  Value x = scalarValue(a, type, "where()"),
+        y = scalarValue(b, type, "where()");
   if (!x || !y)
     return Scalar();
   return scalarOf(emitSelect(c, x, y, cond.loc));
@@ -656,8 +656,9 @@ Tile full(std::vector<int64_t> shape, const ScalarArg &value, DType dtype) {
                                 << " cannot fill a " << element << " tile";
       return Tile();
     }
-    return tileOf(arith::ConstantOp::create(builder(), tracer().loc(value.loc),
-                                            SplatElementsAttr::get(type, attr)));
+    return tileOf(
+        arith::ConstantOp::create(builder(), tracer().loc(value.loc),
+                                  SplatElementsAttr::get(type, attr)));
   }
   Value s = scalarValue(value, element, "full()");
   return s ? tileOf(splatTo(s, type, value.loc)) : Tile();
@@ -730,13 +731,13 @@ Tile loadImpl(const Handle &view, ViewInfo info,
   if (!indexValues(index, indices))
     return Tile();
   auto type = RankedTensorType::get(shape, toMlirType(ctx(), info.dtype));
-  tile::Padding padding = options.padding == Padding::neg_inf
-                              ? tile::Padding::neg_inf
-                          : options.padding == Padding::nan ? tile::Padding::nan
-                                                            : tile::Padding::zero;
+  tile::Padding padding =
+      options.padding == Padding::neg_inf ? tile::Padding::neg_inf
+      : options.padding == Padding::nan   ? tile::Padding::nan
+                                          : tile::Padding::zero;
   auto op = tracer().create<tile::LoadOp>(
-      loc, type, val(view), indices,
-      tile::PaddingAttr::get(ctx(), padding), latencyAttr(options.latency),
+      loc, type, val(view), indices, tile::PaddingAttr::get(ctx(), padding),
+      latencyAttr(options.latency),
       options.allow_tma ? BoolAttr() : builder().getBoolAttr(false),
       squeeze.empty() ? DenseI64ArrayAttr()
                       : builder().getDenseI64ArrayAttr(squeeze));
@@ -823,8 +824,8 @@ Tile permute(const Tile &x, std::vector<int64_t> perm, Loc loc) {
       shape.push_back(type.getDimSize(p));
     resultType = RankedTensorType::get(shape, type.getElementType());
   }
-  return tileOf(result(
-      tracer().create<tile::PermuteOp>(loc, resultType, val(x), perm)));
+  return tileOf(
+      result(tracer().create<tile::PermuteOp>(loc, resultType, val(x), perm)));
 }
 
 Tile broadcast(const Tile &x, std::vector<int64_t> shape, Loc loc) {
@@ -903,10 +904,11 @@ SmallVector<Value> checkYield(const RawValues &yielded, TypeRange expected,
 }
 } // namespace
 
-RawValues forImpl(const ScalarArg &lo, const ScalarArg &hi,
-                  const ScalarArg &step, const RawValues &init,
-                  const std::function<RawValues(Scalar, const RawValues &)> &body,
-                  Loc loc) {
+RawValues
+forImpl(const ScalarArg &lo, const ScalarArg &hi, const ScalarArg &step,
+        const RawValues &init,
+        const std::function<RawValues(Scalar, const RawValues &)> &body,
+        Loc loc) {
   Tracer &t = tracer();
   RawValues poison(init.size(), nullptr);
   Value l = indexValue(lo, "a loop bound"), h = indexValue(hi, "a loop bound");
@@ -922,7 +924,8 @@ RawValues forImpl(const ScalarArg &lo, const ScalarArg &hi,
   OpBuilder &b = builder();
   auto forOp = scf::ForOp::create(b, t.loc(loc), l, h, s, inits);
   Block *bodyBlock = forOp.getBody();
-  if (!bodyBlock->empty() && bodyBlock->back().hasTrait<OpTrait::IsTerminator>())
+  if (!bodyBlock->empty() &&
+      bodyBlock->back().hasTrait<OpTrait::IsTerminator>())
     bodyBlock->back().erase();
   {
     OpBuilder::InsertionGuard guard(b);
@@ -1001,8 +1004,7 @@ RawValues ifImpl(const ScalarArg &cond, const std::function<RawValues()> &then,
         ok = false;
       } else if (toValue(elseValues[i]).getType() != types[i]) {
         t.error(loc) << "the branches of if_() return " << types[i] << " and "
-                     << toValue(elseValues[i]).getType() << " for value #"
-                     << i;
+                     << toValue(elseValues[i]).getType() << " for value #" << i;
         ok = false;
       }
     }

@@ -21,14 +21,14 @@ std::string valueString(const Param &p, int64_t v) {
 
 Param tunable(std::string name, std::vector<int64_t> values,
               int64_t defaultValue, std::string doc) {
-  return {std::move(name), std::move(values), defaultValue, true, false,
-          std::move(doc)};
+  return {std::move(name), std::move(values), defaultValue, true,
+          false,           std::move(doc)};
 }
 
 Param variant(std::string name, std::vector<int64_t> values,
               int64_t defaultValue, std::string doc) {
-  return {std::move(name), std::move(values), defaultValue, false, false,
-          std::move(doc)};
+  return {std::move(name), std::move(values), defaultValue, false,
+          false,           std::move(doc)};
 }
 
 Param dtypeVariant(std::string name, std::vector<DType> values,
@@ -36,8 +36,12 @@ Param dtypeVariant(std::string name, std::vector<DType> values,
   std::vector<int64_t> ints;
   for (DType d : values)
     ints.push_back(static_cast<int64_t>(d));
-  return {std::move(name), std::move(ints), static_cast<int64_t>(defaultValue),
-          false, true, std::move(doc)};
+  return {std::move(name),
+          std::move(ints),
+          static_cast<int64_t>(defaultValue),
+          false,
+          true,
+          std::move(doc)};
 }
 
 Register::Register(KernelDef def) {
@@ -48,10 +52,9 @@ std::vector<const KernelDef *> registeredKernels() {
   std::vector<const KernelDef *> out;
   for (const auto &k : storage())
     out.push_back(k.get());
-  std::sort(out.begin(), out.end(),
-            [](const KernelDef *a, const KernelDef *b) {
-              return a->name < b->name;
-            });
+  std::sort(out.begin(), out.end(), [](const KernelDef *a, const KernelDef *b) {
+    return a->name < b->name;
+  });
   return out;
 }
 
@@ -104,8 +107,8 @@ std::string parseAssignment(const KernelDef &kernel, const std::string &text,
   std::string allowed;
   for (int64_t v : it->values)
     allowed += (allowed.empty() ? "" : ", ") + valueString(*it, v);
-  return "constant '" + name + "' of kernel '" + kernel.name +
-         "' cannot be '" + value + "' (allowed: " + allowed + ")";
+  return "constant '" + name + "' of kernel '" + kernel.name + "' cannot be '" +
+         value + "' (allowed: " + allowed + ")";
 }
 
 std::vector<Config> enumerateConfigs(const KernelDef &kernel) {

@@ -117,7 +117,8 @@ void define(void (*fn)(const Config &, Ps...), const Config &cfg,
     return;
   [&]<size_t... I>(std::index_sequence<I...>) {
     fn(cfg, std::decay_t<Ps>(args[I])...);
-  }(std::index_sequence_for<Ps...>());
+  }
+  (std::index_sequence_for<Ps...>());
   endKernel(loc);
 }
 

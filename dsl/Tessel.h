@@ -163,12 +163,10 @@ struct ScalarArg {
   ScalarArg(const Scalar &s, Loc loc = Loc::current())
       : kind(Traced), scalar(s), loc(loc) {}
   template <class T>
-    requires std::is_integral_v<T>
-  ScalarArg(T v, Loc loc = Loc::current())
+  requires std::is_integral_v<T> ScalarArg(T v, Loc loc = Loc::current())
       : kind(Int), intValue(static_cast<int64_t>(v)), loc(loc) {}
   template <class T>
-    requires std::is_floating_point_v<T>
-  ScalarArg(T v, Loc loc = Loc::current())
+  requires std::is_floating_point_v<T> ScalarArg(T v, Loc loc = Loc::current())
       : kind(Float), floatValue(static_cast<double>(v)), loc(loc) {}
 };
 
@@ -178,8 +176,23 @@ struct ScalarArg {
 
 /// Binary operators. Tile operands broadcast NumPy-style; scalars and C++
 /// numbers are splatted. Operand element types must match (cast explicitly).
-enum class BinOp { Add, Sub, Mul, Div, Rem, Lt, Le, Gt, Ge, Eq, Ne, Max, Min,
-                   And, Or };
+enum class BinOp {
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Rem,
+  Lt,
+  Le,
+  Gt,
+  Ge,
+  Eq,
+  Ne,
+  Max,
+  Min,
+  And,
+  Or
+};
 
 Tile binary(BinOp op, const TileArg &a, const TileArg &b);
 Tile binary(BinOp op, const TileArg &a, const ScalarArg &b);
@@ -218,8 +231,21 @@ Tile operator-(const TileArg &x);
 Scalar operator-(const ScalarArg &x);
 
 /// Elementwise functions; each works on tiles and on scalars.
-enum class UnOp { Exp, Exp2, Log, Log2, Log1p, Sqrt, Rsqrt, Abs, Tanh, Neg,
-                  Sigmoid, Silu, Softplus };
+enum class UnOp {
+  Exp,
+  Exp2,
+  Log,
+  Log2,
+  Log1p,
+  Sqrt,
+  Rsqrt,
+  Abs,
+  Tanh,
+  Neg,
+  Sigmoid,
+  Silu,
+  Softplus
+};
 Tile unary(UnOp op, const TileArg &x);
 Scalar unary(UnOp op, const ScalarArg &x);
 
@@ -412,10 +438,11 @@ Tile iota(std::vector<int64_t> shape, int64_t axis, DType type = DType::i32,
 
 /// Type-erased cores of for_range and if_ (values are opaque IR values).
 using RawValues = std::vector<const void *>;
-RawValues forImpl(const ScalarArg &lo, const ScalarArg &hi,
-                  const ScalarArg &step, const RawValues &init,
-                  const std::function<RawValues(Scalar, const RawValues &)> &body,
-                  Loc loc);
+RawValues
+forImpl(const ScalarArg &lo, const ScalarArg &hi, const ScalarArg &step,
+        const RawValues &init,
+        const std::function<RawValues(Scalar, const RawValues &)> &body,
+        Loc loc);
 RawValues ifImpl(const ScalarArg &cond, const std::function<RawValues()> &then,
                  const std::function<RawValues()> *otherwise, Loc loc);
 
@@ -438,11 +465,11 @@ template <class R> R unpack(const RawValues &v) {
     return;
   else if constexpr (IsTuple<R>::value)
     return [&]<size_t... I>(std::index_sequence<I...>) {
-      return R{fromRaw<std::tuple_element_t<I, R>>(
-          I < v.size() ? v[I] : nullptr)...};
-    }(std::make_index_sequence<std::tuple_size_v<R>>());
-  else
-    return fromRaw<R>(v.empty() ? nullptr : v[0]);
+      return R{fromRaw<std::tuple_element_t<I, R>>(I < v.size() ? v[I]
+                                                                : nullptr)...};
+    }
+  (std::make_index_sequence<std::tuple_size_v<R>>());
+  else return fromRaw<R>(v.empty() ? nullptr : v[0]);
 }
 } // namespace detail
 
@@ -453,20 +480,21 @@ struct Range {
 
 /// for i in range: body(i) (an scf.for).
 template <class F>
-  requires std::is_invocable_v<F, Scalar>
+requires std::is_invocable_v<F, Scalar>
 void for_range(Range range, F body, Loc loc = Loc::current()) {
-  forImpl(range.lo, range.hi, range.step, {},
-          [&](Scalar i, const RawValues &) {
-            body(i);
-            return RawValues{};
-          },
-          loc);
+  forImpl(
+      range.lo, range.hi, range.step, {},
+      [&](Scalar i, const RawValues &) {
+        body(i);
+        return RawValues{};
+      },
+      loc);
 }
 
 /// A loop carrying one value: acc = body(i, acc), starting from init.
 template <class T, class F>
-  requires std::is_invocable_r_v<T, F, Scalar, T>
-T for_range(Range range, T init, F body, Loc loc = Loc::current()) {
+requires std::is_invocable_r_v<T, F, Scalar, T>
+    T for_range(Range range, T init, F body, Loc loc = Loc::current()) {
   RawValues out = forImpl(
       range.lo, range.hi, range.step, {init.raw()},
       [&](Scalar i, const RawValues &c) {
@@ -494,7 +522,7 @@ std::tuple<Ts...> for_range(Range range, std::tuple<Ts...> init, F body,
 
 /// if (cond) then()  -- for side effects (stores).
 template <class F>
-  requires std::is_void_v<std::invoke_result_t<F>>
+requires std::is_void_v<std::invoke_result_t<F>>
 void if_(const ScalarArg &cond, F then, Loc loc = Loc::current()) {
   std::function<RawValues()> t = [&] {
     then();

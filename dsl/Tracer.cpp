@@ -74,9 +74,9 @@ bool fromMlirType(Type type, DType &out) {
 }
 
 void loadTraceDialects(MLIRContext &context) {
-  context.loadDialect<tile::TileDialect, func::FuncDialect, arith::ArithDialect,
-                      math::MathDialect, scf::SCFDialect,
-                      tensor::TensorDialect>();
+  context
+      .loadDialect<tile::TileDialect, func::FuncDialect, arith::ArithDialect,
+                   math::MathDialect, scf::SCFDialect, tensor::TensorDialect>();
 }
 
 Tracer::Tracer(MLIRContext &context)
@@ -96,12 +96,10 @@ Tracer::Tracer(MLIRContext &context)
             os << d.getLocation() << ": ";
           os << severity << ": " << d.str();
         };
-        StringRef severity = diag.getSeverity() == DiagnosticSeverity::Error
-                                 ? "error"
-                                 : diag.getSeverity() ==
-                                           DiagnosticSeverity::Warning
-                                       ? "warning"
-                                       : "note";
+        StringRef severity =
+            diag.getSeverity() == DiagnosticSeverity::Error     ? "error"
+            : diag.getSeverity() == DiagnosticSeverity::Warning ? "warning"
+                                                                : "note";
         print(diag, severity);
         for (Diagnostic &note : diag.getNotes()) {
           os << "\n";
@@ -214,8 +212,8 @@ void hint(const std::string &target, const std::string &name, int64_t value,
     forTarget = NamedAttrList(old);
   forTarget.set(name, b.getI64IntegerAttr(value));
   entries.set(target, forTarget.getDictionary(ctx));
-  auto attr = tile::HintsAttr::getChecked(
-      [&] { return t.error(where); }, ctx, entries.getDictionary(ctx));
+  auto attr = tile::HintsAttr::getChecked([&] { return t.error(where); }, ctx,
+                                          entries.getDictionary(ctx));
   if (attr)
     func->setAttr(hintsName, attr);
 }
@@ -227,10 +225,9 @@ TraceResult traceKernel(MLIRContext &context, const KernelDef &kernel,
   if (kernel.check) {
     std::string reason = kernel.check(config);
     if (!reason.empty()) {
-      result.diagnostics.push_back("error: kernel '" + kernel.name +
-                                   "' does not support " +
-                                   configString(kernel, config) + ": " +
-                                   reason);
+      result.diagnostics.push_back(
+          "error: kernel '" + kernel.name + "' does not support " +
+          configString(kernel, config) + ": " + reason);
       return result;
     }
   }

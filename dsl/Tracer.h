@@ -78,7 +78,8 @@ private:
 
 struct KernelDef;
 
-/// Loads the dialects traced kernels use (tile, func, arith, math, scf, tensor).
+/// Loads the dialects traced kernels use (tile, func, arith, math, scf,
+/// tensor).
 void loadTraceDialects(mlir::MLIRContext &context);
 
 struct TraceResult {

@@ -128,8 +128,8 @@ double readElement(const ViewArg &view, int64_t offset) {
 }
 
 int64_t readInt(const ViewArg &view, int64_t offset) {
-  const char *p = static_cast<const char *>(view.data) +
-                  offset * dtypeBytes(view.dtype);
+  const char *p =
+      static_cast<const char *>(view.data) + offset * dtypeBytes(view.dtype);
   switch (view.dtype) {
   case DType::i64: {
     int64_t x;
@@ -173,8 +173,8 @@ private:
     std::string loc;
     llvm::raw_string_ostream os(loc);
     op->getLoc().print(os);
-    error = loc + ": " + op->getName().getStringRef().str() + ": " +
-            message.str();
+    error =
+        loc + ": " + op->getName().getStringRef().str() + ": " + message.str();
     return false;
   }
   const RtValue &get(Value v) { return env.find(v)->second; }
@@ -198,8 +198,7 @@ std::optional<int64_t> viewOffset(const ViewArg &view,
 bool Program::memory(Operation &op) {
   auto access = [&](Value viewValue, ValueRange indices,
                     std::optional<ArrayRef<int64_t>> squeeze,
-                    ArrayRef<int64_t> tileShape,
-                    auto &&visit) -> bool {
+                    ArrayRef<int64_t> tileShape, auto &&visit) -> bool {
     const ViewArg &view = views[get(viewValue).viewIndex];
     size_t rank = view.sizes.size();
     // The box: the tile shape with squeezed unit dimensions put back.
@@ -429,8 +428,7 @@ bool Program::elementwise(Operation &op) {
     const RtValue &x = get(op.getOperand(0));
     unsigned width = x.element.getIntOrFloatBitWidth();
     for (int64_t k = 0; k < n; ++k)
-      setI(out, k,
-           width >= 64 ? x.i[k] : x.i[k] & ((int64_t(1) << width) - 1));
+      setI(out, k, width >= 64 ? x.i[k] : x.i[k] & ((int64_t(1) << width) - 1));
   } else if (isa<math::AbsIOp>(op)) {
     const RtValue &x = get(op.getOperand(0));
     for (int64_t k = 0; k < n; ++k)
@@ -512,8 +510,10 @@ bool Program::step(Operation &op) {
       if (auto f = dyn_cast<FloatAttr>(a))
         setF(v, k, f.getValueAsDouble());
       else if (auto i = dyn_cast<IntegerAttr>(a))
-        setI(v, k, v.element.isSignlessInteger(1) ? int64_t(i.getValue().getZExtValue())
-                                                  : i.getValue().getSExtValue());
+        setI(v, k,
+             v.element.isSignlessInteger(1)
+                 ? int64_t(i.getValue().getZExtValue())
+                 : i.getValue().getSExtValue());
     };
     if (auto dense = dyn_cast<DenseElementsAttr>(value)) {
       int64_t k = 0;
@@ -860,10 +860,10 @@ std::string run(func::FuncOp kernel, std::array<int64_t, 3> grid,
         Program program(views, grid, {x, y, z});
         int viewIndex = 0;
         for (auto [i, arg] : llvm::enumerate(entry.getArguments())) {
-          RtValue v = makeValue(
-              isa<tile::ViewType>(arg.getType())
-                  ? Type(IntegerType::get(kernel.getContext(), 32))
-                  : arg.getType());
+          RtValue v =
+              makeValue(isa<tile::ViewType>(arg.getType())
+                            ? Type(IntegerType::get(kernel.getContext(), 32))
+                            : arg.getType());
           if (isa<tile::ViewType>(arg.getType()))
             v.viewIndex = viewIndex++;
           else if (v.isFloat())

@@ -1,4 +1,5 @@
-//===- Numbers.cpp - number formats of tiles and views ---------------------===//
+//===- Numbers.cpp - number formats of tiles and views
+//---------------------===//
 
 #include "interpreter/Numbers.h"
 
@@ -64,7 +65,7 @@ uint16_t bf16Bits(float x) {
   uint32_t u = std::bit_cast<uint32_t>(x);
   if (std::isnan(x))
     return static_cast<uint16_t>((u >> 16) | 0x40); // keep it a quiet NaN
-  u += 0x7FFF + ((u >> 16) & 1);                   // round to nearest even
+  u += 0x7FFF + ((u >> 16) & 1);                    // round to nearest even
   return static_cast<uint16_t>(u >> 16);
 }
 float bf16FromBits(uint16_t bits) {
@@ -78,7 +79,9 @@ uint16_t f16Bits(float x) {
 float f16FromBits(uint16_t bits) {
   return static_cast<float>(std::bit_cast<_Float16>(bits));
 }
-float roundToF16(float x) { return static_cast<float>(static_cast<_Float16>(x)); }
+float roundToF16(float x) {
+  return static_cast<float>(static_cast<_Float16>(x));
+}
 
 float roundToTF32(float x) {
   if (!std::isfinite(x))

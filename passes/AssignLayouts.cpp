@@ -1,4 +1,5 @@
-//===- AssignLayouts.cpp - --tilegpu-assign-layouts ------------------------===//
+//===- AssignLayouts.cpp - --tilegpu-assign-layouts
+//------------------------===//
 
 #include "passes/Passes.h"
 
@@ -20,8 +21,8 @@ unsigned numWarpsFor(func::FuncOp kernel, StringRef target) {
   auto hints = kernel->getAttrOfType<tile::HintsAttr>(
       tile::TileDialect::getHintsAttrName());
   if (hints)
-    if (auto value = dyn_cast_or_null<IntegerAttr>(
-            hints.lookup(target, "num_warps")))
+    if (auto value =
+            dyn_cast_or_null<IntegerAttr>(hints.lookup(target, "num_warps")))
       return static_cast<unsigned>(value.getInt());
   return 4;
 }

@@ -106,14 +106,14 @@ static LogicalResult verifyHint(function_ref<InFlightDiagnostic()> emitError,
                      << "' (known: num_warps, occupancy, num_stages, cluster)";
 }
 
-LogicalResult
-HintsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                  DictionaryAttr entries) {
+LogicalResult HintsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                DictionaryAttr entries) {
   for (NamedAttribute entry : entries) {
     StringRef target = entry.getName().getValue();
     if (!llvm::is_contained(getKnownTargets(), target))
-      return emitError() << "unknown target '" << target
-                         << "' in hints (known: sm_90a, sm_100a, sm_103a, default)";
+      return emitError()
+             << "unknown target '" << target
+             << "' in hints (known: sm_90a, sm_100a, sm_103a, default)";
     auto hints = dyn_cast<DictionaryAttr>(entry.getValue());
     if (!hints)
       return emitError() << "hints of target '" << target

@@ -70,10 +70,11 @@ static std::string shapeStr(ArrayRef<int64_t> shape) {
 static LogicalResult verifyTileType(Operation *op, Type type, StringRef what) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor)
-    return op->emitOpError() << what << " must be a ranked tensor, got " << type;
+    return op->emitOpError()
+           << what << " must be a ranked tensor, got " << type;
   if (!tensor.hasStaticShape())
-    return op->emitOpError() << what << " must have a static shape, got "
-                             << type;
+    return op->emitOpError()
+           << what << " must have a static shape, got " << type;
   for (int64_t d : tensor.getShape())
     if (d < 1 || !llvm::isPowerOf2_64(d))
       return op->emitOpError()
@@ -90,34 +91,34 @@ static LogicalResult verifyTileType(Operation *op, Type type, StringRef what) {
 
 static LogicalResult verifyAxis(Operation *op, int64_t axis, int64_t rank) {
   if (axis < 0 || axis >= rank)
-    return op->emitOpError() << "axis " << axis
-                             << " is out of range for a rank-" << rank
-                             << " tile";
+    return op->emitOpError()
+           << "axis " << axis << " is out of range for a rank-" << rank
+           << " tile";
   return success();
 }
 
 /// Checks the addressing shared by tile.load and tile.store and returns the
 /// tile shape with the squeezed unit dimensions put back (the box in the view).
-static LogicalResult verifyViewAccess(Operation *op, ViewType view,
-                                      size_t numIndices,
-                                      RankedTensorType tile,
-                                      std::optional<ArrayRef<int64_t>> squeeze) {
+static LogicalResult
+verifyViewAccess(Operation *op, ViewType view, size_t numIndices,
+                 RankedTensorType tile,
+                 std::optional<ArrayRef<int64_t>> squeeze) {
   int64_t viewRank = view.getRank();
   if (static_cast<int64_t>(numIndices) != viewRank)
-    return op->emitOpError() << "expects " << viewRank
-                             << " tile indices for a rank-" << viewRank
-                             << " view, got " << numIndices;
+    return op->emitOpError()
+           << "expects " << viewRank << " tile indices for a rank-" << viewRank
+           << " view, got " << numIndices;
   if (tile.getElementType() != view.getElementType())
-    return op->emitOpError() << "tile element type " << tile.getElementType()
-                             << " does not match view element type "
-                             << view.getElementType();
+    return op->emitOpError()
+           << "tile element type " << tile.getElementType()
+           << " does not match view element type " << view.getElementType();
   ArrayRef<int64_t> squeezed = squeeze ? *squeeze : ArrayRef<int64_t>();
   int64_t prev = -1;
   for (int64_t d : squeezed) {
     if (d < 0 || d >= viewRank)
-      return op->emitOpError() << "squeezed dimension " << d
-                               << " is out of range for a rank-" << viewRank
-                               << " view";
+      return op->emitOpError()
+             << "squeezed dimension " << d << " is out of range for a rank-"
+             << viewRank << " view";
     if (d <= prev)
       return op->emitOpError()
              << "squeezed dimensions must be strictly increasing";
@@ -130,10 +131,9 @@ static LogicalResult verifyViewAccess(Operation *op, ViewType view,
              << "tile rank " << tileRank << " differs from view rank "
              << viewRank
              << "; list the view dimensions the tile drops in 'squeeze'";
-    return op->emitOpError() << "tile rank " << tileRank << " plus "
-                             << squeezed.size()
-                             << " squeezed dimension(s) differs from view rank "
-                             << viewRank;
+    return op->emitOpError()
+           << "tile rank " << tileRank << " plus " << squeezed.size()
+           << " squeezed dimension(s) differs from view rank " << viewRank;
   }
   return success();
 }
@@ -193,9 +193,9 @@ LogicalResult StoreOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult MmaOp::verify() {
-  for (auto [value, name] : {std::pair{getA(), "operand a"},
-                             std::pair{getB(), "operand b"},
-                             std::pair{getAcc(), "accumulator"}}) {
+  for (auto [value, name] :
+       {std::pair{getA(), "operand a"}, std::pair{getB(), "operand b"},
+        std::pair{getAcc(), "accumulator"}}) {
     if (failed(verifyTileType(*this, value.getType(), name)))
       return failure();
     if (cast<RankedTensorType>(value.getType()).getRank() != 2)
@@ -258,7 +258,8 @@ LogicalResult CumsumOp::verify() {
   if (failed(verifyTileType(*this, getType(), "tile")) ||
       failed(verifyArithElement(*this, getType())))
     return failure();
-  return verifyAxis(*this, getAxis(), cast<RankedTensorType>(getType()).getRank());
+  return verifyAxis(*this, getAxis(),
+                    cast<RankedTensorType>(getType()).getRank());
 }
 
 LogicalResult ReduceOp::verify() {

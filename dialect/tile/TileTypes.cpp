@@ -47,7 +47,8 @@ LogicalResult ViewType::verify(function_ref<InFlightDiagnostic()> emitError,
                           "i16, i32 or i64, got "
                        << elementType;
   if (align != 0) {
-    int64_t bytes = std::max<int64_t>(1, elementType.getIntOrFloatBitWidth() / 8);
+    int64_t bytes =
+        std::max<int64_t>(1, elementType.getIntOrFloatBitWidth() / 8);
     if (align < 0 || !llvm::isPowerOf2_64(align) || align < bytes ||
         align > 256)
       return emitError() << "view alignment must be a power of two between "

@@ -1,4 +1,5 @@
-//===- TileGPUDialect.cpp - layouts and their distribution -----------------===//
+//===- TileGPUDialect.cpp - layouts and their distribution
+//-----------------===//
 
 #include "dialect/tilegpu/TileGPUDialect.h"
 
@@ -27,12 +28,10 @@ void TileGPUDialect::initialize() {
       >();
 }
 
-LogicalResult
-BlockedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                          ArrayRef<unsigned> sizePerThread,
-                          ArrayRef<unsigned> threadsPerWarp,
-                          ArrayRef<unsigned> warpsPerCTA,
-                          ArrayRef<unsigned> order) {
+LogicalResult BlockedLayoutAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError,
+    ArrayRef<unsigned> sizePerThread, ArrayRef<unsigned> threadsPerWarp,
+    ArrayRef<unsigned> warpsPerCTA, ArrayRef<unsigned> order) {
   size_t rank = order.size();
   if (rank == 0 || sizePerThread.size() != rank ||
       threadsPerWarp.size() != rank || warpsPerCTA.size() != rank)

@@ -19,9 +19,8 @@ using namespace tessel::dsl;
 namespace {
 
 template <class DT>
-void chunkCumsum(const Config &cfg,
-                 View<DT, 3> dt,                // (b, L, h)
-                 View<float, 1> A,              // (h)
+void chunkCumsum(const Config &cfg, View<DT, 3> dt, // (b, L, h)
+                 View<float, 1> A,                  // (h)
                  View<float, 1> dtBias,         // (h), read when HAS_DT_BIAS
                  View<float, 3, kDense> dtOut,  // (b, h, L)
                  View<float, 3, kDense> acsOut, // (b, h, L), x log2(e)
@@ -64,7 +63,8 @@ const Register registration{{
             variant("DT_SOFTPLUS", {0, 1}, 1, "apply softplus to dt"),
             tunable("BLOCK_H", {1, 2, 4, 8, 16, 32, 64}, 16,
                     "heads per program"),
-            // Default measured on the H200 (bench/results/2026-11-29-chunk-cumsum.md).
+            // Default measured on the H200
+            // (bench/results/2026-11-29-chunk-cumsum.md).
             tunable("num_warps", {1, 2, 4, 8}, 8, "warps per program"),
         },
     .build =

@@ -1,4 +1,5 @@
-//===- GpuTests.cpp - tessel-compiled kernels on the GPU vs plain C++ ------===//
+//===- GpuTests.cpp - tessel-compiled kernels on the GPU vs plain C++
+//------===//
 //
 //   tessel-gpu-tests CUBIN_DIR
 //
@@ -43,7 +44,8 @@ rt::Status kernelFor(const std::string &name, rt::Kernel *kernel) {
       if (!in)
         continue;
       blobs.push_back(std::make_unique<std::vector<char>>(
-          std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()));
+          std::istreambuf_iterator<char>(in),
+          std::istreambuf_iterator<char>()));
       images.push_back({target, blobs.back()->data(), blobs.back()->size()});
     }
     if (rt::Status s = rt::Module::load(images, module.get()); !s.ok())
@@ -120,8 +122,8 @@ rt::Status download(const Case &c, Run &run,
     std::vector<unsigned char> host(t.values.size() * dtypeBytes(t.dtype));
     TESSEL_RT_TRY(run.buffers[i].copyToHost(host.data(), host.size()));
     for (size_t k = 0; k < t.values.size(); ++k)
-      (*got)[i].push_back(interp::loadElement(
-          host.data() + k * dtypeBytes(t.dtype), t.dtype));
+      (*got)[i].push_back(
+          interp::loadElement(host.data() + k * dtypeBytes(t.dtype), t.dtype));
   }
   return rt::Status();
 }
@@ -198,8 +200,10 @@ int main(int argc, char **argv) {
   struct Shape {
     int64_t b, L, h;
     bool time;
-  } shapes[] = {{1, 1000, 24, false}, {2, 777, 37, false},
-                {1, 65536, 80, true}, {4, 16384, 80, true},
+  } shapes[] = {{1, 1000, 24, false},
+                {2, 777, 37, false},
+                {1, 65536, 80, true},
+                {4, 16384, 80, true},
                 {1, 4096, 80, true}};
   for (const Shape &s : shapes)
     rows.push_back(
@@ -208,7 +212,8 @@ int main(int argc, char **argv) {
                 stream, s.time && timing));
 
   int failures = 0;
-  std::printf("\n%-72s %-6s %-10s %s\n", "case", "result", "rel L2", "median ms");
+  std::printf("\n%-72s %-6s %-10s %s\n", "case", "result", "rel L2",
+              "median ms");
   for (const Row &r : rows) {
     failures += !r.pass;
     std::printf("%-72s %-6s %-10.2e %s\n", r.label.c_str(),

@@ -69,7 +69,9 @@ Case copyCase(std::mt19937 &rng, int pad, bool transposed) {
   Case c;
   c.label = std::string("load/store ragged 37x53, ") +
             (transposed ? "transposed view" : "row-major") + ", padding " +
-            (pad == 0 ? "zero" : pad == 1 ? "neg_inf" : "nan");
+            (pad == 0   ? "zero"
+             : pad == 1 ? "neg_inf"
+                        : "nan");
   c.kernel = names[pad];
   c.grid = {gm, gn, 1};
   Tensor x = input(rng, DType::f32, {M, N});
@@ -82,8 +84,8 @@ Case copyCase(std::mt19937 &rng, int pad, bool transposed) {
   // y covers the whole grid (padding becomes visible) plus a guard row and
   // column that no program may write.
   int64_t YN = gn * BN + 1;
-  Tensor y = output(DType::f32, {gm * BM, gn * BN}, {YN, 1},
-                    (gm * BM + 1) * YN);
+  Tensor y =
+      output(DType::f32, {gm * BM, gn * BN}, {YN, 1}, (gm * BM + 1) * YN);
   c.tensors = {x, y};
   c.args = {size_t(0), size_t(1)};
   c.expected = expectationsFor(c);
@@ -153,8 +155,8 @@ Case scanCase(std::mt19937 &rng, int axis, bool reverse, int kind) {
   const char *kinds[] = {"sum", "max", "min"};
   Case c;
   c.label = std::string("cumsum axis ") + std::to_string(axis) +
-            (reverse ? " reverse" : "") + ", reduce " + kinds[kind] +
-            " axis " + std::to_string(axis) + ", ragged 45x29";
+            (reverse ? " reverse" : "") + ", reduce " + kinds[kind] + " axis " +
+            std::to_string(axis) + ", ragged 45x29";
   c.kernel = std::string("test_scan_a") + std::to_string(axis) +
              (reverse ? "_rev_" : "_fwd_") + kinds[kind];
   c.grid = {G, 1, 1};
@@ -189,8 +191,9 @@ Case scanCase(std::mt19937 &rng, int axis, bool reverse, int kind) {
       int64_t len = axis == 0 ? 16 : 32;
       for (int64_t j = 0; j < len; ++j) {
         double v = axis == 0 ? X(g * 16 + j, o) : X(g * 16 + o, j);
-        acc = kind == 0 ? acc + v : kind == 1 ? std::max(acc, v)
-                                              : std::min(acc, v);
+        acc = kind == 0   ? acc + v
+              : kind == 1 ? std::max(acc, v)
+                          : std::min(acc, v);
       }
       c.expected[2][g * redLen + o] = acc;
     }
@@ -213,8 +216,8 @@ Case shapeCase(std::mt19937 &rng) {
   // element [c][k] is x[k][c]; plus row 0 of x broadcast over rows.
   for (int64_t r = 0; r < 8; ++r)
     for (int64_t k = 0; k < 4; ++k) {
-      c.expected[1][r * 4 + k] = roundTo(x.values[k * 8 + r] + x.values[k],
-                                         DType::f32);
+      c.expected[1][r * 4 + k] =
+          roundTo(x.values[k * 8 + r] + x.values[k], DType::f32);
       c.expected[2][r * 4 + k] = r * 10 + k;
     }
   c.tolerance = 1e-7;
@@ -244,9 +247,9 @@ Case loopCase(std::mt19937 &rng) {
 Case mmaCase(std::mt19937 &rng, DType dtype, int64_t M, int64_t N, int64_t K,
              int64_t BM, int64_t BN) {
   Case c;
-  c.kernel = std::string("test_mma_") +
-             (dtype == DType::bf16 ? "bf16" : dtype == DType::f16 ? "f16"
-                                                                  : "tf32");
+  c.kernel = std::string("test_mma_") + (dtype == DType::bf16  ? "bf16"
+                                         : dtype == DType::f16 ? "f16"
+                                                               : "tf32");
   c.label = "mma " + std::string(dtypeName(dtype)) + " " + std::to_string(M) +
             "x" + std::to_string(N) + "x" + std::to_string(K) +
             " (K loop, ragged)";
@@ -319,12 +322,17 @@ Case chunkCumsumCase(std::mt19937 &rng, int64_t b, int64_t L, int64_t h,
   Tensor acs = dtOut;
   c.tensors = {dt, A, bias, dtOut, acs};
   double inf = std::numeric_limits<double>::infinity();
-  c.args = {size_t(0), size_t(1), size_t(2), size_t(3), size_t(4),
-            Scalar{DType::f32, 0.0}, Scalar{DType::f32, inf}};
+  c.args = {size_t(0),
+            size_t(1),
+            size_t(2),
+            size_t(3),
+            size_t(4),
+            Scalar{DType::f32, 0.0},
+            Scalar{DType::f32, inf}};
   c.expected = expectationsFor(c);
-  auto ref = mamba2::reference::chunkCumsum(dt.values, A.values, bias.values,
-                                            b, L, h, Q, /*softplus=*/true, 0.0,
-                                            inf);
+  auto ref =
+      mamba2::reference::chunkCumsum(dt.values, A.values, bias.values, b, L, h,
+                                     Q, /*softplus=*/true, 0.0, inf);
   for (int64_t row = 0; row < b * h; ++row)
     for (int64_t t = 0; t < L; ++t) {
       c.expected[3][row * Lp + t] = ref.dt[row * L + t];
@@ -347,8 +355,7 @@ std::string check(const Case &c, const std::vector<std::vector<double>> &got,
       if (wantNaN != haveNaN || (std::isinf(want[i]) && want[i] != have[i])) {
         std::ostringstream os;
         os << "output #" << t << " element " << i << ": expected " << want[i]
-           << ", got " << have[i]
-           << (wantNaN ? " (must stay unwritten)" : "");
+           << ", got " << have[i] << (wantNaN ? " (must stay unwritten)" : "");
         return os.str();
       }
       if (wantNaN || std::isinf(want[i]))

@@ -16,13 +16,12 @@ namespace {
 
 void copyKernel(const Config &cfg, View<float, 2> x, View<float, 2> y) {
   auto i = program_id(0), j = program_id(1);
-  Tile t = load(x, {i, j}, {16, 32},
-                {.padding = static_cast<Padding>(cfg["PAD"])});
+  Tile t =
+      load(x, {i, j}, {16, 32}, {.padding = static_cast<Padding>(cfg["PAD"])});
   store(y, {i, j}, t);
 }
 
-void squeezeKernel(const Config &, View<float, 3> x,
-                   View<bf16, 3, kDense> y) {
+void squeezeKernel(const Config &, View<float, 3> x, View<bf16, 3, kDense> y) {
   auto b = program_id(0), i = program_id(1);
   Tile t = load(x, {b, i, 0}, {drop, 8, 32});
   store(y, {b, 0, i}, cast<bf16>(transpose(t)), {.squeeze = {0}});
@@ -53,7 +52,8 @@ void shapeKernel(const Config &, View<float, 2> x, View<float, 2> y,
   Tile q = reshape(permute(reshape(t, {2, 2, 8}), {2, 0, 1}), {8, 4});
   Tile row = reshape(load(x, {0, 0}, {1, 4}), {4});
   Tile sum = q + broadcast(row, {8, 4});
-  Tile out = if_(program_id(0) == 0, [&] { return sum; }, [&] { return -sum; });
+  Tile out = if_(
+      program_id(0) == 0, [&] { return sum; }, [&] { return -sum; });
   store(y, {0, 0}, out);
   store(z, {0, 0}, iota({8, 4}, 0) * 10 + iota({8, 4}, 1));
 }
@@ -94,41 +94,65 @@ Register add(std::string name, std::function<void(const Config &)> build,
 
 const Register registrations[] = {
     add("test_copy_zero",
-        [](const Config &c) { define(copyKernel, c, {"x", "y"}); },
+        [](const Config &c) {
+          define(copyKernel, c, {"x", "y"});
+        },
         {{"PAD", 0}}),
     add("test_copy_neg_inf",
-        [](const Config &c) { define(copyKernel, c, {"x", "y"}); },
+        [](const Config &c) {
+          define(copyKernel, c, {"x", "y"});
+        },
         {{"PAD", 1}}),
     add("test_copy_nan",
-        [](const Config &c) { define(copyKernel, c, {"x", "y"}); },
+        [](const Config &c) {
+          define(copyKernel, c, {"x", "y"});
+        },
         {{"PAD", 2}}),
     add("test_squeeze_bf16",
-        [](const Config &c) { define(squeezeKernel, c, {"x", "y"}); }),
+        [](const Config &c) {
+          define(squeezeKernel, c, {"x", "y"});
+        }),
     add("test_math",
-        [](const Config &c) { define(mathKernel, c, {"x", "y", "s"}); }),
+        [](const Config &c) {
+          define(mathKernel, c, {"x", "y", "s"});
+        }),
     add("test_scan_a0_fwd_sum",
-        [](const Config &c) { define(scanKernel, c, {"x", "y", "red"}); },
+        [](const Config &c) {
+          define(scanKernel, c, {"x", "y", "red"});
+        },
         {{"AXIS", 0}, {"REVERSE", 0}, {"KIND", 0}}),
     add("test_scan_a0_rev_max",
-        [](const Config &c) { define(scanKernel, c, {"x", "y", "red"}); },
+        [](const Config &c) {
+          define(scanKernel, c, {"x", "y", "red"});
+        },
         {{"AXIS", 0}, {"REVERSE", 1}, {"KIND", 1}}),
     add("test_scan_a1_fwd_min",
-        [](const Config &c) { define(scanKernel, c, {"x", "y", "red"}); },
+        [](const Config &c) {
+          define(scanKernel, c, {"x", "y", "red"});
+        },
         {{"AXIS", 1}, {"REVERSE", 0}, {"KIND", 2}}),
     add("test_scan_a1_rev_sum",
-        [](const Config &c) { define(scanKernel, c, {"x", "y", "red"}); },
+        [](const Config &c) {
+          define(scanKernel, c, {"x", "y", "red"});
+        },
         {{"AXIS", 1}, {"REVERSE", 1}, {"KIND", 0}}),
     add("test_shape",
-        [](const Config &c) { define(shapeKernel, c, {"x", "y", "z"}); }),
+        [](const Config &c) {
+          define(shapeKernel, c, {"x", "y", "z"});
+        }),
     add("test_loop",
-        [](const Config &c) { define(loopKernel, c, {"x", "y"}); }),
+        [](const Config &c) {
+          define(loopKernel, c, {"x", "y"});
+        }),
     add("test_mma_bf16",
         [](const Config &c) {
           define(matmulKernel<bf16>, c, {"a", "b", "c"});
         },
         {{"BM", 32}, {"BN", 32}, {"BK", 16}}),
     add("test_mma_f16",
-        [](const Config &c) { define(matmulKernel<f16>, c, {"a", "b", "c"}); },
+        [](const Config &c) {
+          define(matmulKernel<f16>, c, {"a", "b", "c"});
+        },
         {{"BM", 64}, {"BN", 64}, {"BK", 32}}),
     add("test_mma_tf32",
         [](const Config &c) {

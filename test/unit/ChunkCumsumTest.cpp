@@ -23,8 +23,8 @@ struct Case {
 std::ostream &operator<<(std::ostream &os, const Case &c) {
   return os << "b=" << c.b << " L=" << c.L << " h=" << c.h << " Q=" << c.Q
             << " BLOCK_H=" << c.blockH << " dt=" << dtypeName(c.dtDtype)
-            << " bias=" << c.bias << " softplus=" << c.softplus
-            << " limit=(" << c.dtMin << ", " << c.dtMax << ")";
+            << " bias=" << c.bias << " softplus=" << c.softplus << " limit=("
+            << c.dtMin << ", " << c.dtMax << ")";
 }
 
 class ChunkCumsum : public ::testing::TestWithParam<Case> {};
@@ -74,8 +74,7 @@ TEST_P(ChunkCumsum, MatchesFloat64Reference) {
   int64_t nc = (c.L + c.Q - 1) / c.Q, hb = (c.h + c.blockH - 1) / c.blockH;
   std::string err = interp::run(
       kernel, {c.b, nc, hb},
-      {dt.view(), A.view(), bias.view(), dtOutView, acsView, c.dtMin,
-       c.dtMax});
+      {dt.view(), A.view(), bias.view(), dtOutView, acsView, c.dtMin, c.dtMax});
   ASSERT_EQ(err, "");
 
   auto ref = mamba2::reference::chunkCumsum(dtV, AV, biasV, c.b, c.L, c.h, c.Q,

@@ -80,8 +80,7 @@ TEST(DslDiagnostics, ElementTypeMismatch) {
 
 int boxLine = 0, pidLine = 0, latencyLine = 0, storeLine = 0, axisLine = 0,
     permLine = 0, constLine = 0, scalarLine = 0, powLine = 0;
-void manyErrors(const Config &cfg, View<float, 3> x, View<float, 2> y,
-                F32 s) {
+void manyErrors(const Config &cfg, View<float, 3> x, View<float, 2> y, F32 s) {
   boxLine = __LINE__ + 1;
   Tile a = load(x, {0, 0, 0}, {16, 16});
   pidLine = __LINE__ + 1;
@@ -136,9 +135,8 @@ TEST(DslDiagnostics, EveryErrorIsReportedAtItsLine) {
 int loopLine = 0;
 void badLoop(const Config &, View<float, 2> y) {
   loopLine = __LINE__ + 1;
-  Tile acc = for_range({0, 4}, zeros({16, 16}), [&](Scalar, Tile acc) {
-    return reshape(acc, {256});
-  });
+  Tile acc = for_range({0, 4}, zeros({16, 16}),
+                       [&](Scalar, Tile acc) { return reshape(acc, {256}); });
   store(y, {0, 0}, acc);
 }
 
@@ -154,8 +152,11 @@ int ifLine = 0;
 void badIf(const Config &, View<float, 2> y) {
   Tile a = zeros({16, 16});
   ifLine = __LINE__ + 1;
-  Tile r = if_(program_id(0) == 0, [&] { return a; },
-               [&] { return zeros({16, 32}); });
+  Tile r = if_(
+      program_id(0) == 0, [&] { return a; },
+      [&] {
+        return zeros({16, 32});
+      });
   store(y, {0, 0}, r);
 }
 

@@ -76,15 +76,15 @@ TEST_P(Copy, MatchesReference) {
   yv.sizes = {gm * c.BM, gn * c.BN};
   std::string err = interp::run(t.kernel(), {gm, gn, 1}, {xv, yv});
   ASSERT_EQ(err, "");
-  double pad = c.pad == 0 ? 0.0
+  double pad = c.pad == 0   ? 0.0
                : c.pad == 1 ? -std::numeric_limits<double>::infinity()
                             : std::nan("");
   for (int64_t r = 0; r < YM; ++r)
     for (int64_t k = 0; k < YN; ++k) {
       double got = y.get(r * YN + k);
       if (r == YM - 1 || k == YN - 1) {
-        ASSERT_TRUE(std::isnan(got)) << "store outside the view at " << r << ","
-                                     << k;
+        ASSERT_TRUE(std::isnan(got))
+            << "store outside the view at " << r << "," << k;
         continue;
       }
       double expect = r < c.M && k < c.N ? want[r * c.N + k] : pad;
@@ -95,14 +95,13 @@ TEST_P(Copy, MatchesReference) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Interpreter, Copy,
-    ::testing::Values(CopyCase{37, 53, 16, 32, false, 0},
-                      CopyCase{37, 53, 16, 32, true, 0},
-                      CopyCase{64, 64, 64, 64, false, 0},
-                      CopyCase{5, 70, 8, 16, true, 1},
-                      CopyCase{33, 17, 32, 8, false, 2},
-                      CopyCase{1, 1, 4, 4, false, 1}));
+INSTANTIATE_TEST_SUITE_P(Interpreter, Copy,
+                         ::testing::Values(CopyCase{37, 53, 16, 32, false, 0},
+                                           CopyCase{37, 53, 16, 32, true, 0},
+                                           CopyCase{64, 64, 64, 64, false, 0},
+                                           CopyCase{5, 70, 8, 16, true, 1},
+                                           CopyCase{33, 17, 32, 8, false, 2},
+                                           CopyCase{1, 1, 4, 4, false, 1}));
 
 /// A strided view whose rows are padded (leading dimension > N), with a
 /// squeezed batch dimension and bf16 rounding on store.
@@ -130,8 +129,9 @@ TEST(Interpreter, SqueezeTransposeAndBf16Store) {
   for (int64_t b = 0; b < B; ++b)
     for (int64_t n = 0; n < N; ++n)
       for (int64_t m = 0; m < M; ++m)
-        ASSERT_EQ(y.get((b * N + n) * M + m),
-                  double(interp::roundToBF16(float(x.get((b * M + m) * LD + n)))))
+        ASSERT_EQ(
+            y.get((b * N + n) * M + m),
+            double(interp::roundToBF16(float(x.get((b * M + m) * LD + n)))))
             << b << "," << n << "," << m << " seed " << seed;
 }
 
@@ -152,9 +152,10 @@ void mathKernel(const Config &, View<float, 1> x, View<float, 1> y, F32 s) {
 double refMath(double v, double s) {
   auto silu = [](double x) { return x / (1 + std::exp(-x)); };
   auto softplus = [](double x) { return x > 20 ? x : std::log1p(std::exp(x)); };
-  double r = std::exp2(v) * 0.5 + silu(v) - softplus(v * s) / (1 + std::fabs(v)) +
-             1 / (1 + std::exp(v)) + std::max(v, 0.25) - std::min(v, s) +
-             std::sqrt(std::fabs(v)) + std::log1p(std::fabs(v)) + std::exp(v) -
+  double r = std::exp2(v) * 0.5 + silu(v) -
+             softplus(v * s) / (1 + std::fabs(v)) + 1 / (1 + std::exp(v)) +
+             std::max(v, 0.25) - std::min(v, s) + std::sqrt(std::fabs(v)) +
+             std::log1p(std::fabs(v)) + std::exp(v) -
              std::log(std::fabs(v) + 1);
   return v > 0 ? r : r * 2;
 }
@@ -170,9 +171,9 @@ TEST(Interpreter, ElementwiseMath) {
   HostTensor y(DType::f32, {N});
   y.poison();
   double s = 1.7;
-  ASSERT_EQ(interp::run(t.kernel(), {ceilDiv(N, 64), 1, 1},
-                        {x.view(), y.view(), s}),
-            "");
+  ASSERT_EQ(
+      interp::run(t.kernel(), {ceilDiv(N, 64), 1, 1}, {x.view(), y.view(), s}),
+      "");
   std::vector<double> got(N), want(N);
   for (int64_t i = 0; i < N; ++i) {
     got[i] = y.get(i);
@@ -206,9 +207,9 @@ TEST_P(Scan, MatchesReference) {
   ScanCase c = GetParam();
   unsigned seed = freshSeed();
   std::mt19937 rng(seed);
-  auto t = trace(context(), scanKernel, {"x", "y", "red"},
-                 Config({{"AXIS", c.axis}, {"REVERSE", c.reverse},
-                         {"KIND", c.kind}}));
+  auto t = trace(
+      context(), scanKernel, {"x", "y", "red"},
+      Config({{"AXIS", c.axis}, {"REVERSE", c.reverse}, {"KIND", c.kind}}));
   ASSERT_TRUE(t.module) << t.allDiagnostics();
   const int64_t M = 45, N = 29, G = ceilDiv(M, 16);
   HostTensor x(DType::f32, {M, N});
@@ -218,8 +219,8 @@ TEST_P(Scan, MatchesReference) {
   int64_t redLen = c.axis == 0 ? 32 : 16;
   HostTensor red(DType::f32, {G, redLen});
   red.poison();
-  ASSERT_EQ(interp::run(t.kernel(), {G, 1, 1}, {x.view(), y.view(), red.view()}),
-            "");
+  ASSERT_EQ(
+      interp::run(t.kernel(), {G, 1, 1}, {x.view(), y.view(), red.view()}), "");
   auto X = [&](int64_t r, int64_t k) {
     return r < M && k < N ? x.get(r * N + k) : 0.0; // zero padding
   };
@@ -245,8 +246,9 @@ TEST_P(Scan, MatchesReference) {
       int64_t len = c.axis == 0 ? 16 : 32;
       for (int64_t j = 0; j < len; ++j) {
         double v = c.axis == 0 ? X(g * 16 + j, o) : X(g * 16 + o, j);
-        acc = c.kind == 0 ? acc + v : c.kind == 1 ? std::max(acc, v)
-                                                  : std::min(acc, v);
+        acc = c.kind == 0   ? acc + v
+              : c.kind == 1 ? std::max(acc, v)
+                            : std::min(acc, v);
       }
       got.push_back(red.get(g * redLen + o));
       want.push_back(acc);
@@ -257,13 +259,11 @@ TEST_P(Scan, MatchesReference) {
     ASSERT_FALSE(std::isnan(g)) << "an output was not written";
 }
 
-INSTANTIATE_TEST_SUITE_P(Interpreter, Scan,
-                         ::testing::Values(ScanCase{0, false, 0},
-                                           ScanCase{0, true, 1},
-                                           ScanCase{1, false, 2},
-                                           ScanCase{1, true, 0},
-                                           ScanCase{0, false, 2},
-                                           ScanCase{1, false, 1}));
+INSTANTIATE_TEST_SUITE_P(
+    Interpreter, Scan,
+    ::testing::Values(ScanCase{0, false, 0}, ScanCase{0, true, 1},
+                      ScanCase{1, false, 2}, ScanCase{1, true, 0},
+                      ScanCase{0, false, 2}, ScanCase{1, false, 1}));
 
 //===----------------------------------------------------------------------===//
 // Shape changes, iota, if_
@@ -271,13 +271,14 @@ INSTANTIATE_TEST_SUITE_P(Interpreter, Scan,
 
 void shapeKernel(const Config &, View<float, 2> x, View<float, 2> y,
                  View<int32_t, 2> z) {
-  Tile t = load(x, {0, 0}, {4, 8});                      // 4x8
-  Tile p = permute(reshape(t, {2, 2, 8}), {2, 0, 1});   // 8x2x2
-  Tile q = reshape(p, {8, 4});                           // 8x4
-  Tile row = reshape(load(x, {0, 0}, {1, 4}), {4});      // first row, 4
-  Tile sum = q + broadcast(row, {8, 4});                 // rows + x[0, :4]
+  Tile t = load(x, {0, 0}, {4, 8});                   // 4x8
+  Tile p = permute(reshape(t, {2, 2, 8}), {2, 0, 1}); // 8x2x2
+  Tile q = reshape(p, {8, 4});                        // 8x4
+  Tile row = reshape(load(x, {0, 0}, {1, 4}), {4});   // first row, 4
+  Tile sum = q + broadcast(row, {8, 4});              // rows + x[0, :4]
   Scalar first = program_id(0) == 0;
-  Tile out = if_(first, [&] { return sum; }, [&] { return -sum; });
+  Tile out = if_(
+      first, [&] { return sum; }, [&] { return -sum; });
   store(y, {0, 0}, out);
   store(z, {0, 0}, iota({8, 4}, 0) * 10 + iota({8, 4}, 1));
 }
@@ -406,8 +407,9 @@ TEST(Interpreter, RejectsBadArguments) {
             std::string::npos);
   EXPECT_NE(interp::run(t.kernel(), {1, 1, 1}, {}).find("takes 1 arguments"),
             std::string::npos);
-  EXPECT_NE(interp::run(t.kernel(), {1, 1, 1}, {int64_t(3)}).find("must be a view"),
-            std::string::npos);
+  EXPECT_NE(
+      interp::run(t.kernel(), {1, 1, 1}, {int64_t(3)}).find("must be a view"),
+      std::string::npos);
 }
 
 } // namespace

@@ -43,8 +43,8 @@ std::vector<std::vector<double>> runOnInterpreter(const Case &c,
   for (const Arg &a : c.args) {
     if (auto *index = std::get_if<size_t>(&a)) {
       const Tensor &t = c.tensors[*index];
-      args.push_back(interp::ViewArg{memory[*index].data(), t.dtype, t.sizes,
-                                     t.strides});
+      args.push_back(
+          interp::ViewArg{memory[*index].data(), t.dtype, t.sizes, t.strides});
     } else {
       const testcases::Scalar &s = std::get<testcases::Scalar>(a);
       if (isFloat(s.dtype))

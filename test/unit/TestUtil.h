@@ -35,8 +35,7 @@ struct Traced {
 };
 
 template <class... Ps>
-Traced trace(mlir::MLIRContext &ctx,
-             void (*fn)(const dsl::Config &, Ps...),
+Traced trace(mlir::MLIRContext &ctx, void (*fn)(const dsl::Config &, Ps...),
              std::array<std::string, sizeof...(Ps)> names,
              dsl::Config config = {}) {
   dsl::KernelDef def;
@@ -87,7 +86,9 @@ struct HostTensor {
     for (int64_t i = 0; i < numel(); ++i)
       set(i, isFloat(dtype) ? dist(rng) : std::floor(dist(rng)));
   }
-  interp::ViewArg view() { return interp::contiguousView(data(), dtype, sizes); }
+  interp::ViewArg view() {
+    return interp::contiguousView(data(), dtype, sizes);
+  }
 };
 
 /// Relative L2 error of `got` against `want`.

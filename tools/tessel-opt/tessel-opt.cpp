@@ -21,12 +21,11 @@
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   registry.insert<tessel::tile::TileDialect, tessel::tilegpu::TileGPUDialect,
-                  mlir::func::FuncDialect,
-                  mlir::arith::ArithDialect, mlir::math::MathDialect,
-                  mlir::scf::SCFDialect, mlir::tensor::TensorDialect,
-                  mlir::gpu::GPUDialect, mlir::nvgpu::NVGPUDialect,
-                  mlir::NVVM::NVVMDialect, mlir::LLVM::LLVMDialect,
-                  mlir::vector::VectorDialect>();
+                  mlir::func::FuncDialect, mlir::arith::ArithDialect,
+                  mlir::math::MathDialect, mlir::scf::SCFDialect,
+                  mlir::tensor::TensorDialect, mlir::gpu::GPUDialect,
+                  mlir::nvgpu::NVGPUDialect, mlir::NVVM::NVVMDialect,
+                  mlir::LLVM::LLVMDialect, mlir::vector::VectorDialect>();
   // The generic clean-ups our pipelines use.
   tessel::registerTesselPasses();
   mlir::registerCanonicalizerPass();

@@ -10,10 +10,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "codegen/Pipeline.h"
 #include "dialect/tile/TileOps.h"
 #include "dsl/Registry.h"
 #include "dsl/Tracer.h"
-#include "codegen/Pipeline.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/StringExtras.h"
@@ -31,8 +31,9 @@ namespace cl = llvm::cl;
 static cl::list<std::string> kernelNames(cl::Positional,
                                          cl::desc("[KERNEL...]"));
 static cl::opt<std::string>
-    targets("target", cl::desc("Comma-separated targets (sm_103a, sm_100a, "
-                               "sm_90a)"),
+    targets("target",
+            cl::desc("Comma-separated targets (sm_103a, sm_100a, "
+                     "sm_90a)"),
             cl::init("sm_103a"));
 static cl::opt<std::string> outputDir("o", cl::desc("Output directory"),
                                       cl::value_desc("DIR"), cl::init("."));
@@ -79,8 +80,9 @@ static void printKernelList() {
         values += (values.empty() ? "" : ", ") +
                   (p.isDType ? std::string(dtypeName(static_cast<DType>(v)))
                              : std::to_string(v));
-      std::string def = p.isDType ? dtypeName(static_cast<DType>(p.defaultValue))
-                                  : std::to_string(p.defaultValue);
+      std::string def = p.isDType
+                            ? dtypeName(static_cast<DType>(p.defaultValue))
+                            : std::to_string(p.defaultValue);
       fmt::print("  {:<12} {:<8} {{{}}} default {}  {}\n", p.name,
                  p.tunable ? "tunable" : "variant", values, def, p.doc);
     }
@@ -114,8 +116,8 @@ int main(int argc, char **argv) {
         std::string known;
         for (const KernelDef *r : registeredKernels())
           known += (known.empty() ? "" : ", ") + r->name;
-        return fail(fmt::format("no kernel named '{}' (registered: {})", name,
-                                known));
+        return fail(
+            fmt::format("no kernel named '{}' (registered: {})", name, known));
       }
       kernels.push_back(k);
     }
@@ -144,7 +146,8 @@ int main(int argc, char **argv) {
       for (const std::string &d : defines) {
         std::string error = parseAssignment(*kernel, d, config);
         // A constant that only some of the named kernels have is fine.
-        if (!error.empty() && error.find("has no constant") == std::string::npos)
+        if (!error.empty() &&
+            error.find("has no constant") == std::string::npos)
           return fail(error);
       }
       configs.push_back(config);
@@ -216,15 +219,15 @@ int main(int argc, char **argv) {
     fmt::print("{:<16} {:<8} {:>5} {:>5} {:>8} {:>7} {:>9}  {}\n", "kernel",
                "target", "warps", "regs", "smem", "spills", "cubin", "files");
     for (const Row &row : rows)
-      fmt::print("{:<16} {:<8} {:>5} {:>5} {:>8} {:>7} {:>9}  {}/{}.{}.{{ptx{}}}\n",
-                 row.kernel, row.target, row.artifact.numWarps,
-                 row.artifact.usage.registers, row.artifact.sharedBytes,
-                 row.artifact.usage.spillStores + row.artifact.usage.spillLoads,
-                 row.artifact.cubin.size(), outputDir.getValue(), row.kernel,
-                 row.target, row.artifact.cubin.empty() ? "" : ",cubin,txt");
+      fmt::print(
+          "{:<16} {:<8} {:>5} {:>5} {:>8} {:>7} {:>9}  {}/{}.{}.{{ptx{}}}\n",
+          row.kernel, row.target, row.artifact.numWarps,
+          row.artifact.usage.registers, row.artifact.sharedBytes,
+          row.artifact.usage.spillStores + row.artifact.usage.spillLoads,
+          row.artifact.cubin.size(), outputDir.getValue(), row.kernel,
+          row.target, row.artifact.cubin.empty() ? "" : ",cubin,txt");
   }
   if (failures)
-    return fail(fmt::format("{} kernel configuration(s) failed",
-                            failures));
+    return fail(fmt::format("{} kernel configuration(s) failed", failures));
   return 0;
 }
