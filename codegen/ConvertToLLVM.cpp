@@ -62,6 +62,16 @@ int64_t storageBytes(Type element) {
   return std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
 }
 
+/// The part of load/store addressing shared by both: per register, whether it
+/// is in bounds and its address; plus the vector groups that may be accessed
+/// as one 16-byte (or narrower) access.
+struct Access {
+  SmallVector<Value> inBounds;      // i1 per register
+  SmallVector<Value> address;       // ptr<1> per register
+  int64_t vector = 1;               // registers per vector access
+  SmallVector<Value> groupInBounds; // i1 per group of `vector` registers
+};
+
 class KernelEmitter {
 public:
   KernelEmitter(func::FuncOp kernel, LLVM::GlobalOp shared)
@@ -148,6 +158,10 @@ private:
 
   LogicalResult emitBlock(Block &block);
   LogicalResult emitOp(Operation &op);
+  /// Addresses and bounds of the elements a load or store touches.
+  Access accessOf(Value view, ValueRange indices, RankedTensorType type,
+                  std::optional<ArrayRef<int64_t>> squeeze,
+                  const Distribution &dist);
   LogicalResult emitLoad(tile::LoadOp op);
   LogicalResult emitStore(tile::StoreOp op);
   LogicalResult emitCumsum(tile::CumsumOp op);
@@ -326,33 +340,30 @@ KernelEmitter::ifElse(Value cond, TypeRange types,
 // Memory
 //===----------------------------------------------------------------------===//
 
-/// The part of load/store addressing shared by both: per register, whether it
-/// is in bounds and its address; plus the vector groups that may be accessed
-/// as one 16-byte (or narrower) access.
-struct Access {
-  SmallVector<Value> inBounds;      // i1 per register
-  SmallVector<Value> address;       // ptr<1> per register
-  int64_t vector = 1;               // registers per vector access
-  SmallVector<Value> groupInBounds; // i1 per group of `vector` registers
-};
-
 static Access planAccess(KernelEmitter &, OpBuilder &, Location,
                          const ViewParts &, ValueRange, RankedTensorType,
                          std::optional<ArrayRef<int64_t>>,
                          function_ref<SmallVector<Value>(int64_t)>,
                          const Distribution &);
 
-LogicalResult KernelEmitter::emitLoad(tile::LoadOp op) {
-  auto type = cast<RankedTensorType>(op.getType());
-  const ViewParts &view = views[op.getView()];
-  Distribution dist = distributionOf(type);
+Access KernelEmitter::accessOf(Value view, ValueRange indices,
+                               RankedTensorType type,
+                               std::optional<ArrayRef<int64_t>> squeeze,
+                               const Distribution &dist) {
   SmallVector<Value> base = threadBase(dist);
   SmallVector<Value> idx;
-  for (Value i : op.getIndices())
+  for (Value i : indices)
     idx.push_back(regs[i][0]);
-  Access access = planAccess(
-      *this, b, loc, view, idx, type, op.getSqueeze(),
+  return planAccess(
+      *this, b, loc, views[view], idx, type, squeeze,
       [&](int64_t r) { return coordsOf(dist, base, r); }, dist);
+}
+
+LogicalResult KernelEmitter::emitLoad(tile::LoadOp op) {
+  auto type = cast<RankedTensorType>(op.getType());
+  Distribution dist = distributionOf(type);
+  Access access =
+      accessOf(op.getView(), op.getIndices(), type, op.getSqueeze(), dist);
   Type element = type.getElementType();
   double padValue = 0;
   if (op.getPadding() == tile::Padding::neg_inf)
@@ -405,15 +416,9 @@ LogicalResult KernelEmitter::emitLoad(tile::LoadOp op) {
 
 LogicalResult KernelEmitter::emitStore(tile::StoreOp op) {
   auto type = cast<RankedTensorType>(op.getValue().getType());
-  const ViewParts &view = views[op.getView()];
   Distribution dist = distributionOf(type);
-  SmallVector<Value> base = threadBase(dist);
-  SmallVector<Value> idx;
-  for (Value i : op.getIndices())
-    idx.push_back(regs[i][0]);
-  Access access = planAccess(
-      *this, b, loc, view, idx, type, op.getSqueeze(),
-      [&](int64_t r) { return coordsOf(dist, base, r); }, dist);
+  Access access =
+      accessOf(op.getView(), op.getIndices(), type, op.getSqueeze(), dist);
   Type element = type.getElementType();
   int64_t bytes = storageBytes(element);
   ArrayRef<Value> values = regs[op.getValue()];

@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dsl/Registry.h"
+#include "test/kernels/TestKernels.h"
 
 using namespace tessel;
 using namespace tessel::dsl;
@@ -66,19 +66,6 @@ void loopKernel(const Config &, View<float, 2> x, View<float, 2> y) {
     return acc + load(x, {i, k}, {16, 32});
   });
   store(y, {i, 0}, expand_dims(sum(acc, 1), 1));
-}
-
-/// C = A B with a loop over K tiles carrying the accumulator.
-template <class T>
-void matmulKernel(const Config &cfg, View<T, 2> a, View<T, 2> b,
-                  View<float, 2> c) {
-  int64_t BM = cfg["BM"], BN = cfg["BN"], BK = cfg["BK"];
-  auto i = program_id(0), j = program_id(1);
-  Scalar kTiles = (dim(a, 1) + int(BK - 1)) / int(BK);
-  Tile acc = for_range({0, kTiles}, zeros({BM, BN}), [&](Scalar k, Tile acc) {
-    return mma(load(a, {i, k}, {BM, BK}), load(b, {k, j}, {BK, BN}), acc);
-  });
-  store(c, {i, j}, acc);
 }
 
 Register add(std::string name, std::function<void(const Config &)> build,
@@ -146,17 +133,17 @@ const Register registrations[] = {
         }),
     add("test_mma_bf16",
         [](const Config &c) {
-          define(matmulKernel<bf16>, c, {"a", "b", "c"});
+          define(tessel::test::matmulKernel<bf16>, c, {"a", "b", "c"});
         },
         {{"BM", 32}, {"BN", 32}, {"BK", 16}}),
     add("test_mma_f16",
         [](const Config &c) {
-          define(matmulKernel<f16>, c, {"a", "b", "c"});
+          define(tessel::test::matmulKernel<f16>, c, {"a", "b", "c"});
         },
         {{"BM", 64}, {"BN", 64}, {"BK", 32}}),
     add("test_mma_tf32",
         [](const Config &c) {
-          define(matmulKernel<float>, c, {"a", "b", "c"});
+          define(tessel::test::matmulKernel<float>, c, {"a", "b", "c"});
         },
         {{"BM", 16}, {"BN", 16}, {"BK", 8}}),
 };
