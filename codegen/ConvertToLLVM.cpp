@@ -171,6 +171,7 @@ private:
   LogicalResult
   emitRemap(Operation *op,
             function_ref<SmallVector<Value>(ArrayRef<Value>)> sourceCoords);
+  LogicalResult emitPermute(tile::PermuteOp op);
   LogicalResult emitElementwise(Operation &op);
   FailureOr<Value> emitMath(Operation &op, Value x);
   LogicalResult emitFor(scf::ForOp op);
@@ -484,17 +485,22 @@ static Access planAccess(KernelEmitter &, OpBuilder &b, Location loc,
     origin.push_back(arith::MulIOp::create(b, loc, i, c64(box[d])));
   }
   Access access;
-  // Vector accesses need unit stride, the tile's last dimension along the
-  // view's last, and alignment of every group's first element.
+  // Vector accesses need the tile's last dimension along the view's last,
+  // unit stride there and an aligned first element. What the view type
+  // promises is used statically; what it does not is checked at run time,
+  // per group, beside the bounds (one uniform compare, one AND on the
+  // address), with element accesses as the fallback.
   bool lastIsTileDim = tileDim[rank - 1] == tile.getRank() - 1;
   int64_t spt = dist.layout.getSizePerThread().back();
   int64_t width = std::min<int64_t>(spt, 16 / bytes);
-  int64_t align = view.type.getAssumedAlignment();
-  while (width > 1 && width * bytes > align)
-    width /= 2;
-  if (view.type.getUnitStride() && lastIsTileDim && width > 1 &&
-      !element.isInteger(1))
+  if (lastIsTileDim && width > 1 && !element.isInteger(1))
     access.vector = width;
+  bool checkStride = !view.type.getUnitStride();
+  bool checkAlign = view.type.getAssumedAlignment() < width * bytes;
+  Value unitStride;
+  if (access.vector > 1 && checkStride)
+    unitStride = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                       view.strides[rank - 1], c64(1));
   Type ptrType = view.ptr.getType();
   for (int64_t r = 0; r < dist.numRegisters; ++r) {
     SmallVector<Value> coords = coordsOf(r);
@@ -529,8 +535,20 @@ static Access planAccess(KernelEmitter &, OpBuilder &b, Location loc,
           b, loc, arith::CmpIPredicate::slt,
           arith::AddIOp::create(b, loc, lastGlobal, c64(access.vector - 1)),
           view.sizes[rank - 1]);
-      access.groupInBounds.push_back(
-          arith::AndIOp::create(b, loc, inb, lastOk));
+      Value ok = arith::AndIOp::create(b, loc, inb, lastOk);
+      if (unitStride)
+        ok = arith::AndIOp::create(b, loc, ok, unitStride);
+      if (checkAlign) {
+        Value address = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(),
+                                                 access.address.back());
+        Value low = arith::AndIOp::create(b, loc, address,
+                                          c64(access.vector * bytes - 1));
+        ok = arith::AndIOp::create(
+            b, loc, ok,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, low,
+                                  c64(0)));
+      }
+      access.groupInBounds.push_back(ok);
     }
   }
   return access;
@@ -900,6 +918,31 @@ LogicalResult KernelEmitter::emitRemap(
   return success();
 }
 
+/// A permute writes the source into shared memory in the *result's*
+/// row-major order, so that the reads, where each thread takes consecutive
+/// elements of the result's fastest dimension, are consecutive addresses:
+/// bank-conflict free and merged into vector loads. (Writing in source order
+/// makes a transpose's reads stride by a whole row: a 32-way bank conflict.)
+LogicalResult KernelEmitter::emitPermute(tile::PermuteOp op) {
+  auto srcType = cast<RankedTensorType>(op.getSource().getType());
+  auto type = cast<RankedTensorType>(op.getType());
+  ArrayRef<int64_t> perm = op.getPerm();
+  sharedBytes = std::max(sharedBytes, type.getNumElements() *
+                                          storageBytes(type.getElementType()));
+  barrier();
+  Distribution srcDist = distributionOf(srcType);
+  SmallVector<Value> srcBase = threadBase(srcDist);
+  for (int64_t r = 0; r < srcDist.numRegisters; ++r) {
+    SmallVector<Value> c = coordsOf(srcDist, srcBase, r), out(c.size());
+    for (size_t k = 0; k < c.size(); ++k)
+      out[k] = c[perm[k]];
+    storeShared(linearIndex(out, type.getShape()), regs[op.getSource()][r]);
+  }
+  barrier();
+  regs[op.getResult()] = readTile(type, 0);
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Elementwise
 //===----------------------------------------------------------------------===//
@@ -1183,15 +1226,8 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
     return emitCumsum(cumsum);
   if (auto reduce = dyn_cast<tile::ReduceOp>(op))
     return emitReduce(reduce);
-  if (auto permute = dyn_cast<tile::PermuteOp>(op)) {
-    ArrayRef<int64_t> perm = permute.getPerm();
-    return emitRemap(&op, [&](ArrayRef<Value> out) {
-      SmallVector<Value> src(out.size());
-      for (size_t k = 0; k < out.size(); ++k)
-        src[perm[k]] = out[k];
-      return src;
-    });
-  }
+  if (auto permute = dyn_cast<tile::PermuteOp>(op))
+    return emitPermute(permute);
   if (auto bc = dyn_cast<tile::BroadcastOp>(op)) {
     auto srcType = cast<RankedTensorType>(bc.getSource().getType());
     int64_t offset =
