@@ -968,6 +968,13 @@ FailureOr<Value> KernelEmitter::emitMath(Operation &op, Value x) {
   auto fma = [&](Value a, Value m, Value c) -> Value {
     return math::FmaOp::create(b, loc, a, m, c);
   };
+  // Divisions inside these expansions need ~1 ulp, not IEEE rounding:
+  // div.approx.f32 (afn) is a few instructions where div.rn.f32 is a
+  // subroutine with a slow path.
+  auto fastDiv = [&](Value num, Value den) -> Value {
+    return arith::DivFOp::create(b, loc, num, den,
+                                 arith::FastMathFlags::afn);
+  };
   auto polynomial = [&](Value x, ArrayRef<double> coeffs) -> Value {
     // Horner, highest degree first.
     Value acc = f32(coeffs.front());
@@ -1033,7 +1040,7 @@ FailureOr<Value> KernelEmitter::emitMath(Operation &op, Value x) {
         b, loc, e, arith::SelectOp::create(b, loc, big, i32c(1), i32c(0)));
     Value sNum = arith::SubFOp::create(b, loc, m, f32(1.0));
     Value sDen = arith::AddFOp::create(b, loc, m, f32(1.0));
-    Value sv = arith::DivFOp::create(b, loc, sNum, sDen);
+    Value sv = fastDiv(sNum, sDen);
     Value s2 = arith::MulFOp::create(b, loc, sv, sv);
     Value series =
         polynomial(s2, {2.0 / 11, 2.0 / 9, 2.0 / 7, 2.0 / 5, 2.0 / 3, 2.0});
@@ -1065,7 +1072,7 @@ FailureOr<Value> KernelEmitter::emitMath(Operation &op, Value x) {
     // log1p(x) = log(u) * x / (u - 1) with u = 1 + x (exact when u == 1).
     Value u = arith::AddFOp::create(b, loc, f32(1.0), x);
     Value d = arith::SubFOp::create(b, loc, u, f32(1.0));
-    Value ratio = arith::DivFOp::create(b, loc, x, d);
+    Value ratio = fastDiv(x, d);
     Value scaled = arith::MulFOp::create(b, loc, logf(u), ratio);
     Value same =
         arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, d, f32(0.0));
