@@ -47,10 +47,21 @@ Param variant(std::string name, std::vector<int64_t> values,
 Param dtypeVariant(std::string name, std::vector<DType> values,
                    DType defaultValue, std::string doc = "");
 
+/// One dimension of a kernel's launch grid, from the shapes of its arguments:
+/// ceil(size of `view` along `dim` / constant `divisor`), or 1 when `view`
+/// is empty. The generated launchers compute the grid this way.
+struct GridDim {
+  std::string view;
+  int dim = 0;
+  std::string divisor; // a constant of the kernel, or "" for 1
+};
+
 struct KernelDef {
   std::string name;
   std::string summary;
   std::vector<Param> params;
+  /// The launch grid in terms of argument shapes (optional).
+  std::vector<GridDim> grid = {};
   /// Defines the kernel for one configuration (calls define()).
   std::function<void(const Config &)> build;
   /// Rejects configurations that make no sense together (returns a reason),

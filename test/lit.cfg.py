@@ -85,3 +85,10 @@ if os.path.exists(ptxas):
     config.substitutions.append(("%ptxas", ptxas))
 
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+# The consumer project (test/consumer) configures against this build tree.
+if os.path.exists(os.path.join(config.tessel_obj_root, "TesselConfig.cmake")) \
+        and shutil.which("cmake") and shutil.which("ldd"):
+    config.available_features.add("cmake-consumer")
+config.substitutions.append(("%tessel_obj_root", config.tessel_obj_root))
+config.substitutions.append(("%cxx", getattr(config, "cxx_compiler", "c++")))

@@ -67,6 +67,8 @@ const Register registration{{
             // (bench/results/2026-11-29-chunk-cumsum.md).
             tunable("num_warps", {1, 2, 4, 8}, 8, "warps per program"),
         },
+    // (batch, chunk, head block)
+    .grid = {{"dt", 0, ""}, {"dt", 1, "Q"}, {"dt", 2, "BLOCK_H"}},
     .build =
         [](const Config &cfg) {
           switch (cfg.dtype("DT_DTYPE")) {

@@ -11,6 +11,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Pipeline.h"
+#include "tools/tesselc/Launchers.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "dialect/tile/TileOps.h"
 #include "dsl/Registry.h"
 #include "dsl/Tracer.h"
@@ -47,6 +50,15 @@ static cl::opt<std::string>
          cl::desc("What to produce: cubin (with .ptx), ptx, or tile (print "
                   "the traced tile IR)"),
          cl::init("cubin"));
+static cl::opt<std::string>
+    library("library",
+            cl::desc("Also write DIR/NAME.h and DIR/NAME.cpp: the cubins "
+                     "embedded, with a typed launcher per kernel"),
+            cl::value_desc("NAME"));
+static cl::opt<std::string>
+    cxxNamespace("namespace",
+                 cl::desc("C++ namespace of the launchers (default: NAME)"),
+                 cl::value_desc("NS"));
 static cl::opt<bool> list("list",
                           cl::desc("List the registered kernels and their "
                                    "search spaces"));
@@ -64,6 +76,46 @@ static bool writeFile(const std::string &path, const std::string &text) {
   }
   os << text;
   return true;
+}
+
+/// The launcher description of a traced kernel (its parameters come from the
+/// kernel function's signature and argument names).
+static launchers::Kernel describe(const KernelDef &def, const Config &config,
+                                  mlir::ModuleOp module) {
+  launchers::Kernel k;
+  k.name = def.name;
+  k.summary = def.summary;
+  k.config = configString(def, config);
+  auto fn = *module.getOps<mlir::func::FuncOp>().begin();
+  for (auto [i, type] : llvm::enumerate(fn.getArgumentTypes())) {
+    launchers::Param p;
+    auto name = fn.getArgAttrOfType<mlir::StringAttr>(
+        i, tile::TileDialect::getArgNameAttrName());
+    p.name = name ? name.str() : "arg" + std::to_string(i);
+    if (auto view = llvm::dyn_cast<tile::ViewType>(type)) {
+      p.isView = true;
+      dsl::fromMlirType(view.getElementType(), p.dtype);
+      p.rank = static_cast<int>(view.getRank());
+      p.aligned16 = view.getAlign() >= 16;
+      p.unitStride = view.getUnitStride();
+    } else {
+      p.isView = false;
+      dsl::fromMlirType(type, p.dtype);
+      p.rank = 0;
+      p.aligned16 = p.unitStride = false;
+    }
+    k.params.push_back(p);
+  }
+  for (const GridDim &g : def.grid) {
+    launchers::GridDim d;
+    for (size_t i = 0; i < k.params.size(); ++i)
+      if (k.params[i].name == g.view)
+        d.param = static_cast<int>(i);
+    d.dim = g.dim;
+    d.divisor = g.divisor.empty() ? 1 : config.all().at(g.divisor);
+    k.grid.push_back(d);
+  }
+  return k;
 }
 
 static int fail(const std::string &message) {
@@ -137,6 +189,7 @@ int main(int argc, char **argv) {
     std::string config;
   };
   std::vector<Row> rows;
+  std::vector<launchers::Kernel> launched;
   for (const KernelDef *kernel : kernels) {
     std::vector<Config> configs;
     if (allConfigs) {
@@ -173,6 +226,9 @@ int main(int argc, char **argv) {
         llvm::outs() << "\n";
         continue;
       }
+      launchers::Kernel launcher = describe(*kernel, config, *result.module);
+      launcher.numWarps = 0;
+      bool launcherOk = true;
       for (llvm::StringRef targetName : llvm::split(targets, ',')) {
         const codegen::TargetInfo *target = codegen::lookupTarget(targetName);
         mlir::OwningOpRef<mlir::ModuleOp> module = result.module->clone();
@@ -212,6 +268,23 @@ int main(int argc, char **argv) {
         }
         rows.push_back({kernel->name, targetName.str(), *artifact,
                         configString(*kernel, config)});
+        if (launcher.numWarps && launcher.numWarps != artifact->numWarps) {
+          llvm::errs() << "tesselc: error: " << what
+                       << " uses different warp counts per target; a "
+                          "generated launcher needs one\n";
+          launcherOk = false;
+        }
+        launcher.numWarps = artifact->numWarps;
+        launcher.images.push_back({targetName.str(), artifact->cubin});
+      }
+      if (!library.empty() && launcherOk) {
+        for (const launchers::Kernel &other : launched)
+          if (other.name == launcher.name)
+            return fail("kernel '" + launcher.name +
+                        "' is compiled twice into --library " + library);
+        launched.push_back(std::move(launcher));
+      } else if (!launcherOk) {
+        ++failures;
       }
     }
   }
@@ -226,6 +299,19 @@ int main(int argc, char **argv) {
           row.artifact.usage.spillStores + row.artifact.usage.spillLoads,
           row.artifact.cubin.size(), outputDir.getValue(), row.kernel,
           row.target, row.artifact.cubin.empty() ? "" : ",cubin,txt");
+  }
+  if (!library.empty() && !failures) {
+    if (emit != "cubin")
+      return fail("--library needs --emit=cubin");
+    std::string ns = cxxNamespace.empty() ? library.getValue()
+                                          : cxxNamespace.getValue();
+    std::string base = outputDir + "/" + library;
+    if (!writeFile(base + ".h", launchers::generateHeader(library, ns, launched)) ||
+        !writeFile(base + ".cpp",
+                   launchers::generateSource(library, ns, launched)))
+      return 1;
+    fmt::print("wrote {}.h and {}.cpp ({} kernels)\n", base, base,
+               launched.size());
   }
   if (failures)
     return fail(fmt::format("{} kernel configuration(s) failed", failures));

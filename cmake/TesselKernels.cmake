@@ -1,0 +1,47 @@
+# tessel_add_kernels(<name>
+#                    KERNELS <kernel>...
+#                    [TARGETS sm_90a sm_100a sm_103a]
+#                    [DEFINES NAME=VALUE...]
+#                    [NAMESPACE <ns>])
+#
+# Compiles registered tessel kernels ahead of time, at build time, with
+# tesselc, and makes a static library <name> of the generated launchers and
+# embedded cubins: `#include "<name>.h"` and call <ns>::<kernel>(...). The
+# library links only the tessel runtime (CUDA driver API).
+#
+# Needs TESSEL_TESSELC (the tesselc executable) and the target
+# tessel::runtime, both provided by find_package(Tessel) or by tessel's own
+# build.
+function(tessel_add_kernels name)
+  cmake_parse_arguments(ARG "" "NAMESPACE" "TARGETS;DEFINES;KERNELS" ${ARGN})
+  if(NOT ARG_KERNELS)
+    message(FATAL_ERROR "tessel_add_kernels(${name}): no KERNELS given")
+  endif()
+  if(NOT ARG_TARGETS)
+    set(ARG_TARGETS sm_103a)
+  endif()
+  if(NOT ARG_NAMESPACE)
+    set(ARG_NAMESPACE ${name})
+  endif()
+  if(NOT TESSEL_TESSELC)
+    message(FATAL_ERROR "tessel_add_kernels: TESSEL_TESSELC is not set")
+  endif()
+  string(REPLACE ";" "," targets "${ARG_TARGETS}")
+  set(defines)
+  foreach(d ${ARG_DEFINES})
+    list(APPEND defines -D ${d})
+  endforeach()
+  set(dir ${CMAKE_CURRENT_BINARY_DIR}/${name})
+  add_custom_command(
+    OUTPUT ${dir}/${name}.h ${dir}/${name}.cpp
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
+    COMMAND ${TESSEL_TESSELC} --target=${targets} -o ${dir} --library ${name}
+            --namespace ${ARG_NAMESPACE} ${defines} ${ARG_KERNELS}
+    DEPENDS ${TESSEL_TESSELC}
+    COMMENT "tesselc: ${ARG_KERNELS} for ${targets} -> ${name}"
+    VERBATIM)
+  add_library(${name} STATIC ${dir}/${name}.cpp)
+  target_include_directories(${name} PUBLIC ${dir})
+  target_link_libraries(${name} PUBLIC tessel::runtime)
+  target_compile_features(${name} PUBLIC cxx_std_20)
+endfunction()
