@@ -1,0 +1,74 @@
+// RUN: tessel-opt %s -split-input-file --tilegpu-assign-layouts --convert-tilegpu-to-llvm | FileCheck %s
+
+// A kernel becomes an llvm.func marked nvvm.kernel with the view ABI
+// (pointer, sizes, strides) and the CTA size from num_warps; a program id is
+// ctaid; each thread holds its registers of the tile.
+// CHECK: llvm.mlir.global internal @tessel_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<1024 x i8>
+// CHECK-LABEL: llvm.func @copy_transpose
+// CHECK-SAME: (%[[X:.*]]: !llvm.ptr<1>, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %[[Y:.*]]: !llvm.ptr<1>, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64)
+// CHECK-SAME: nvvm.kernel
+// CHECK-SAME: nvvm.reqntid = array<i32: 64, 1, 1>
+// CHECK-NOT: tile.
+// CHECK: nvvm.read.ptx.sreg.tid.x
+// CHECK: nvvm.read.ptx.sreg.ctaid.x
+// The load: bounds-checked, 16-byte vectors when stride and alignment allow.
+// CHECK: scf.if
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+// The transpose through shared memory, between barriers.
+// CHECK: nvvm.barrier0
+// CHECK: llvm.store %{{.*}} : f32, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK: llvm.store %{{.*}} : vector<4xf32>, !llvm.ptr<1>
+// CHECK: llvm.return
+module attributes {tilegpu.target = "sm_90a"} {
+  func.func @copy_transpose(%x: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>) attributes {tile.hints = #tile.hints<{default = {num_warps = 2}}>} {
+    %i = tile.program_id 0
+    %c0 = arith.constant 0 : i32
+    %t = tile.load %x[%i, %c0] : !tile.view<?x?xf32> -> tensor<16x16xf32>
+    %p = tile.permute %t [1, 0] : tensor<16x16xf32> -> tensor<16x16xf32>
+    tile.store %p, %y[%c0, %i] : tensor<16x16xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
+
+// -----
+
+// A scan along the fastest lane dimension uses warp shuffles, not shared
+// memory.
+// CHECK-LABEL: llvm.func @row_scan
+// CHECK-NOT: nvvm.barrier0
+// CHECK: nvvm.shfl.sync up
+// CHECK: nvvm.shfl.sync idx
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.return
+module attributes {tilegpu.target = "sm_90a"} {
+  func.func @row_scan(%x: !tile.view<?x?xf32, align = 16, unit_stride>) {
+    %c0 = arith.constant 0 : i32
+    %t = tile.load %x[%c0, %c0] : !tile.view<?x?xf32, align = 16, unit_stride> -> tensor<8x128xf32>
+    %s = tile.cumsum %t {axis = 1 : i64} : tensor<8x128xf32>
+    tile.store %s, %x[%c0, %c0] : tensor<8x128xf32>, !tile.view<?x?xf32, align = 16, unit_stride>
+    return
+  }
+}
+
+// -----
+
+// tile.mma becomes mma.sync with bf16 fragments packed into i32.
+// CHECK-LABEL: llvm.func @mma
+// CHECK: nvvm.mma.sync
+// CHECK-SAME: layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>
+// CHECK-SAME: multiplicandAPtxType = #nvvm.mma_type<bf16>
+// CHECK-SAME: shape = #nvvm.shape<m = 16, n = 8, k = 16>
+module attributes {tilegpu.target = "sm_90a"} {
+  func.func @mma(%a: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>) {
+    %c0 = arith.constant 0 : i32
+    %x = tile.load %a[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<16x16xbf16>
+    %z = arith.constant dense<0.0> : tensor<16x8xf32>
+    %y = tile.load %a[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<16x8xbf16>
+    %d = tile.mma %x, %y, %z {precision = #tile<precision bf16>} : tensor<16x16xbf16>, tensor<16x8xbf16>, tensor<16x8xf32>
+    tile.store %d, %c[%c0, %c0] : tensor<16x8xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
+
