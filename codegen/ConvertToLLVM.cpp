@@ -982,34 +982,14 @@ FailureOr<Value> KernelEmitter::emitMath(Operation &op, Value x) {
       acc = fma(acc, x, f32(c));
     return acc;
   };
-  // exp(v) to ~1 ulp: k = rint(v log2 e), r = v - k ln2 (Cody-Waite, two
-  // FMAs), exp(r) by its Taylor polynomial on |r| <= ln2/2, times 2^k built
-  // in two halves so that k down to -252 and up to 254 scale without
-  // overflowing the exponent field. (ex2.approx alone is off by ~1e-6 relative
-  // for |v| ~ 20, too much for the accuracy contract.)
   auto expf = [&](Value v) -> Value {
-    Value clamped = arith::MinimumFOp::create(
-        b, loc, arith::MaximumFOp::create(b, loc, v, f32(-104.0)), f32(89.0));
-    Value k = math::RoundEvenOp::create(
-        b, loc, arith::MulFOp::create(b, loc, clamped, f32(log2e)));
-    Value r = fma(k, f32(-0.693145751953125), clamped);
-    r = fma(k, f32(-1.428606765330187e-06), r);
-    Value p = polynomial(r, {1.0 / 5040, 1.0 / 720, 1.0 / 120, 1.0 / 24,
-                             1.0 / 6, 0.5, 1.0, 1.0});
-    Value ki = arith::FPToSIOp::create(b, loc, b.getI32Type(), k);
-    Value half = arith::ShRSIOp::create(b, loc, ki, i32c(1));
-    Value rest = arith::SubIOp::create(b, loc, ki, half);
-    auto pow2 = [&](Value e) -> Value {
-      Value bits = arith::ShLIOp::create(
-          b, loc, arith::AddIOp::create(b, loc, e, i32c(127)), i32c(23));
-      return arith::BitcastOp::create(b, loc, f32Type, bits);
-    };
-    Value y = arith::MulFOp::create(
-        b, loc, arith::MulFOp::create(b, loc, p, pow2(half)), pow2(rest));
-    // NaN stays NaN (the clamps would have turned it into a number).
-    Value isNaN =
-        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, v, v);
-    return arith::SelectOp::create(b, loc, isNaN, v, y);
+    // 2^(v log2 e) with ex2.approx (2 ulp); the rounding error of the
+    // product, recovered exactly by an FMA, is applied to first order.
+    Value p = arith::MulFOp::create(b, loc, v, f32(log2e));
+    Value err = fma(v, f32(log2e), arith::NegFOp::create(b, loc, p));
+    Value e = ex2(p);
+    return fma(e, arith::MulFOp::create(b, loc, err, f32(0.6931471805599453)),
+               e);
   };
   // log(v) to ~1 ulp: v = m 2^e with m in [sqrt(1/2), sqrt(2)), log(m) =
   // 2 atanh(s), s = (m - 1)/(m + 1), |s| < 0.172, by its odd series.
