@@ -355,9 +355,13 @@ Access KernelEmitter::accessOf(Value view, ValueRange indices,
   SmallVector<Value> idx;
   for (Value i : indices)
     idx.push_back(regs[i][0]);
+  // coordsOf(-1): where the thread's pattern starts (no register offset).
   return planAccess(
       *this, b, loc, views[view], idx, type, squeeze,
-      [&](int64_t r) { return coordsOf(dist, base, r); }, dist);
+      [&](int64_t r) {
+        return r < 0 ? SmallVector<Value>(base) : coordsOf(dist, base, r);
+      },
+      dist);
 }
 
 LogicalResult KernelEmitter::emitLoad(tile::LoadOp op) {
@@ -502,7 +506,83 @@ static Access planAccess(KernelEmitter &, OpBuilder &b, Location loc,
     unitStride = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                        view.strides[rank - 1], c64(1));
   Type ptrType = view.ptr.getType();
-  for (int64_t r = 0; r < dist.numRegisters; ++r) {
+  Type storage = element.isInteger(1) ? b.getI8Type() : element;
+  // Without wrap-around, register r sits at a constant offset from the
+  // thread's first element: the bounds and the address are computed once per
+  // thread, plus one compare and one constant multiple of a stride per
+  // (dimension, offset) that actually varies.
+  bool wraps = false;
+  for (int64_t d = 0; d < tile.getRank(); ++d)
+    wraps |= dist.ctaTile[d] > dist.shape[d];
+  SmallVector<Value> first(rank), room(rank);
+  Value threadInBounds, threadPtr;
+  if (!wraps) {
+    SmallVector<Value> c0 = coordsOf(-1);
+    Value offset = c64(0);
+    threadInBounds = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+    for (int64_t d = 0; d < rank; ++d) {
+      first[d] = origin[d];
+      if (tileDim[d] >= 0)
+        first[d] = arith::AddIOp::create(
+            b, loc, first[d],
+            arith::ExtSIOp::create(b, loc, b.getI64Type(), c0[tileDim[d]]));
+      threadInBounds = arith::AndIOp::create(
+          b, loc, threadInBounds,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, first[d],
+                                c64(0)));
+      room[d] = arith::SubIOp::create(b, loc, view.sizes[d], first[d]);
+      offset = arith::AddIOp::create(
+          b, loc, offset,
+          arith::MulIOp::create(b, loc, first[d], view.strides[d]));
+    }
+    threadPtr = LLVM::GEPOp::create(b, loc, ptrType, storage, view.ptr,
+                                    ValueRange{offset});
+  }
+  DenseMap<std::pair<int64_t, int64_t>, Value> fits, steps;
+  for (int64_t r = 0; r < dist.numRegisters && !wraps; ++r) {
+    Value inb = threadInBounds, offset;
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t delta = tileDim[d] >= 0 ? dist.regOffsets[r][tileDim[d]] : 0;
+      Value &fit = fits[{d, delta}];
+      if (!fit)
+        fit = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, room[d],
+                                    c64(delta));
+      inb = arith::AndIOp::create(b, loc, inb, fit);
+      if (delta == 0)
+        continue;
+      Value &step = steps[{d, delta}];
+      if (!step)
+        step = arith::MulIOp::create(b, loc, view.strides[d], c64(delta));
+      offset = offset ? Value(arith::AddIOp::create(b, loc, offset, step))
+                      : step;
+    }
+    access.inBounds.push_back(inb);
+    access.address.push_back(
+        offset ? Value(LLVM::GEPOp::create(b, loc, ptrType, storage, threadPtr,
+                                           ValueRange{offset}))
+               : threadPtr);
+    if (access.vector > 1 && r % access.vector == 0) {
+      int64_t delta = dist.regOffsets[r][tile.getRank() - 1];
+      Value lastOk = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
+                                           room[rank - 1],
+                                           c64(delta + access.vector - 1));
+      Value ok = arith::AndIOp::create(b, loc, inb, lastOk);
+      if (unitStride)
+        ok = arith::AndIOp::create(b, loc, ok, unitStride);
+      if (checkAlign) {
+        Value address = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(),
+                                                 access.address.back());
+        Value low = arith::AndIOp::create(b, loc, address,
+                                          c64(access.vector * bytes - 1));
+        ok = arith::AndIOp::create(
+            b, loc, ok,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, low,
+                                  c64(0)));
+      }
+      access.groupInBounds.push_back(ok);
+    }
+  }
+  for (int64_t r = 0; r < dist.numRegisters && wraps; ++r) {
     SmallVector<Value> coords = coordsOf(r);
     Value inb = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
     Value offset = c64(0);
@@ -524,7 +604,6 @@ static Access planAccess(KernelEmitter &, OpBuilder &b, Location loc,
       offset = arith::AddIOp::create(
           b, loc, offset, arith::MulIOp::create(b, loc, g, view.strides[d]));
     }
-    Type storage = element.isInteger(1) ? b.getI8Type() : element;
     access.inBounds.push_back(inb);
     access.address.push_back(LLVM::GEPOp::create(b, loc, ptrType, storage,
                                                  view.ptr, ValueRange{offset}));
@@ -1332,6 +1411,18 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
   fn->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), b.getUnitAttr());
   fn->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
               b.getDenseI32ArrayAttr({32 * numWarps, 1, 1}));
+  // The occupancy hint becomes .minnctapersm: ptxas then limits registers so
+  // that many CTAs fit on an SM.
+  auto module = kernel->getParentOfType<ModuleOp>();
+  auto targetAttr = module ? module->getAttrOfType<StringAttr>(
+                                 tilegpu::TileGPUDialect::getTargetAttrName())
+                           : StringAttr();
+  if (auto hints = kernel->getAttrOfType<tile::HintsAttr>(
+          tile::TileDialect::getHintsAttrName()))
+    if (auto occupancy = dyn_cast_or_null<IntegerAttr>(hints.lookup(
+            targetAttr ? targetAttr.getValue() : "sm_90a", "occupancy")))
+      fn->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                  b.getI32IntegerAttr(occupancy.getInt()));
   Block *entry = fn.addEntryBlock(b);
   b.setInsertionPointToStart(entry);
   loc = kernel.getLoc();

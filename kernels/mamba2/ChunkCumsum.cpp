@@ -27,6 +27,8 @@ void chunkCumsum(const Config &cfg, View<DT, 3> dt, // (b, L, h)
                  F32 dtMin, F32 dtMax) {
   const int64_t Q = cfg["Q"], BH = cfg["BLOCK_H"];
   hint("default", "num_warps", cfg["num_warps"]);
+  if (cfg["occupancy"])
+    hint("default", "occupancy", cfg["occupancy"]);
 
   auto b = program_id(0), c = program_id(1), hb = program_id(2);
 
@@ -66,6 +68,8 @@ const Register registration{{
             // Default measured on the H200
             // (bench/results/2026-11-29-chunk-cumsum.md).
             tunable("num_warps", {1, 2, 4, 8}, 8, "warps per program"),
+            tunable("occupancy", {0, 2, 3, 4, 6, 8}, 0,
+                    "CTAs per SM to fit (0: ptxas decides)"),
         },
     // (batch, chunk, head block)
     .grid = {{"dt", 0, ""}, {"dt", 1, "Q"}, {"dt", 2, "BLOCK_H"}},
