@@ -538,6 +538,23 @@ static Access planAccess(KernelEmitter &, OpBuilder &b, Location loc,
     threadPtr = LLVM::GEPOp::create(b, loc, ptrType, storage, view.ptr,
                                     ValueRange{offset});
   }
+  // A vector group: in bounds, and, where the view type does not promise
+  // them, unit stride and an aligned first element (run-time checks).
+  auto groupOk = [&](Value inb, Value lastOk) -> Value {
+    Value ok = arith::AndIOp::create(b, loc, inb, lastOk);
+    if (unitStride)
+      ok = arith::AndIOp::create(b, loc, ok, unitStride);
+    if (checkAlign) {
+      Value address = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(),
+                                               access.address.back());
+      Value low = arith::AndIOp::create(b, loc, address,
+                                        c64(access.vector * bytes - 1));
+      ok = arith::AndIOp::create(
+          b, loc, ok,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, low, c64(0)));
+    }
+    return ok;
+  };
   DenseMap<std::pair<int64_t, int64_t>, Value> fits, steps;
   for (int64_t r = 0; r < dist.numRegisters && !wraps; ++r) {
     Value inb = threadInBounds, offset;
@@ -566,20 +583,7 @@ static Access planAccess(KernelEmitter &, OpBuilder &b, Location loc,
       Value lastOk = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
                                            room[rank - 1],
                                            c64(delta + access.vector - 1));
-      Value ok = arith::AndIOp::create(b, loc, inb, lastOk);
-      if (unitStride)
-        ok = arith::AndIOp::create(b, loc, ok, unitStride);
-      if (checkAlign) {
-        Value address = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(),
-                                                 access.address.back());
-        Value low = arith::AndIOp::create(b, loc, address,
-                                          c64(access.vector * bytes - 1));
-        ok = arith::AndIOp::create(
-            b, loc, ok,
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, low,
-                                  c64(0)));
-      }
-      access.groupInBounds.push_back(ok);
+      access.groupInBounds.push_back(groupOk(inb, lastOk));
     }
   }
   for (int64_t r = 0; r < dist.numRegisters && wraps; ++r) {
@@ -614,20 +618,7 @@ static Access planAccess(KernelEmitter &, OpBuilder &b, Location loc,
           b, loc, arith::CmpIPredicate::slt,
           arith::AddIOp::create(b, loc, lastGlobal, c64(access.vector - 1)),
           view.sizes[rank - 1]);
-      Value ok = arith::AndIOp::create(b, loc, inb, lastOk);
-      if (unitStride)
-        ok = arith::AndIOp::create(b, loc, ok, unitStride);
-      if (checkAlign) {
-        Value address = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(),
-                                                 access.address.back());
-        Value low = arith::AndIOp::create(b, loc, address,
-                                          c64(access.vector * bytes - 1));
-        ok = arith::AndIOp::create(
-            b, loc, ok,
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, low,
-                                  c64(0)));
-      }
-      access.groupInBounds.push_back(ok);
+      access.groupInBounds.push_back(groupOk(inb, lastOk));
     }
   }
   return access;
