@@ -1119,14 +1119,32 @@ FailureOr<Value> KernelEmitter::emitMath(Operation &op, Value x) {
   else if (isa<math::LogOp>(op))
     y = logf(x);
   else if (isa<math::Log1pOp>(op)) {
-    // log1p(x) = log(u) * x / (u - 1) with u = 1 + x (exact when u == 1).
-    Value u = arith::AddFOp::create(b, loc, f32(1.0), x);
-    Value d = arith::SubFOp::create(b, loc, u, f32(1.0));
-    Value ratio = fastDiv(x, d);
-    Value scaled = arith::MulFOp::create(b, loc, logf(u), ratio);
-    Value same =
-        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, d, f32(0.0));
-    y = arith::SelectOp::create(b, loc, same, x, scaled);
+    // On [-1/2, 1]: log1p(x) = 2 atanh(s), s = x / (2 + x), |s| <= 1/3, by
+    // its odd series (no range reduction, no special cases). Elsewhere
+    // log(u) * x / (u - 1) with u = 1 + x, exact when u == 1. A branch, not
+    // both: arguments usually fall on one side (softplus: always (0, 1]).
+    Value small = arith::AndIOp::create(
+        b, loc,
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, x, f32(-0.5)),
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLE, x, f32(1.0)));
+    y = ifElse(
+        small, {f32Type},
+        [&]() -> SmallVector<Value> {
+          Value sv = fastDiv(x, arith::AddFOp::create(b, loc, f32(2.0), x));
+          Value s2 = arith::MulFOp::create(b, loc, sv, sv);
+          Value series = polynomial(s2, {2.0 / 13, 2.0 / 11, 2.0 / 9, 2.0 / 7,
+                                         2.0 / 5, 2.0 / 3, 2.0});
+          return {arith::MulFOp::create(b, loc, series, sv)};
+        },
+        [&]() -> SmallVector<Value> {
+          Value u = arith::AddFOp::create(b, loc, f32(1.0), x);
+          Value d = arith::SubFOp::create(b, loc, u, f32(1.0));
+          Value scaled =
+              arith::MulFOp::create(b, loc, logf(u), fastDiv(x, d));
+          Value same = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                             d, f32(0.0));
+          return {arith::SelectOp::create(b, loc, same, x, scaled)};
+        })[0];
   } else if (isa<math::SqrtOp>(op))
     y = LLVM::SqrtOp::create(b, loc, x);
   else if (isa<math::RsqrtOp>(op))
