@@ -172,6 +172,9 @@ private:
   emitRemap(Operation *op,
             function_ref<SmallVector<Value>(ArrayRef<Value>)> sourceCoords);
   LogicalResult emitPermute(tile::PermuteOp op);
+  LogicalResult emitRemapInWarp(
+      Value source, Value result,
+      function_ref<SmallVector<Value>(ArrayRef<Value>)> sourceCoords);
   LogicalResult emitElementwise(Operation &op);
   FailureOr<Value> emitMath(Operation &op, Value x);
   LogicalResult emitFor(scf::ForOp op);
@@ -570,8 +573,8 @@ static Access planAccess(KernelEmitter &, OpBuilder &b, Location loc,
       Value &step = steps[{d, delta}];
       if (!step)
         step = arith::MulIOp::create(b, loc, view.strides[d], c64(delta));
-      offset = offset ? Value(arith::AddIOp::create(b, loc, offset, step))
-                      : step;
+      offset =
+          offset ? Value(arith::AddIOp::create(b, loc, offset, step)) : step;
     }
     access.inBounds.push_back(inb);
     access.address.push_back(
@@ -580,9 +583,9 @@ static Access planAccess(KernelEmitter &, OpBuilder &b, Location loc,
                : threadPtr);
     if (access.vector > 1 && r % access.vector == 0) {
       int64_t delta = dist.regOffsets[r][tile.getRank() - 1];
-      Value lastOk = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
-                                           room[rank - 1],
-                                           c64(delta + access.vector - 1));
+      Value lastOk =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
+                                room[rank - 1], c64(delta + access.vector - 1));
       access.groupInBounds.push_back(groupOk(inb, lastOk));
     }
   }
@@ -965,12 +968,84 @@ LogicalResult KernelEmitter::emitReduce(tile::ReduceOp op) {
   return success();
 }
 
+/// A shape change whose source fits in one warp (every warp holds all of
+/// it, a few registers per lane) needs no shared memory: each result element
+/// is fetched from the lane that holds it with shfl.sync.idx, one shuffle per
+/// source register, and the right register selected. Small tiles such as a
+/// row of per-head constants broadcast over a block take this path.
+LogicalResult KernelEmitter::emitRemapInWarp(
+    Value source, Value result,
+    function_ref<SmallVector<Value>(ArrayRef<Value>)> sourceCoords) {
+  auto srcType = cast<RankedTensorType>(source.getType());
+  auto type = cast<RankedTensorType>(result.getType());
+  Type element = type.getElementType();
+  if (srcType.getRank() == 0 || type.getRank() == 0 ||
+      !(element.isF32() || element.isInteger(32)))
+    return failure();
+  Distribution src = distributionOf(srcType);
+  tilegpu::BlockedLayoutAttr layout = src.layout;
+  int64_t rank = srcType.getRank();
+  for (int64_t d = 0; d < rank; ++d)
+    if (int64_t(layout.getSizePerThread()[d]) * layout.getThreadsPerWarp()[d] <
+        srcType.getDimSize(d))
+      return failure(); // a warp does not hold the whole tile
+  if (src.numRegisters > 8)
+    return failure();
+  // Lane strides along each dimension (lanes are split in `order`).
+  SmallVector<int64_t> laneStride(rank);
+  int64_t stride = 1;
+  for (unsigned d : layout.getOrder()) {
+    laneStride[d] = stride;
+    stride *= layout.getThreadsPerWarp()[d];
+  }
+  Distribution dist = distributionOf(type);
+  SmallVector<Value> base = threadBase(dist);
+  SmallVector<Value> out;
+  auto idxKind = NVVM::ShflKindAttr::get(b.getContext(), NVVM::ShflKind::idx);
+  for (int64_t r = 0; r < dist.numRegisters; ++r) {
+    SmallVector<Value> c = sourceCoords(coordsOf(dist, base, r));
+    Value srcLane = i32(0), which = i32(0);
+    int64_t regStride = 1;
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      int64_t spt = layout.getSizePerThread()[d];
+      Value laneC = arith::RemUIOp::create(
+          b, loc, arith::DivUIOp::create(b, loc, c[d], i32(spt)),
+          i32(layout.getThreadsPerWarp()[d]));
+      srcLane = arith::AddIOp::create(
+          b, loc, srcLane,
+          arith::MulIOp::create(b, loc, laneC, i32(laneStride[d])));
+      Value e = arith::RemUIOp::create(b, loc, c[d], i32(spt));
+      which = arith::AddIOp::create(
+          b, loc, which, arith::MulIOp::create(b, loc, e, i32(regStride)));
+      regStride *= spt;
+    }
+    Value v;
+    for (int64_t j = 0; j < src.numRegisters; ++j) {
+      Value shuffled =
+          NVVM::ShflOp::create(b, loc, element, i32(-1), regs[source][j],
+                               srcLane, i32(31), idxKind, UnitAttr());
+      if (!v) {
+        v = shuffled;
+        continue;
+      }
+      Value isJ = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, which,
+                                        i32(j));
+      v = arith::SelectOp::create(b, loc, isJ, shuffled, v);
+    }
+    out.push_back(v);
+  }
+  regs[result] = out;
+  return success();
+}
+
 LogicalResult KernelEmitter::emitRemap(
     Operation *op,
     function_ref<SmallVector<Value>(ArrayRef<Value>)> sourceCoords) {
   Value source = op->getOperand(0), result = op->getResult(0);
   auto srcType = cast<RankedTensorType>(source.getType());
   auto type = cast<RankedTensorType>(result.getType());
+  if (succeeded(emitRemapInWarp(source, result, sourceCoords)))
+    return success();
   tileToShared(source);
   SmallVector<Value> out;
   if (type.getRank() == 0) {
@@ -1042,8 +1117,7 @@ FailureOr<Value> KernelEmitter::emitMath(Operation &op, Value x) {
   // div.approx.f32 (afn) is a few instructions where div.rn.f32 is a
   // subroutine with a slow path.
   auto fastDiv = [&](Value num, Value den) -> Value {
-    return arith::DivFOp::create(b, loc, num, den,
-                                 arith::FastMathFlags::afn);
+    return arith::DivFOp::create(b, loc, num, den, arith::FastMathFlags::afn);
   };
   auto polynomial = [&](Value x, ArrayRef<double> coeffs) -> Value {
     // Horner, highest degree first.
@@ -1139,8 +1213,7 @@ FailureOr<Value> KernelEmitter::emitMath(Operation &op, Value x) {
         [&]() -> SmallVector<Value> {
           Value u = arith::AddFOp::create(b, loc, f32(1.0), x);
           Value d = arith::SubFOp::create(b, loc, u, f32(1.0));
-          Value scaled =
-              arith::MulFOp::create(b, loc, logf(u), fastDiv(x, d));
+          Value scaled = arith::MulFOp::create(b, loc, logf(u), fastDiv(x, d));
           Value same = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
                                              d, f32(0.0));
           return {arith::SelectOp::create(b, loc, same, x, scaled)};

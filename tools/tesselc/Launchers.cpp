@@ -1,4 +1,5 @@
-//===- Launchers.cpp - generated C++ launchers for compiled kernels --------===//
+//===- Launchers.cpp - generated C++ launchers for compiled kernels
+//--------===//
 
 #include "tools/tesselc/Launchers.h"
 
@@ -25,9 +26,9 @@ const char *scalarType(DType d) {
 std::string parameters(const Kernel &k) {
   std::string out;
   for (const Param &p : k.params)
-    out += fmt::format("{}{} {}", out.empty() ? "" : ", ",
-                       p.isView ? "const ::tessel::rt::View &" : scalarType(p.dtype),
-                       p.name);
+    out += fmt::format(
+        "{}{} {}", out.empty() ? "" : ", ",
+        p.isView ? "const ::tessel::rt::View &" : scalarType(p.dtype), p.name);
   return out;
 }
 
@@ -56,13 +57,13 @@ std::string generateHeader(const std::string &library, const std::string &ns,
   for (const Kernel &k : kernels) {
     out += fmt::format("\n/// {} [{}]: {}\n", k.name, k.config, k.summary);
     for (const Param &p : k.params)
-      out += p.isView
-                 ? fmt::format("///   {}: rank-{} {} view{}{}\n", p.name,
-                               p.rank, dtypeName(p.dtype),
-                               p.aligned16 ? ", 16-byte aligned" : "",
-                               p.unitStride ? ", unit stride in the last dim"
-                                            : "")
-                 : fmt::format("///   {}: {}\n", p.name, scalarType(p.dtype));
+      out +=
+          p.isView
+              ? fmt::format("///   {}: rank-{} {} view{}{}\n", p.name, p.rank,
+                            dtypeName(p.dtype),
+                            p.aligned16 ? ", 16-byte aligned" : "",
+                            p.unitStride ? ", unit stride in the last dim" : "")
+              : fmt::format("///   {}: {}\n", p.name, scalarType(p.dtype));
     if (!k.grid.empty())
       out += fmt::format("::tessel::rt::Status {}({}, CUstream stream);\n",
                          k.name, parameters(k));
@@ -83,9 +84,11 @@ std::string generateSource(const std::string &library, const std::string &ns,
       "namespace {1} {{\nnamespace {{\n\n"
       "using ::tessel::rt::Status;\n\n"
       "/// Loads the image for this device once, then finds the kernel.\n"
-      "Status kernelFor(const char *name, const std::vector<::tessel::rt::Image> "
+      "Status kernelFor(const char *name, const "
+      "std::vector<::tessel::rt::Image> "
       "&images,\n                 std::once_flag &once, ::tessel::rt::Module "
-      "&module,\n                 ::tessel::rt::Kernel &kernel, Status &status) "
+      "&module,\n                 ::tessel::rt::Kernel &kernel, Status "
+      "&status) "
       "{{\n"
       "  std::call_once(once, [&] {{\n"
       "    status = ::tessel::rt::Module::load(images, &module);\n"
@@ -96,9 +99,11 @@ std::string generateSource(const std::string &library, const std::string &ns,
       "                 int elementBytes, unsigned flags, "
       "::tessel::rt::ViewArg *out) {{\n"
       "  if (v.sizes.size() != rank || v.strides.size() != rank)\n"
-      "    return Status::error(std::string(kernel) + \": argument '\" + name + "
+      "    return Status::error(std::string(kernel) + \": argument '\" + name "
+      "+ "
       "\"' must have \" +\n"
-      "                         std::to_string(rank) + \" sizes and strides\");\n"
+      "                         std::to_string(rank) + \" sizes and "
+      "strides\");\n"
       "  *out = {{v.ptr, elementBytes, v.sizes, v.strides, flags}};\n"
       "  return Status();\n}}\n\n",
       library, ns);
@@ -108,12 +113,12 @@ std::string generateSource(const std::string &library, const std::string &ns,
       std::string name = fmt::format("k{}_{}", k.name, target);
       out += fmt::format("alignas(16) const unsigned char {}[] = {{", name);
       for (size_t i = 0; i < cubin.size(); ++i)
-        out += fmt::format("{}{}{}", i ? "," : "", i % 24 ? "" : "\n  ",
-                           static_cast<unsigned>(
-                               static_cast<unsigned char>(cubin[i])));
+        out += fmt::format(
+            "{}{}{}", i ? "," : "", i % 24 ? "" : "\n  ",
+            static_cast<unsigned>(static_cast<unsigned char>(cubin[i])));
       out += "};\n";
-      arrays.push_back(fmt::format("{{\"{}\", {}, sizeof({})}}", target, name,
-                                   name));
+      arrays.push_back(
+          fmt::format("{{\"{}\", {}, sizeof({})}}", target, name, name));
     }
     std::string images;
     for (const std::string &a : arrays)
@@ -145,8 +150,9 @@ std::string generateSource(const std::string &library, const std::string &ns,
       else
         out += fmt::format("  args.push_back({});\n", p.name);
     }
-    out += fmt::format("  return {}_kernel.launch(grid, {}, args, stream);\n}}\n\n",
-                       k.name, k.numWarps);
+    out += fmt::format(
+        "  return {}_kernel.launch(grid, {}, args, stream);\n}}\n\n", k.name,
+        k.numWarps);
     if (!k.grid.empty()) {
       out += fmt::format("Status {}({}, CUstream stream) {{\n", k.name,
                          parameters(k));
@@ -161,12 +167,12 @@ std::string generateSource(const std::string &library, const std::string &ns,
         const Param &p = k.params[g.param];
         if (std::find(checked.begin(), checked.end(), g.param) == checked.end())
           out += fmt::format(
-            "  if ({0}.sizes.size() != {1})\n    return "
-            "Status::error(\"{2}: argument '{0}' must have {1} sizes\");\n",
+              "  if ({0}.sizes.size() != {1})\n    return "
+              "Status::error(\"{2}: argument '{0}' must have {1} sizes\");\n",
               p.name, p.rank, k.name);
         checked.push_back(g.param);
-        dims += fmt::format("{}({}.sizes[{}] + {}) / {}", i ? ", " : "",
-                            p.name, g.dim, g.divisor - 1, g.divisor);
+        dims += fmt::format("{}({}.sizes[{}] + {}) / {}", i ? ", " : "", p.name,
+                            g.dim, g.divisor - 1, g.divisor);
       }
       out += fmt::format("  return {}_grid(::tessel::rt::Dim3{{{}}}, {}, "
                          "stream);\n}}\n\n",

@@ -1,4 +1,5 @@
-//===- Launchers.h - generated C++ launchers for compiled kernels -*- C++ -*-===//
+//===- Launchers.h - generated C++ launchers for compiled kernels -*- C++
+//-*-===//
 //
 // `tesselc --library NAME` writes NAME.h and NAME.cpp: the cubins of every
 // kernel and target embedded as byte arrays, and one typed launch function

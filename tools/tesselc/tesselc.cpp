@@ -13,10 +13,10 @@
 #include "codegen/Pipeline.h"
 #include "tools/tesselc/Launchers.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "dialect/tile/TileOps.h"
 #include "dsl/Registry.h"
 #include "dsl/Tracer.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/StringExtras.h"
@@ -303,10 +303,11 @@ int main(int argc, char **argv) {
   if (!library.empty() && !failures) {
     if (emit != "cubin")
       return fail("--library needs --emit=cubin");
-    std::string ns = cxxNamespace.empty() ? library.getValue()
-                                          : cxxNamespace.getValue();
+    std::string ns =
+        cxxNamespace.empty() ? library.getValue() : cxxNamespace.getValue();
     std::string base = outputDir + "/" + library;
-    if (!writeFile(base + ".h", launchers::generateHeader(library, ns, launched)) ||
+    if (!writeFile(base + ".h",
+                   launchers::generateHeader(library, ns, launched)) ||
         !writeFile(base + ".cpp",
                    launchers::generateSource(library, ns, launched)))
       return 1;
