@@ -91,6 +91,11 @@ private:
   Value lane, warp; // i32
   int64_t sharedBytes = 0;
   int numWarps = 4;
+  /// Views read and written since the last barrier: a thread may read or
+  /// write an element another thread wrote or read, so a store after an
+  /// access to the same view (or a load after a store) waits for the CTA.
+  /// Distinct view arguments are assumed not to overlap.
+  DenseSet<Value> loadedViews, storedViews;
 
   // Constants and small helpers.
   Value i32(int64_t v) {
@@ -144,7 +149,25 @@ private:
 
   // Shared memory.
   Value sharedAddress(Value linear, Type element, int64_t byteOffset = 0);
-  void barrier() { NVVM::Barrier0Op::create(b, loc); }
+  void barrier() {
+    NVVM::Barrier0Op::create(b, loc);
+    loadedViews.clear();
+    storedViews.clear();
+  }
+  /// Marks the views a region reads and writes as accessed (for a loop body,
+  /// whose next iteration follows its end).
+  void noteAccesses(Operation *op) {
+    op->walk([&](Operation *inner) {
+      if (auto load = dyn_cast<tile::LoadOp>(inner))
+        loadedViews.insert(load.getView());
+      if (auto store = dyn_cast<tile::StoreOp>(inner))
+        storedViews.insert(store.getView());
+    });
+  }
+  /// True for the one thread copy of each element that stores it: where a
+  /// CTA tile is larger than the tile, several threads hold each element.
+  /// Null when every element has one holder.
+  Value ownsRegister(const Distribution &dist, ArrayRef<Value> base, int64_t r);
   /// Writes a tile to shared memory in row-major order (after a barrier, so
   /// earlier readers are done), then waits for all writes.
   void tileToShared(Value tile);
@@ -210,6 +233,8 @@ private:
 SmallVector<Value> KernelEmitter::threadBase(const Distribution &dist) {
   tilegpu::BlockedLayoutAttr layout = dist.layout;
   size_t rank = dist.shape.size();
+  if (rank == 0 || layout.getRank() != rank)
+    return SmallVector<Value>(rank, i32(0));
   SmallVector<Value> laneC(rank), warpC(rank);
   Value l = lane, w = warp;
   for (unsigned d : layout.getOrder()) {
@@ -243,6 +268,21 @@ SmallVector<Value> KernelEmitter::coordsOf(const Distribution &dist,
     c.push_back(v);
   }
   return c;
+}
+
+Value KernelEmitter::ownsRegister(const Distribution &dist,
+                                  ArrayRef<Value> base, int64_t r) {
+  Value owns;
+  for (size_t d = 0; d < dist.shape.size(); ++d) {
+    if (dist.ctaTile[d] <= dist.shape[d])
+      continue;
+    Value unwrapped =
+        arith::AddIOp::create(b, loc, base[d], i32(dist.regOffsets[r][d]));
+    Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                         unwrapped, i32(dist.shape[d]));
+    owns = owns ? Value(arith::AndIOp::create(b, loc, owns, inside)) : inside;
+  }
+  return owns;
 }
 
 Value KernelEmitter::linearIndex(ArrayRef<Value> coords,
@@ -368,6 +408,9 @@ Access KernelEmitter::accessOf(Value view, ValueRange indices,
 }
 
 LogicalResult KernelEmitter::emitLoad(tile::LoadOp op) {
+  if (storedViews.contains(op.getView()))
+    barrier();
+  loadedViews.insert(op.getView());
   auto type = cast<RankedTensorType>(op.getType());
   Distribution dist = distributionOf(type);
   Access access =
@@ -423,10 +466,25 @@ LogicalResult KernelEmitter::emitLoad(tile::LoadOp op) {
 }
 
 LogicalResult KernelEmitter::emitStore(tile::StoreOp op) {
+  if (storedViews.contains(op.getView()) || loadedViews.contains(op.getView()))
+    barrier();
+  storedViews.insert(op.getView());
   auto type = cast<RankedTensorType>(op.getValue().getType());
   Distribution dist = distributionOf(type);
   Access access =
       accessOf(op.getView(), op.getIndices(), type, op.getSqueeze(), dist);
+  // Only one copy of a duplicated element is written.
+  SmallVector<Value> base = threadBase(dist);
+  for (int64_t r = 0; r < dist.numRegisters; ++r) {
+    Value owns = ownsRegister(dist, base, r);
+    if (!owns)
+      continue;
+    access.inBounds[r] =
+        arith::AndIOp::create(b, loc, access.inBounds[r], owns);
+    if (access.vector > 1 && r % access.vector == 0)
+      access.groupInBounds[r / access.vector] = arith::AndIOp::create(
+          b, loc, access.groupInBounds[r / access.vector], owns);
+  }
   Type element = type.getElementType();
   int64_t bytes = storageBytes(element);
   ArrayRef<Value> values = regs[op.getValue()];
@@ -499,7 +557,7 @@ static Access planAccess(KernelEmitter &, OpBuilder &b, Location loc,
   // address), with element accesses as the fallback.
   bool lastIsTileDim = tileDim[rank - 1] == tile.getRank() - 1;
   int64_t spt = dist.layout.getSizePerThread().back();
-  int64_t width = std::min<int64_t>(spt, 16 / bytes);
+  int64_t width = std::min<int64_t>({spt, 16 / bytes, dist.shape.back()});
   if (lastIsTileDim && width > 1 && !element.isInteger(1))
     access.vector = width;
   bool checkStride = !view.type.getUnitStride();
@@ -832,10 +890,20 @@ LogicalResult KernelEmitter::emitCumsumInWarps(tile::CumsumOp op) {
                                             laneC, i32(d));
         incl = arith::SelectOp::create(b, loc, has, add(incl, other), incl);
       }
-      // 3. Everything before this thread: earlier lanes, earlier tiles.
+      // 3. Everything before this thread: the inclusive sum of the previous
+      // lane (not incl - running: that cancels, and inf - inf is NaN).
+      auto stepKind = NVVM::ShflKindAttr::get(
+          b.getContext(), reverse ? NVVM::ShflKind::down : NVVM::ShflKind::up);
+      Value previous =
+          NVVM::ShflOp::create(b, loc, element, fullMask, incl, i32(1),
+                               i32(reverse ? 31 : 0), stepKind, UnitAttr());
+      Value isFirst =
+          reverse ? arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          laneC, i32(lanes - 1))
+                  : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          laneC, i32(0));
       Value exclusive =
-          isFloat ? Value(arith::SubFOp::create(b, loc, incl, running))
-                  : Value(arith::SubIOp::create(b, loc, incl, running));
+          arith::SelectOp::create(b, loc, isFirst, zero, previous);
       Value prefix = add(exclusive, carry);
       for (auto [e, k] : llvm::enumerate(idx))
         out[k] = add(local[e], prefix);
@@ -1132,8 +1200,14 @@ FailureOr<Value> KernelEmitter::emitMath(Operation &op, Value x) {
     Value p = arith::MulFOp::create(b, loc, v, f32(log2e));
     Value err = fma(v, f32(log2e), arith::NegFOp::create(b, loc, p));
     Value e = ex2(p);
-    return fma(e, arith::MulFOp::create(b, loc, err, f32(0.6931471805599453)),
-               e);
+    // At +-inf and on overflow the correction is NaN or would turn inf into
+    // NaN: use the plain power there.
+    Value c = arith::MulFOp::create(b, loc, err, f32(0.6931471805599453));
+    Value cNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, c, c);
+    c = arith::SelectOp::create(b, loc, cNaN, f32(0.0), c);
+    Value eInf = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, e,
+                                       f32(INFINITY));
+    return arith::SelectOp::create(b, loc, eInf, e, fma(e, c, e));
   };
   // log(v) to ~1 ulp: v = m 2^e with m in [sqrt(1/2), sqrt(2)), log(m) =
   // 2 atanh(s), s = (m - 1)/(m + 1), |s| < 0.172, by its odd series.
@@ -1213,7 +1287,13 @@ FailureOr<Value> KernelEmitter::emitMath(Operation &op, Value x) {
         [&]() -> SmallVector<Value> {
           Value u = arith::AddFOp::create(b, loc, f32(1.0), x);
           Value d = arith::SubFOp::create(b, loc, u, f32(1.0));
-          Value scaled = arith::MulFOp::create(b, loc, logf(u), fastDiv(x, d));
+          // x / d is 1 when u - 1 recovers x exactly (large or infinite x,
+          // where div.approx would not).
+          Value exact =
+              arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, d, x);
+          Value ratio =
+              arith::SelectOp::create(b, loc, exact, f32(1.0), fastDiv(x, d));
+          Value scaled = arith::MulFOp::create(b, loc, logf(u), ratio);
           Value same = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
                                              d, f32(0.0));
           return {arith::SelectOp::create(b, loc, same, x, scaled)};
@@ -1226,11 +1306,21 @@ FailureOr<Value> KernelEmitter::emitMath(Operation &op, Value x) {
   else if (isa<math::AbsFOp>(op))
     y = LLVM::FAbsOp::create(b, loc, x);
   else if (isa<math::TanhOp>(op)) {
-    // tanh(x) = 1 - 2 / (exp(2x) + 1), saturating correctly at +-inf.
-    Value e = expf(arith::MulFOp::create(b, loc, x, f32(2.0)));
+    // |x| >= 0.3: sign(x) (1 - 2 / (exp(2|x|) + 1)), saturating at +-inf;
+    // below, the odd Taylor series to x^11 (the subtraction would cancel).
+    Value ax = LLVM::FAbsOp::create(b, loc, x);
+    Value e = expf(arith::MulFOp::create(b, loc, ax, f32(2.0)));
     Value den = arith::AddFOp::create(b, loc, e, f32(1.0));
-    y = arith::SubFOp::create(b, loc, f32(1.0),
-                              arith::DivFOp::create(b, loc, f32(2.0), den));
+    Value big = arith::SubFOp::create(
+        b, loc, f32(1.0), arith::DivFOp::create(b, loc, f32(2.0), den));
+    big = LLVM::CopySignOp::create(b, loc, big, x);
+    Value x2 = arith::MulFOp::create(b, loc, x, x);
+    Value series = polynomial(x2, {-1382.0 / 155925, 62.0 / 2835, -17.0 / 315,
+                                   2.0 / 15, -1.0 / 3, 1.0});
+    Value smallY = arith::MulFOp::create(b, loc, series, x);
+    Value isSmall =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, ax, f32(0.3));
+    y = arith::SelectOp::create(b, loc, isSmall, smallY, big);
   } else if (isa<math::FmaOp>(op)) {
     return fail(&op, "fma with a single operand");
   } else {
@@ -1274,6 +1364,9 @@ LogicalResult KernelEmitter::emitElementwise(Operation &op) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
+  // The body follows itself: what it accesses counts as accessed at its
+  // start, and after the loop.
+  noteAccesses(op);
   auto loop = scf::ForOp::create(
       b, loc, regs[op.getLowerBound()][0], regs[op.getUpperBound()][0],
       regs[op.getStep()][0], flatten(op.getInitArgs()));
@@ -1289,6 +1382,7 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   auto yield = cast<scf::YieldOp>(op.getBody()->getTerminator());
   scf::YieldOp::create(b, loc, flatten(yield.getOperands()));
   b.setInsertionPointAfter(loop);
+  noteAccesses(op);
   unflatten(op.getResults(), loop.getResults());
   return success();
 }
@@ -1470,6 +1564,40 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
     return kernel.emitError("run --tilegpu-assign-layouts first: the kernel "
                             "has no tilegpu.num_warps");
   numWarps = static_cast<int>(numWarpsAttr.getInt());
+
+  // Layouts must describe their tiles on this CTA: one entry per dimension,
+  // all the kernel's warps, no thread holding more than a dimension.
+  WalkResult checked = kernel.walk([&](Operation *op) -> WalkResult {
+    for (Value v : op->getResults()) {
+      auto tensor = dyn_cast<RankedTensorType>(v.getType());
+      if (!tensor || tensor.getRank() == 0)
+        continue;
+      auto layout = tilegpu::getLayout(tensor);
+      if (!layout) {
+        op->emitOpError("has a tile without a layout; run "
+                        "--tilegpu-assign-layouts first");
+        return WalkResult::interrupt();
+      }
+      if (layout.getRank() != tensor.getRank() ||
+          static_cast<int>(layout.getNumWarps()) != numWarps) {
+        op->emitOpError() << "layout " << layout << " does not fit a "
+                          << tensor.getRank() << "-D tile on " << numWarps
+                          << " warps";
+        return WalkResult::interrupt();
+      }
+      for (int64_t d = 0; d < tensor.getRank(); ++d)
+        if (layout.getSizePerThread()[d] > tensor.getDimSize(d)) {
+          op->emitOpError()
+              << "layout " << layout << " gives a thread "
+              << layout.getSizePerThread()[d] << " elements of a dimension of "
+              << tensor.getDimSize(d);
+          return WalkResult::interrupt();
+        }
+    }
+    return WalkResult::advance();
+  });
+  if (checked.wasInterrupted())
+    return failure();
 
   // The ABI: a view is (pointer, sizes..., strides...), scalars as they are.
   auto globalPtr = LLVM::LLVMPointerType::get(ctx, 1);

@@ -35,11 +35,13 @@ module attributes {tilegpu.target = "sm_90a"} {
 // -----
 
 // A scan along the fastest lane dimension uses warp shuffles, not shared
-// memory.
+// memory. The result is stored over its input: other threads' loads of that
+// view must be done first (the one barrier).
 // CHECK-LABEL: llvm.func @row_scan
 // CHECK-NOT: nvvm.barrier0
 // CHECK: nvvm.shfl.sync up
 // CHECK: nvvm.shfl.sync idx
+// CHECK: nvvm.barrier0
 // CHECK-NOT: nvvm.barrier0
 // CHECK: llvm.return
 module attributes {tilegpu.target = "sm_90a"} {

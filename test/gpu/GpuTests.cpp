@@ -81,7 +81,7 @@ rt::Status upload(const Case &c, Run *run) {
     const Tensor &t = c.tensors[i];
     size_t bytes = t.values.size() * dtypeBytes(t.dtype);
     TESSEL_RT_TRY(rt::DeviceBuffer::allocate(bytes, &run->buffers[i]));
-    if (t.output) {
+    if (t.output && !t.inout) {
       // 0xFF bytes: NaN for every float type, -1 for integers.
       TESSEL_RT_TRY(run->buffers[i].fill(0xFF));
       continue;

@@ -162,6 +162,8 @@ Case scanCase(std::mt19937 &rng, int axis, bool reverse, int kind) {
   c.grid = {G, 1, 1};
   int64_t redLen = axis == 0 ? 32 : 16;
   Tensor x = input(rng, DType::f32, {M, N});
+  // An infinity must reach every later sum and nothing earlier.
+  x.values[3] = std::numeric_limits<double>::infinity();
   c.tensors = {x, output(DType::f32, {M, N}, {N, 1}, M * N),
                output(DType::f32, {G, redLen}, {redLen, 1}, G * redLen)};
   c.args = {size_t(0), size_t(1), size_t(2)};
@@ -271,6 +273,52 @@ Case mmaCase(std::mt19937 &rng, DType dtype, int64_t M, int64_t N, int64_t K,
   return c;
 }
 
+Case inplaceCase(std::mt19937 &rng) {
+  const int64_t N = 300;
+  Case c;
+  c.label = "in-place +1 on a 64-element tile (elements held by 8 threads)";
+  c.kernel = "test_inplace";
+  c.grid = {ceilDiv(N, 64), 1, 1};
+  Tensor x = input(rng, DType::f32, {N});
+  x.output = x.inout = true;
+  c.tensors = {x};
+  c.args = {size_t(0)};
+  c.expected = {std::vector<double>(N)};
+  for (int64_t i = 0; i < N; ++i)
+    c.expected[0][i] = roundTo(x.values[i] + 1.0, DType::f32);
+  c.tolerance = 0;
+  return c;
+}
+
+Case specialCase(std::mt19937 &rng) {
+  const int64_t N = 256;
+  const double inf = std::numeric_limits<double>::infinity();
+  Case c;
+  c.label = "exp, tanh, log1p, softplus at +-inf, overflow, tiny values";
+  c.kernel = "test_special";
+  c.grid = {ceilDiv(N, 128), 1, 1};
+  Tensor x = input(rng, DType::f32, {N}, -30, 30);
+  const double specials[] = {inf,   -inf,  1000, -1000, 88.8,  -88.0,
+                             1e-8,  -1e-6, 0.3,  -0.29, 20.0,  1e38,
+                             -1e38, 44.4,  0.0,  1e-30, -0.55, 3e-4};
+  for (size_t k = 0; k < std::size(specials); ++k)
+    x.values[k * 13 % N] = roundTo(specials[k], DType::f32);
+  c.tensors = {x, output(DType::f32, {4, N}, {N, 1}, 4 * N)};
+  c.args = {size_t(0), size_t(1)};
+  c.expected = expectationsFor(c);
+  for (int64_t i = 0; i < N; ++i) {
+    double v = x.values[i];
+    double sp = std::max(v, 0.0) + std::log1p(std::exp(-std::fabs(v)));
+    c.expected[1][0 * N + i] = roundTo(std::exp(v), DType::f32);
+    c.expected[1][1 * N + i] = std::tanh(v);
+    c.expected[1][2 * N + i] = std::log1p(std::fabs(v));
+    c.expected[1][3 * N + i] = std::isinf(v) ? std::max(v, 0.0) : sp;
+  }
+  c.tolerance = 4e-6;
+  c.perElement = true;
+  return c;
+}
+
 } // namespace
 
 double poisonValue(DType dtype) {
@@ -290,6 +338,8 @@ std::vector<Case> opCases(std::mt19937 &rng) {
   cases.push_back(scanCase(rng, 1, true, 0));
   cases.push_back(shapeCase(rng));
   cases.push_back(loopCase(rng));
+  cases.push_back(inplaceCase(rng));
+  cases.push_back(specialCase(rng));
   cases.push_back(mmaCase(rng, DType::bf16, 50, 70, 90, 32, 32));
   cases.push_back(mmaCase(rng, DType::f16, 100, 64, 72, 64, 64));
   cases.push_back(mmaCase(rng, DType::f32, 33, 17, 40, 16, 16));
@@ -360,9 +410,23 @@ std::string check(const Case &c, const std::vector<std::vector<double>> &got,
       }
       if (wantNaN || std::isinf(want[i]))
         continue;
+      if (c.perElement) {
+        double rel =
+            std::fabs(have[i] - want[i]) / std::max(std::fabs(want[i]), 1e-37);
+        *error = std::max(*error, rel);
+        if (rel > c.tolerance) {
+          std::ostringstream os;
+          os << "output #" << t << " element " << i << ": expected " << want[i]
+             << ", got " << have[i] << " (relative error " << rel << ")";
+          return os.str();
+        }
+        continue;
+      }
       num += (have[i] - want[i]) * (have[i] - want[i]);
       den += want[i] * want[i];
     }
+    if (c.perElement)
+      continue;
     double e = den == 0 ? std::sqrt(num) : std::sqrt(num / den);
     *error = std::max(*error, e);
     if (e > c.tolerance) {

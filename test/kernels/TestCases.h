@@ -28,6 +28,8 @@ struct Tensor {
   std::vector<int64_t> sizes, strides;
   std::vector<double> values;
   bool output = false;
+  /// An output that starts from `values` (updated in place), not poison.
+  bool inout = false;
 };
 
 struct Scalar {
@@ -48,6 +50,9 @@ struct Case {
   /// Expected memory of every output tensor (indexed like `tensors`).
   std::vector<std::vector<double>> expected;
   double tolerance; // relative L2 error allowed per output
+  /// Check every element's relative error instead (values of very different
+  /// magnitudes, where an L2 norm would hide small ones).
+  bool perElement = false;
 };
 
 /// The poison value of an output element before the kernel runs.

@@ -68,6 +68,24 @@ void loopKernel(const Config &, View<float, 2> x, View<float, 2> y) {
   store(y, {i, 0}, expand_dims(sum(acc, 1), 1));
 }
 
+/// In-place update of a tile smaller than the CTA (elements held by several
+/// threads): exactly one +1 per element.
+void inplaceKernel(const Config &, View<float, 1> x) {
+  auto i = program_id(0);
+  store(x, {i}, load(x, {i}, {64}) + 1.0f);
+}
+
+/// exp, tanh, log1p, softplus on special values (infinities, overflow,
+/// tiny arguments), one row each.
+void specialKernel(const Config &, View<float, 1> x, View<float, 2> y) {
+  auto i = program_id(0);
+  Tile v = load(x, {i}, {128});
+  store(y, {0, i}, reshape(exp(v), {1, 128}));
+  store(y, {1, i}, reshape(tanh(v), {1, 128}));
+  store(y, {2, i}, reshape(log1p(abs(v)), {1, 128}));
+  store(y, {3, i}, reshape(softplus(v), {1, 128}));
+}
+
 Register add(std::string name, std::function<void(const Config &)> build,
              std::map<std::string, int64_t> constants = {}) {
   KernelDef def;
@@ -130,6 +148,12 @@ const Register registrations[] = {
     add("test_loop",
         [](const Config &c) {
           define(loopKernel, c, {"x", "y"});
+        }),
+    add("test_inplace",
+        [](const Config &c) { define(inplaceKernel, c, {"x"}); }),
+    add("test_special",
+        [](const Config &c) {
+          define(specialKernel, c, {"x", "y"});
         }),
     add("test_mma_bf16",
         [](const Config &c) {
