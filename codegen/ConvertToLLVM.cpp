@@ -176,8 +176,12 @@ private:
   /// Writes a tile row-major at `byteOffset` of shared memory (no barriers).
   void writeTile(Value tile, int64_t byteOffset);
   /// Reads the registers of a tile of `type` stored row-major at `byteOffset`.
-  SmallVector<Value> readTile(RankedTensorType type, int64_t byteOffset);
-  Value linearIndex(ArrayRef<Value> coords, ArrayRef<int64_t> shape);
+  SmallVector<Value> readTile(RankedTensorType type, int64_t byteOffset,
+                              int64_t rowPad = 0);
+  /// Row-major position of `coords`; rows (the last dimension) are
+  /// `rowPad` elements longer than the shape says when padding is asked for.
+  Value linearIndex(ArrayRef<Value> coords, ArrayRef<int64_t> shape,
+                    int64_t rowPad = 0);
 
   LogicalResult emitBlock(Block &block);
   LogicalResult emitOp(Operation &op);
@@ -286,13 +290,13 @@ Value KernelEmitter::ownsRegister(const Distribution &dist,
 }
 
 Value KernelEmitter::linearIndex(ArrayRef<Value> coords,
-                                 ArrayRef<int64_t> shape) {
+                                 ArrayRef<int64_t> shape, int64_t rowPad) {
   Value lin = i32(0);
   int64_t stride = 1;
   for (int64_t d = shape.size() - 1; d >= 0; --d) {
     Value term = arith::MulIOp::create(b, loc, coords[d], i32(stride));
     lin = arith::AddIOp::create(b, loc, lin, term);
-    stride *= shape[d];
+    stride *= shape[d] + (d == int64_t(shape.size()) - 1 ? rowPad : 0);
   }
   return lin;
 }
@@ -344,14 +348,15 @@ void KernelEmitter::writeTile(Value tile, int64_t byteOffset) {
 }
 
 SmallVector<Value> KernelEmitter::readTile(RankedTensorType type,
-                                           int64_t byteOffset) {
+                                           int64_t byteOffset,
+                                           int64_t rowPad) {
   Distribution dist = distributionOf(type);
   SmallVector<Value> base = threadBase(dist);
   SmallVector<Value> out;
   for (int64_t r = 0; r < dist.numRegisters; ++r)
-    out.push_back(
-        loadShared(linearIndex(coordsOf(dist, base, r), type.getShape()),
-                   type.getElementType(), byteOffset));
+    out.push_back(loadShared(
+        linearIndex(coordsOf(dist, base, r), type.getShape(), rowPad),
+        type.getElementType(), byteOffset));
   return out;
 }
 
@@ -1140,8 +1145,17 @@ LogicalResult KernelEmitter::emitPermute(tile::PermuteOp op) {
   auto srcType = cast<RankedTensorType>(op.getSource().getType());
   auto type = cast<RankedTensorType>(op.getType());
   ArrayRef<int64_t> perm = op.getPerm();
-  sharedBytes = std::max(sharedBytes, type.getNumElements() *
-                                          storageBytes(type.getElementType()));
+  // Rows whose length is a multiple of the 32 banks would put the elements
+  // a warp writes (consecutive along the source's fast dimension, i.e. down
+  // a column here) into few banks; two extra words per row spread them.
+  int64_t bytes = storageBytes(type.getElementType());
+  int64_t rowBytes = type.getShape().back() * bytes;
+  int64_t rowPad = type.getRank() >= 2 && bytes == 4 && rowBytes % 128 == 0
+                       ? 2
+                       : 0;
+  int64_t rows = type.getNumElements() / type.getShape().back();
+  sharedBytes = std::max(sharedBytes,
+                         rows * (type.getShape().back() + rowPad) * bytes);
   barrier();
   Distribution srcDist = distributionOf(srcType);
   SmallVector<Value> srcBase = threadBase(srcDist);
@@ -1149,10 +1163,11 @@ LogicalResult KernelEmitter::emitPermute(tile::PermuteOp op) {
     SmallVector<Value> c = coordsOf(srcDist, srcBase, r), out(c.size());
     for (size_t k = 0; k < c.size(); ++k)
       out[k] = c[perm[k]];
-    storeShared(linearIndex(out, type.getShape()), regs[op.getSource()][r]);
+    storeShared(linearIndex(out, type.getShape(), rowPad),
+                regs[op.getSource()][r]);
   }
   barrier();
-  regs[op.getResult()] = readTile(type, 0);
+  regs[op.getResult()] = readTile(type, 0, rowPad);
   return success();
 }
 
