@@ -189,6 +189,11 @@ private:
   Access accessOf(Value view, ValueRange indices, RankedTensorType type,
                   std::optional<ArrayRef<int64_t>> squeeze,
                   const Distribution &dist);
+  /// Whether the whole box of a load/store is inside the view (and, for
+  /// vector accesses, has unit stride and aligned rows): one uniform test
+  /// that lets interior tiles skip every per-element check.
+  Value wholeTileFits(Value view, ValueRange indices, RankedTensorType tile,
+                      std::optional<ArrayRef<int64_t>> squeeze, int64_t vector);
   LogicalResult emitLoad(tile::LoadOp op);
   LogicalResult emitStore(tile::StoreOp op);
   LogicalResult emitCumsum(tile::CumsumOp op);
@@ -348,8 +353,7 @@ void KernelEmitter::writeTile(Value tile, int64_t byteOffset) {
 }
 
 SmallVector<Value> KernelEmitter::readTile(RankedTensorType type,
-                                           int64_t byteOffset,
-                                           int64_t rowPad) {
+                                           int64_t byteOffset, int64_t rowPad) {
   Distribution dist = distributionOf(type);
   SmallVector<Value> base = threadBase(dist);
   SmallVector<Value> out;
@@ -412,6 +416,56 @@ Access KernelEmitter::accessOf(Value view, ValueRange indices,
       dist);
 }
 
+Value KernelEmitter::wholeTileFits(Value viewValue, ValueRange indices,
+                                   RankedTensorType tile,
+                                   std::optional<ArrayRef<int64_t>> squeeze,
+                                   int64_t vector) {
+  const ViewParts &view = views[viewValue];
+  int64_t rank = view.type.getRank();
+  ArrayRef<int64_t> sq = squeeze ? *squeeze : ArrayRef<int64_t>();
+  int64_t bytes = storageBytes(tile.getElementType());
+  Value ok = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+  auto both = [&](Value c) { ok = arith::AndIOp::create(b, loc, ok, c); };
+  Value offset = i64(0);
+  int64_t t = 0;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t box = llvm::is_contained(sq, d) ? 1 : tile.getDimSize(t++);
+    Value origin =
+        arith::MulIOp::create(b, loc, toI64(regs[indices[d]][0]), i64(box));
+    both(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, origin,
+                               i64(0)));
+    both(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle,
+                               arith::AddIOp::create(b, loc, origin, i64(box)),
+                               view.sizes[d]));
+    offset = arith::AddIOp::create(
+        b, loc, offset, arith::MulIOp::create(b, loc, origin, view.strides[d]));
+  }
+  int64_t vb = vector * bytes;
+  if (vector > 1) {
+    if (!view.type.getUnitStride())
+      both(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                 view.strides[rank - 1], i64(1)));
+    if (view.type.getAssumedAlignment() < vb) {
+      Type storage = tile.getElementType();
+      Value first = LLVM::GEPOp::create(b, loc, view.ptr.getType(), storage,
+                                        view.ptr, ValueRange{offset});
+      Value address = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), first);
+      both(arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::eq,
+          arith::AndIOp::create(b, loc, address, i64(vb - 1)), i64(0)));
+      for (int64_t d = 0; d + 1 < rank; ++d)
+        both(arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::eq,
+            arith::AndIOp::create(
+                b, loc,
+                arith::MulIOp::create(b, loc, view.strides[d], i64(bytes)),
+                i64(vb - 1)),
+            i64(0)));
+    }
+  }
+  return ok;
+}
+
 LogicalResult KernelEmitter::emitLoad(tile::LoadOp op) {
   if (storedViews.contains(op.getView()))
     barrier();
@@ -426,47 +480,62 @@ LogicalResult KernelEmitter::emitLoad(tile::LoadOp op) {
     padValue = -INFINITY;
   else if (op.getPadding() == tile::Padding::nan)
     padValue = NAN;
-  SmallVector<Value> out(dist.numRegisters);
   int64_t v = access.vector;
   int64_t bytes = storageBytes(element);
-  for (int64_t g = 0; g < dist.numRegisters / v; ++g) {
-    auto scalarLoads = [&]() {
-      SmallVector<Value> vals;
-      for (int64_t r = g * v; r < (g + 1) * v; ++r)
-        vals.push_back(ifElse(
-            access.inBounds[r], {element},
-            [&]() -> SmallVector<Value> {
-              return {LLVM::LoadOp::create(b, loc, element, access.address[r],
-                                           bytes)};
-            },
-            [&]() -> SmallVector<Value> {
-              return {constantOf(element, padValue)};
-            })[0]);
-      return vals;
-    };
-    SmallVector<Value> vals;
-    if (v == 1) {
-      vals = scalarLoads();
-    } else {
-      SmallVector<Type> types(v, element);
-      vals = ifElse(
-          access.groupInBounds[g], types,
-          [&]() -> SmallVector<Value> {
-            auto vecType = VectorType::get({v}, element);
-            Value vec = LLVM::LoadOp::create(b, loc, vecType,
-                                             access.address[g * v], v * bytes);
-            SmallVector<Value> parts;
-            for (int64_t k = 0; k < v; ++k)
-              parts.push_back(
-                  LLVM::ExtractElementOp::create(b, loc, vec, i32(k)));
-            return parts;
-          },
-          scalarLoads);
-    }
+  auto vectorLoad = [&](int64_t g) -> SmallVector<Value> {
+    auto vecType = VectorType::get({v}, element);
+    Value vec =
+        LLVM::LoadOp::create(b, loc, vecType, access.address[g * v], v * bytes);
+    SmallVector<Value> parts;
     for (int64_t k = 0; k < v; ++k)
-      out[g * v + k] = vals[k];
-  }
-  regs[op.getResult()] = out;
+      parts.push_back(LLVM::ExtractElementOp::create(b, loc, vec, i32(k)));
+    return parts;
+  };
+  // Interior tiles: every access unconditional.
+  auto fast = [&]() -> SmallVector<Value> {
+    SmallVector<Value> out;
+    for (int64_t g = 0; g < dist.numRegisters / v; ++g) {
+      if (v > 1) {
+        llvm::append_range(out, vectorLoad(g));
+        continue;
+      }
+      out.push_back(
+          LLVM::LoadOp::create(b, loc, element, access.address[g], bytes));
+    }
+    return out;
+  };
+  // Border tiles: per element (or vector group) bounds and alignment.
+  auto slow = [&]() -> SmallVector<Value> {
+    SmallVector<Value> out(dist.numRegisters);
+    for (int64_t g = 0; g < dist.numRegisters / v; ++g) {
+      auto scalarLoads = [&]() {
+        SmallVector<Value> vals;
+        for (int64_t r = g * v; r < (g + 1) * v; ++r)
+          vals.push_back(ifElse(
+              access.inBounds[r], {element},
+              [&]() -> SmallVector<Value> {
+                return {LLVM::LoadOp::create(b, loc, element, access.address[r],
+                                             bytes)};
+              },
+              [&]() -> SmallVector<Value> {
+                return {constantOf(element, padValue)};
+              })[0]);
+        return vals;
+      };
+      SmallVector<Value> vals =
+          v == 1 ? scalarLoads()
+                 : ifElse(
+                       access.groupInBounds[g], SmallVector<Type>(v, element),
+                       [&] { return vectorLoad(g); }, scalarLoads);
+      for (int64_t k = 0; k < v; ++k)
+        out[g * v + k] = vals[k];
+    }
+    return out;
+  };
+  Value fits =
+      wholeTileFits(op.getView(), op.getIndices(), type, op.getSqueeze(), v);
+  regs[op.getResult()] =
+      ifElse(fits, SmallVector<Type>(dist.numRegisters, element), fast, slow);
   return success();
 }
 
@@ -480,10 +549,12 @@ LogicalResult KernelEmitter::emitStore(tile::StoreOp op) {
       accessOf(op.getView(), op.getIndices(), type, op.getSqueeze(), dist);
   // Only one copy of a duplicated element is written.
   SmallVector<Value> base = threadBase(dist);
+  bool duplicated = false;
   for (int64_t r = 0; r < dist.numRegisters; ++r) {
     Value owns = ownsRegister(dist, base, r);
     if (!owns)
       continue;
+    duplicated = true;
     access.inBounds[r] =
         arith::AndIOp::create(b, loc, access.inBounds[r], owns);
     if (access.vector > 1 && r % access.vector == 0)
@@ -494,36 +565,59 @@ LogicalResult KernelEmitter::emitStore(tile::StoreOp op) {
   int64_t bytes = storageBytes(element);
   ArrayRef<Value> values = regs[op.getValue()];
   int64_t v = access.vector;
-  for (int64_t g = 0; g < dist.numRegisters / v; ++g) {
-    auto scalarStores = [&]() {
-      for (int64_t r = g * v; r < (g + 1) * v; ++r)
-        ifElse(
-            access.inBounds[r], {},
-            [&]() -> SmallVector<Value> {
-              LLVM::StoreOp::create(b, loc, values[r], access.address[r],
-                                    bytes);
-              return {};
-            },
-            [&]() -> SmallVector<Value> { return {}; });
-      return SmallVector<Value>{};
-    };
-    if (v == 1) {
-      scalarStores();
-      continue;
+  auto vectorStore = [&](int64_t g) {
+    auto vecType = VectorType::get({v}, element);
+    Value vec = LLVM::UndefOp::create(b, loc, vecType);
+    for (int64_t k = 0; k < v; ++k)
+      vec =
+          LLVM::InsertElementOp::create(b, loc, vec, values[g * v + k], i32(k));
+    LLVM::StoreOp::create(b, loc, vec, access.address[g * v], v * bytes);
+  };
+  // Interior tiles without duplicated elements: every access unconditional.
+  auto fast = [&]() -> SmallVector<Value> {
+    for (int64_t g = 0; g < dist.numRegisters / v; ++g) {
+      if (v > 1)
+        vectorStore(g);
+      else
+        LLVM::StoreOp::create(b, loc, values[g], access.address[g], bytes);
     }
-    ifElse(
-        access.groupInBounds[g], {},
-        [&]() -> SmallVector<Value> {
-          auto vecType = VectorType::get({v}, element);
-          Value vec = LLVM::UndefOp::create(b, loc, vecType);
-          for (int64_t k = 0; k < v; ++k)
-            vec = LLVM::InsertElementOp::create(b, loc, vec, values[g * v + k],
-                                                i32(k));
-          LLVM::StoreOp::create(b, loc, vec, access.address[g * v], v * bytes);
-          return {};
-        },
-        scalarStores);
+    return {};
+  };
+  auto slow = [&]() -> SmallVector<Value> {
+    for (int64_t g = 0; g < dist.numRegisters / v; ++g) {
+      auto scalarStores = [&]() {
+        for (int64_t r = g * v; r < (g + 1) * v; ++r)
+          ifElse(
+              access.inBounds[r], {},
+              [&]() -> SmallVector<Value> {
+                LLVM::StoreOp::create(b, loc, values[r], access.address[r],
+                                      bytes);
+                return {};
+              },
+              [&]() -> SmallVector<Value> { return {}; });
+        return SmallVector<Value>{};
+      };
+      if (v == 1) {
+        scalarStores();
+        continue;
+      }
+      ifElse(
+          access.groupInBounds[g], {},
+          [&]() -> SmallVector<Value> {
+            vectorStore(g);
+            return {};
+          },
+          scalarStores);
+    }
+    return {};
+  };
+  if (duplicated) {
+    slow();
+    return success();
   }
+  Value fits =
+      wholeTileFits(op.getView(), op.getIndices(), type, op.getSqueeze(), v);
+  ifElse(fits, {}, fast, slow);
   return success();
 }
 
@@ -1150,12 +1244,11 @@ LogicalResult KernelEmitter::emitPermute(tile::PermuteOp op) {
   // a column here) into few banks; two extra words per row spread them.
   int64_t bytes = storageBytes(type.getElementType());
   int64_t rowBytes = type.getShape().back() * bytes;
-  int64_t rowPad = type.getRank() >= 2 && bytes == 4 && rowBytes % 128 == 0
-                       ? 2
-                       : 0;
+  int64_t rowPad =
+      type.getRank() >= 2 && bytes == 4 && rowBytes % 128 == 0 ? 2 : 0;
   int64_t rows = type.getNumElements() / type.getShape().back();
-  sharedBytes = std::max(sharedBytes,
-                         rows * (type.getShape().back() + rowPad) * bytes);
+  sharedBytes =
+      std::max(sharedBytes, rows * (type.getShape().back() + rowPad) * bytes);
   barrier();
   Distribution srcDist = distributionOf(srcType);
   SmallVector<Value> srcBase = threadBase(srcDist);
