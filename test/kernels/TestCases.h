@@ -64,7 +64,7 @@ std::vector<Case> opCases(std::mt19937 &rng);
 /// bf16 dt, dt_bias, softplus) on the given shape, for a kernel built with
 /// BLOCK_H = `blockH`.
 Case chunkCumsumCase(std::mt19937 &rng, int64_t b, int64_t L, int64_t h,
-                     int64_t blockH = 16);
+                     int64_t blockH);
 
 /// Compares `got` (memory of every tensor after the run) with the case's
 /// expectations. Returns "" on success, else what is wrong; `error` receives
