@@ -393,9 +393,9 @@ KernelEmitter::ifElse(Value cond, TypeRange types,
 // Memory
 //===----------------------------------------------------------------------===//
 
-static Access planAccess(KernelEmitter &, OpBuilder &, Location,
-                         const ViewParts &, ValueRange, RankedTensorType,
-                         std::optional<ArrayRef<int64_t>>,
+static Access planAccess(OpBuilder &, Location, const ViewParts &, ValueRange,
+                         RankedTensorType, std::optional<ArrayRef<int64_t>>,
+                         ArrayRef<Value>,
                          function_ref<SmallVector<Value>(int64_t)>,
                          const Distribution &);
 
@@ -407,13 +407,9 @@ Access KernelEmitter::accessOf(Value view, ValueRange indices,
   SmallVector<Value> idx;
   for (Value i : indices)
     idx.push_back(regs[i][0]);
-  // coordsOf(-1): where the thread's pattern starts (no register offset).
   return planAccess(
-      *this, b, loc, views[view], idx, type, squeeze,
-      [&](int64_t r) {
-        return r < 0 ? SmallVector<Value>(base) : coordsOf(dist, base, r);
-      },
-      dist);
+      b, loc, views[view], idx, type, squeeze, base,
+      [&](int64_t r) { return coordsOf(dist, base, r); }, dist);
 }
 
 Value KernelEmitter::wholeTileFits(Value viewValue, ValueRange indices,
@@ -621,10 +617,12 @@ LogicalResult KernelEmitter::emitStore(tile::StoreOp op) {
   return success();
 }
 
-static Access planAccess(KernelEmitter &, OpBuilder &b, Location loc,
-                         const ViewParts &view, ValueRange indices,
-                         RankedTensorType tile,
+/// `base` is where the running thread's pattern starts in the tile,
+/// `coordsOf(r)` the (wrapped) tile coordinates of register r.
+static Access planAccess(OpBuilder &b, Location loc, const ViewParts &view,
+                         ValueRange indices, RankedTensorType tile,
                          std::optional<ArrayRef<int64_t>> squeeze,
+                         ArrayRef<Value> base,
                          function_ref<SmallVector<Value>(int64_t)> coordsOf,
                          const Distribution &dist) {
   auto c64 = [&](int64_t v) -> Value {
@@ -654,10 +652,13 @@ static Access planAccess(KernelEmitter &, OpBuilder &b, Location loc,
   // promises is used statically; what it does not is checked at run time,
   // per group, beside the bounds (one uniform compare, one AND on the
   // address), with element accesses as the fallback.
-  bool lastIsTileDim = tileDim[rank - 1] == tile.getRank() - 1;
-  int64_t spt = dist.layout.getSizePerThread().back();
-  int64_t width = std::min<int64_t>({spt, 16 / bytes, dist.shape.back()});
-  if (lastIsTileDim && width > 1 && !element.isInteger(1))
+  bool lastIsTileDim =
+      tile.getRank() > 0 && tileDim[rank - 1] == tile.getRank() - 1;
+  int64_t width = 1;
+  if (lastIsTileDim)
+    width = std::min<int64_t>({int64_t(dist.layout.getSizePerThread().back()),
+                               16 / bytes, dist.shape.back()});
+  if (width > 1 && !element.isInteger(1))
     access.vector = width;
   bool checkStride = !view.type.getUnitStride();
   bool checkAlign = view.type.getAssumedAlignment() < width * bytes;
@@ -677,7 +678,6 @@ static Access planAccess(KernelEmitter &, OpBuilder &b, Location loc,
   SmallVector<Value> first(rank), room(rank);
   Value threadInBounds, threadPtr;
   if (!wraps) {
-    SmallVector<Value> c0 = coordsOf(-1);
     Value offset = c64(0);
     threadInBounds = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
     for (int64_t d = 0; d < rank; ++d) {
@@ -685,7 +685,7 @@ static Access planAccess(KernelEmitter &, OpBuilder &b, Location loc,
       if (tileDim[d] >= 0)
         first[d] = arith::AddIOp::create(
             b, loc, first[d],
-            arith::ExtSIOp::create(b, loc, b.getI64Type(), c0[tileDim[d]]));
+            arith::ExtSIOp::create(b, loc, b.getI64Type(), base[tileDim[d]]));
       threadInBounds = arith::AndIOp::create(
           b, loc, threadInBounds,
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, first[d],

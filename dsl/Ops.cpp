@@ -401,8 +401,6 @@ Tile binary(BinOp op, const ScalarArg &a, const TileArg &b) {
 Scalar binary(BinOp op, const ScalarArg &a, const ScalarArg &b) {
   // The traced operand decides the type a number takes.
   Type type = a.kind == ScalarArg::Traced ? naturalType(a) : naturalType(b);
-  if (b.kind == ScalarArg::Traced && a.kind != ScalarArg::Traced)
-    type = naturalType(b);
   if (!type)
     return Scalar();
   std::string context = std::string("'") + binOpName(op) + "'";

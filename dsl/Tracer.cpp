@@ -20,8 +20,6 @@ namespace tessel::dsl {
 
 static thread_local Tracer *currentTracer = nullptr;
 
-const char *dtypeNameImpl(DType type);
-
 Type toMlirType(MLIRContext *ctx, DType type) {
   Builder b(ctx);
   switch (type) {

@@ -29,7 +29,8 @@ unsigned numWarpsFor(func::FuncOp kernel, StringRef target) {
 
 Type withLayout(Type type, unsigned numWarps) {
   auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor || tensor.getEncoding())
+  // A rank-0 tile is one value every thread holds: no layout to choose.
+  if (!tensor || tensor.getEncoding() || tensor.getRank() == 0)
     return type;
   Type element = tensor.getElementType();
   // The layout depends on the shape only, so that elementwise ops mixing

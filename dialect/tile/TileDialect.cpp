@@ -33,11 +33,6 @@ Operation *TileDialect::materializeConstant(OpBuilder &builder, Attribute value,
   return arith::ConstantOp::materialize(builder, value, type, loc);
 }
 
-ArrayRef<StringRef> tessel::tile::getKnownTargets() {
-  static const StringRef targets[] = {"sm_90a", "sm_100a", "sm_103a"};
-  return targets;
-}
-
 //===----------------------------------------------------------------------===//
 // #tile.hints
 //===----------------------------------------------------------------------===//

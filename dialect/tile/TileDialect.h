@@ -19,10 +19,4 @@
 #define GET_TYPEDEF_CLASSES
 #include "dialect/tile/TileTypes.h.inc"
 
-namespace tessel::tile {
-/// Targets that code can be generated for, in the spelling used everywhere
-/// (hints, tesselc's --target, file names).
-llvm::ArrayRef<llvm::StringRef> getKnownTargets();
-} // namespace tessel::tile
-
 #endif // TESSEL_DIALECT_TILE_TILEDIALECT_H

@@ -138,24 +138,6 @@ Distribution::Distribution(ArrayRef<int64_t> tileShape,
   }
 }
 
-SmallVector<int64_t> Distribution::laneCoords(int64_t lane) const {
-  SmallVector<int64_t> c(shape.size());
-  for (unsigned d : layout.getOrder()) {
-    c[d] = lane % layout.getThreadsPerWarp()[d];
-    lane /= layout.getThreadsPerWarp()[d];
-  }
-  return c;
-}
-
-SmallVector<int64_t> Distribution::warpCoords(int64_t warp) const {
-  SmallVector<int64_t> c(shape.size());
-  for (unsigned d : layout.getOrder()) {
-    c[d] = warp % layout.getWarpsPerCTA()[d];
-    warp /= layout.getWarpsPerCTA()[d];
-  }
-  return c;
-}
-
 LogicalResult ConvertLayoutOp::verify() {
   auto source = cast<RankedTensorType>(getSource().getType());
   auto result = cast<RankedTensorType>(getType());

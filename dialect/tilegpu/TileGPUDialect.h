@@ -36,9 +36,6 @@ struct Distribution {
   llvm::SmallVector<int64_t> ctaTile;
 
   Distribution(llvm::ArrayRef<int64_t> shape, BlockedLayoutAttr layout);
-  /// Lane and warp coordinates along each dimension for a lane/warp id.
-  llvm::SmallVector<int64_t> laneCoords(int64_t lane) const;
-  llvm::SmallVector<int64_t> warpCoords(int64_t warp) const;
 };
 
 } // namespace tessel::tilegpu

@@ -74,3 +74,21 @@ module attributes {tilegpu.target = "sm_90a"} {
   }
 }
 
+
+// -----
+
+// A rank-0 tile (every view dimension squeezed) is one value every thread
+// holds: no layout, one scalar access, no vector.
+// CHECK-LABEL: llvm.func @scalar_tile
+// CHECK-NOT: vector<
+// CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+// CHECK: llvm.store %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<1>
+module attributes {tilegpu.target = "sm_90a"} {
+  func.func @scalar_tile(%x: !tile.view<?xf32, align = 16, unit_stride>, %y: !tile.view<?x?xf32>) {
+    %i = tile.program_id 0
+    %t = tile.load %x[%i] {squeeze = array<i64: 0>} : !tile.view<?xf32, align = 16, unit_stride> -> tensor<f32>
+    %u = arith.addf %t, %t : tensor<f32>
+    tile.store %u, %y[%i, %i] {squeeze = array<i64: 0, 1>} : tensor<f32>, !tile.view<?x?xf32>
+    return
+  }
+}

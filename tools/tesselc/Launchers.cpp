@@ -108,7 +108,7 @@ std::string generateSource(const std::string &library, const std::string &ns,
       "  return Status();\n}}\n\n",
       library, ns);
   for (const Kernel &k : kernels) {
-    std::vector<std::string> arrays;
+    std::string images; // the initialiser of the kernel's Image list
     for (const auto &[target, cubin] : k.images) {
       std::string name = fmt::format("k{}_{}", k.name, target);
       out += fmt::format("alignas(16) const unsigned char {}[] = {{", name);
@@ -117,17 +117,13 @@ std::string generateSource(const std::string &library, const std::string &ns,
             "{}{}{}", i ? "," : "", i % 24 ? "" : "\n  ",
             static_cast<unsigned>(static_cast<unsigned char>(cubin[i])));
       out += "};\n";
-      arrays.push_back(
-          fmt::format("{{\"{}\", {}, sizeof({})}}", target, name, name));
+      images += fmt::format("{}{{\"{}\", {}, sizeof({})}}",
+                            images.empty() ? "" : ", ", target, name, name);
     }
-    std::string images;
-    for (const std::string &a : arrays)
-      images += (images.empty() ? "" : ", ") + a;
     out += fmt::format(
         "std::once_flag {0}_once;\n::tessel::rt::Module {0}_module;\n"
         "::tessel::rt::Kernel {0}_kernel;\nStatus {0}_status;\n\n",
         k.name);
-    (void)images;
     out += "} // namespace\n\n";
     // The launcher with an explicit grid.
     out += fmt::format("Status {}_grid(::tessel::rt::Dim3 grid, {}, CUstream "

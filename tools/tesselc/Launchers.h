@@ -36,7 +36,7 @@ struct GridDim {
 
 struct Kernel {
   std::string name, summary, config;
-  int numWarps;
+  int numWarps = 0;
   std::vector<Param> params;
   std::vector<GridDim> grid; // empty: the caller gives the grid
   std::vector<std::pair<std::string, std::vector<char>>> images; // target

@@ -79,10 +79,10 @@ static bool writeFile(const std::string &path, const std::string &text) {
 }
 
 /// The launcher description of a traced kernel (its parameters come from the
-/// kernel function's signature and argument names).
-static launchers::Kernel describe(const KernelDef &def, const Config &config,
-                                  mlir::ModuleOp module) {
-  launchers::Kernel k;
+/// kernel function's signature and argument names). Returns an error message
+/// when the kernel's grid declaration does not fit its parameters.
+static std::string describe(const KernelDef &def, const Config &config,
+                            mlir::ModuleOp module, launchers::Kernel &k) {
   k.name = def.name;
   k.summary = def.summary;
   k.config = configString(def, config);
@@ -106,16 +106,35 @@ static launchers::Kernel describe(const KernelDef &def, const Config &config,
     }
     k.params.push_back(p);
   }
+  if (def.grid.size() > 3)
+    return "kernel '" + def.name +
+           "' declares a grid of more than 3 dimensions";
   for (const GridDim &g : def.grid) {
     launchers::GridDim d;
-    for (size_t i = 0; i < k.params.size(); ++i)
-      if (k.params[i].name == g.view)
-        d.param = static_cast<int>(i);
+    if (!g.view.empty()) {
+      for (size_t i = 0; i < k.params.size(); ++i)
+        if (k.params[i].name == g.view && k.params[i].isView)
+          d.param = static_cast<int>(i);
+      if (d.param < 0)
+        return "the grid of kernel '" + def.name + "' refers to '" + g.view +
+               "', which is not one of its view parameters";
+      if (g.dim < 0 || g.dim >= k.params[d.param].rank)
+        return "the grid of kernel '" + def.name + "' uses dimension " +
+               std::to_string(g.dim) + " of the rank-" +
+               std::to_string(k.params[d.param].rank) + " view '" + g.view +
+               "'";
+    }
     d.dim = g.dim;
-    d.divisor = g.divisor.empty() ? 1 : config.all().at(g.divisor);
+    if (!g.divisor.empty()) {
+      auto it = config.all().find(g.divisor);
+      if (it == config.all().end() || it->second < 1)
+        return "the grid of kernel '" + def.name + "' divides by '" +
+               g.divisor + "', which is not a positive constant of it";
+      d.divisor = it->second;
+    }
     k.grid.push_back(d);
   }
-  return k;
+  return "";
 }
 
 static int fail(const std::string &message) {
@@ -226,9 +245,12 @@ int main(int argc, char **argv) {
         llvm::outs() << "\n";
         continue;
       }
-      launchers::Kernel launcher = describe(*kernel, config, *result.module);
-      launcher.numWarps = 0;
-      bool launcherOk = true;
+      launchers::Kernel launcher;
+      std::string launcherError =
+          describe(*kernel, config, *result.module, launcher);
+      bool launcherOk = launcherError.empty();
+      if (!launcherOk)
+        llvm::errs() << "tesselc: error: " << launcherError << "\n";
       for (llvm::StringRef targetName : llvm::split(targets, ',')) {
         const codegen::TargetInfo *target = codegen::lookupTarget(targetName);
         mlir::OwningOpRef<mlir::ModuleOp> module = result.module->clone();
@@ -268,7 +290,8 @@ int main(int argc, char **argv) {
         }
         rows.push_back({kernel->name, targetName.str(), *artifact,
                         configString(*kernel, config)});
-        if (launcher.numWarps && launcher.numWarps != artifact->numWarps) {
+        if (!library.empty() && launcher.numWarps &&
+            launcher.numWarps != artifact->numWarps) {
           llvm::errs() << "tesselc: error: " << what
                        << " uses different warp counts per target; a "
                           "generated launcher needs one\n";
