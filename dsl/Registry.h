@@ -48,12 +48,16 @@ Param dtypeVariant(std::string name, std::vector<DType> values,
                    DType defaultValue, std::string doc = "");
 
 /// One dimension of a kernel's launch grid, from the shapes of its arguments:
-/// ceil(size of `view` along `dim` / constant `divisor`), or 1 when `view`
-/// is empty. The generated launchers compute the grid this way.
+/// ceil(size of `view` along `dim` / constant `divisor`), times the size of
+/// `timesView` along `timesDim` when that is given (a grid dimension that
+/// folds two loops, e.g. batch x heads), or 1 when `view` is empty. The
+/// generated launchers compute the grid this way.
 struct GridDim {
   std::string view;
   int dim = 0;
-  std::string divisor; // a constant of the kernel, or "" for 1
+  std::string divisor;   // a constant of the kernel, or "" for 1
+  std::string timesView; // "" for none
+  int timesDim = 0;
 };
 
 struct KernelDef {

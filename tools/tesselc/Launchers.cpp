@@ -1,5 +1,4 @@
-//===- Launchers.cpp - generated C++ launchers for compiled kernels
-//--------===//
+//===- Launchers.cpp - generated C++ launchers for compiled kernels -------===//
 
 #include "tools/tesselc/Launchers.h"
 
@@ -23,23 +22,58 @@ const char *scalarType(DType d) {
 }
 
 /// The parameter list of a launcher: views as tessel::rt views, scalars typed.
-std::string parameters(const Kernel &k) {
+std::string parameters(const std::vector<Param> &params) {
   std::string out;
-  for (const Param &p : k.params)
+  for (const Param &p : params)
     out += fmt::format(
         "{}{} {}", out.empty() ? "" : ", ",
         p.isView ? "const ::tessel::rt::View &" : scalarType(p.dtype), p.name);
   return out;
 }
 
-std::string argumentNames(const Kernel &k) {
+std::string argumentNames(const std::vector<Param> &params) {
   std::string out;
-  for (const Param &p : k.params)
+  for (const Param &p : params)
     out += fmt::format("{}{}", out.empty() ? "" : ", ", p.name);
   return out;
 }
 
+std::string valueText(const VariantParam &v, int64_t value) {
+  return v.isDType ? dtypeName(static_cast<DType>(value))
+                   : std::to_string(value);
+}
+
+std::string cString(const std::string &s) {
+  std::string out = "\"";
+  for (char c : s)
+    out += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
+  return out + "\"";
+}
+
 } // namespace
+
+std::string addCompiled(Kernel &k, Compiled c) {
+  for (const Compiled &other : k.compiled) {
+    if (other.key == c.key)
+      return "kernel '" + k.name + "' is compiled twice for the variant of [" +
+             c.config + "] ([" + other.config + "])";
+    if (other.params.size() != c.params.size())
+      return "kernel '" + k.name + "' has different parameters in [" +
+             c.config + "] and [" + other.config + "]";
+    for (size_t i = 0; i < c.params.size(); ++i) {
+      const Param &a = c.params[i], &b = other.params[i];
+      if (a.name != b.name || a.isView != b.isView || a.rank != b.rank ||
+          (!a.isView && a.dtype != b.dtype))
+        return "parameter " + std::to_string(i) + " of kernel '" + k.name +
+               "' differs between [" + c.config + "] and [" + other.config +
+               "]: one launcher needs one signature";
+    }
+    if (other.grid.size() != c.grid.size())
+      return "kernel '" + k.name + "' declares different grids per variant";
+  }
+  k.compiled.push_back(std::move(c));
+  return "";
+}
 
 std::string generateHeader(const std::string &library, const std::string &ns,
                            const std::vector<Kernel> &kernels) {
@@ -55,22 +89,48 @@ std::string generateHeader(const std::string &library, const std::string &ns,
       "strides;\n}};\n#endif\n}} // namespace tessel::rt\n\nnamespace {1} {{\n",
       library, ns);
   for (const Kernel &k : kernels) {
-    out += fmt::format("\n/// {} [{}]: {}\n", k.name, k.config, k.summary);
-    for (const Param &p : k.params)
-      out +=
-          p.isView
-              ? fmt::format("///   {}: rank-{} {} view{}{}\n", p.name, p.rank,
-                            dtypeName(p.dtype),
-                            p.aligned16 ? ", 16-byte aligned" : "",
-                            p.unitStride ? ", unit stride in the last dim" : "")
-              : fmt::format("///   {}: {}\n", p.name, scalarType(p.dtype));
-    if (!k.grid.empty())
-      out += fmt::format("::tessel::rt::Status {}({}, CUstream stream);\n",
-                         k.name, parameters(k));
-    out += fmt::format("/// The same with an explicit grid.\n"
-                       "::tessel::rt::Status {}_grid(::tessel::rt::Dim3 grid, "
-                       "{}, CUstream stream);\n",
-                       k.name, parameters(k));
+    const Compiled &first = k.compiled.front();
+    out += fmt::format("\n/// {}: {}\n", k.name, k.summary);
+    for (const Param &p : first.params)
+      out += p.isView ? fmt::format("///   {}: rank-{} view{}{}\n", p.name,
+                                    p.rank,
+                                    p.aligned16 ? ", 16-byte aligned" : "",
+                                    p.unitStride
+                                        ? ", unit stride in the last dim"
+                                        : "")
+                      : fmt::format("///   {}: {}\n", p.name,
+                                    scalarType(p.dtype));
+    out += fmt::format("/// Compiled configurations ({}):\n", k.compiled.size());
+    for (const Compiled &c : k.compiled)
+      out += fmt::format("///   [{}], {} warps\n", c.config, c.numWarps);
+    out += fmt::format("/// The variant to launch: the kernel's non-tunable "
+                       "constants (dtypes by their\n/// tessel::DType "
+                       "value).\nstruct {}_variant {{\n",
+                       k.name);
+    for (const VariantParam &v : k.variants)
+      out += fmt::format("  int64_t {} = {}; // {}{}\n", v.name, v.defaultValue,
+                         v.doc,
+                         v.isDType ? fmt::format(" (default {})",
+                                                 valueText(v, v.defaultValue))
+                                   : "");
+    out += "};\n";
+    std::string params = parameters(first.params);
+    if (!first.grid.empty()) {
+      out += fmt::format(
+          "::tessel::rt::Status {0}(const {0}_variant &variant, {1}, "
+          "CUstream stream);\n",
+          k.name, params);
+      out += fmt::format("/// The default variant.\n"
+                         "::tessel::rt::Status {}({}, CUstream stream);\n",
+                         k.name, params);
+    }
+    out += fmt::format(
+        "/// With an explicit grid.\n"
+        "::tessel::rt::Status {0}_grid(const {0}_variant &variant, "
+        "::tessel::rt::Dim3 grid, {1}, CUstream stream);\n"
+        "::tessel::rt::Status {0}_grid(::tessel::rt::Dim3 grid, {1}, "
+        "CUstream stream);\n",
+        k.name, params);
   }
   out += fmt::format("\n}} // namespace {}\n", ns);
   return out;
@@ -80,99 +140,185 @@ std::string generateSource(const std::string &library, const std::string &ns,
                            const std::vector<Kernel> &kernels) {
   std::string out = fmt::format(
       "// Generated by tesselc --library {0}: do not edit.\n"
-      "#include \"{0}.h\"\n\n#include <mutex>\n#include <string>\n\n"
+      "#include \"{0}.h\"\n\n#include <algorithm>\n#include <mutex>\n"
+      "#include <string>\n\n"
       "namespace {1} {{\nnamespace {{\n\n"
       "using ::tessel::rt::Status;\n\n"
-      "/// Loads the image for this device once, then finds the kernel.\n"
-      "Status kernelFor(const char *name, const "
-      "std::vector<::tessel::rt::Image> "
-      "&images,\n                 std::once_flag &once, ::tessel::rt::Module "
-      "&module,\n                 ::tessel::rt::Kernel &kernel, Status "
-      "&status) "
-      "{{\n"
-      "  std::call_once(once, [&] {{\n"
-      "    status = ::tessel::rt::Module::load(images, &module);\n"
-      "    if (status.ok())\n      status = module.getKernel(name, &kernel);\n"
-      "  }});\n  return status;\n}}\n\n"
+      "/// One compiled configuration: its variant key, images and launch "
+      "facts,\n/// and the module loaded on first use.\n"
+      "struct Entry {{\n"
+      "  const char *config;\n"
+      "  std::vector<int64_t> key;\n"
+      "  std::vector<::tessel::rt::Image> images;\n"
+      "  int numWarps;\n"
+      "  std::vector<int> elementBytes; // per parameter (0: scalar)\n"
+      "  std::vector<unsigned> flags;   // per parameter\n"
+      "  std::vector<int64_t> divisors; // per grid dimension\n"
+      "  std::once_flag once;\n"
+      "  ::tessel::rt::Module module;\n"
+      "  ::tessel::rt::Kernel kernel;\n"
+      "  Status status;\n"
+      "}};\n\n"
+      "/// Loads the entry's image for this device once, then finds the "
+      "kernel.\n"
+      "Status kernelFor(const char *name, Entry &e) {{\n"
+      "  std::call_once(e.once, [&] {{\n"
+      "    e.status = ::tessel::rt::Module::load(e.images, &e.module);\n"
+      "    if (e.status.ok())\n"
+      "      e.status = e.module.getKernel(name, &e.kernel);\n"
+      "  }});\n  return e.status;\n}}\n\n"
       "Status checkView(const char *kernel, const char *name, "
       "const ::tessel::rt::View &v, size_t rank,\n"
       "                 int elementBytes, unsigned flags, "
       "::tessel::rt::ViewArg *out) {{\n"
       "  if (v.sizes.size() != rank || v.strides.size() != rank)\n"
       "    return Status::error(std::string(kernel) + \": argument '\" + name "
-      "+ "
-      "\"' must have \" +\n"
+      "+ \"' must have \" +\n"
       "                         std::to_string(rank) + \" sizes and "
       "strides\");\n"
       "  *out = {{v.ptr, elementBytes, v.sizes, v.strides, flags}};\n"
-      "  return Status();\n}}\n\n",
+      "  return Status();\n}}\n\n"
+      "Entry *findEntry(Entry *entries, size_t count, const int64_t *key,\n"
+      "                 size_t keySize) {{\n"
+      "  for (size_t i = 0; i < count; ++i)\n"
+      "    if (std::equal(key, key + keySize, entries[i].key.begin()))\n"
+      "      return &entries[i];\n"
+      "  return nullptr;\n}}\n\n",
       library, ns);
   for (const Kernel &k : kernels) {
-    std::string images; // the initialiser of the kernel's Image list
-    for (const auto &[target, cubin] : k.images) {
-      std::string name = fmt::format("k{}_{}", k.name, target);
-      out += fmt::format("alignas(16) const unsigned char {}[] = {{", name);
-      for (size_t i = 0; i < cubin.size(); ++i)
-        out += fmt::format(
-            "{}{}{}", i ? "," : "", i % 24 ? "" : "\n  ",
-            static_cast<unsigned>(static_cast<unsigned char>(cubin[i])));
-      out += "};\n";
-      images += fmt::format("{}{{\"{}\", {}, sizeof({})}}",
-                            images.empty() ? "" : ", ", target, name, name);
+    const Compiled &first = k.compiled.front();
+    for (size_t ci = 0; ci < k.compiled.size(); ++ci)
+      for (const auto &[target, cubin] : k.compiled[ci].images) {
+        out += fmt::format("alignas(16) const unsigned char k{}_{}_{}[] = {{",
+                           k.name, ci, target);
+        for (size_t i = 0; i < cubin.size(); ++i)
+          out += fmt::format(
+              "{}{}{}", i ? "," : "", i % 24 ? "" : "\n  ",
+              static_cast<unsigned>(static_cast<unsigned char>(cubin[i])));
+        out += "};\n";
+      }
+    out += fmt::format("Entry {}_entries[] = {{\n", k.name);
+    for (size_t ci = 0; ci < k.compiled.size(); ++ci) {
+      const Compiled &c = k.compiled[ci];
+      std::string key, images, bytes, flags, divisors;
+      for (int64_t v : c.key)
+        key += fmt::format("{}{}", key.empty() ? "" : ", ", v);
+      for (const auto &[target, cubin] : c.images) {
+        std::string name = fmt::format("k{}_{}_{}", k.name, ci, target);
+        images += fmt::format("{}{{\"{}\", {}, sizeof({})}}",
+                              images.empty() ? "" : ", ", target, name, name);
+      }
+      for (const Param &p : c.params) {
+        bytes += fmt::format("{}{}", bytes.empty() ? "" : ", ",
+                             p.isView ? dtypeBytes(p.dtype) : 0);
+        flags += fmt::format("{}{}", flags.empty() ? "" : ", ",
+                             (p.aligned16 ? 1 : 0) | (p.unitStride ? 2 : 0));
+      }
+      for (const GridDim &g : c.grid)
+        divisors += fmt::format("{}{}", divisors.empty() ? "" : ", ",
+                                g.divisor);
+      out += fmt::format("  {{{}, {{{}}}, {{{}}}, {}, {{{}}}, {{{}}}, {{{}}}}},\n",
+                         cString(c.config), key, images, c.numWarps, bytes,
+                         flags, divisors);
     }
+    out += "};\n\n";
+    std::string compiledList;
+    for (const Compiled &c : k.compiled)
+      compiledList += (compiledList.empty() ? "" : "; ") + c.config;
+    // The variant lookup.
+    std::string keyOf, variantText;
+    for (const VariantParam &v : k.variants) {
+      keyOf += fmt::format("{}variant.{}", keyOf.empty() ? "" : ", ", v.name);
+      variantText += fmt::format(
+          "{}\"{}=\" + std::to_string(variant.{})",
+          variantText.empty() ? "" : " + \",\" + ", v.name, v.name);
+    }
+    if (variantText.empty())
+      variantText = "std::string()";
     out += fmt::format(
-        "std::once_flag {0}_once;\n::tessel::rt::Module {0}_module;\n"
-        "::tessel::rt::Kernel {0}_kernel;\nStatus {0}_status;\n\n",
-        k.name);
-    out += "} // namespace\n\n";
-    // The launcher with an explicit grid.
-    out += fmt::format("Status {}_grid(::tessel::rt::Dim3 grid, {}, CUstream "
-                       "stream) {{\n",
-                       k.name, parameters(k));
+        "Status {0}_find(const {0}_variant &variant, Entry **out) {{\n"
+        "  const int64_t key[] = {{{1}}};\n"
+        "  *out = findEntry({0}_entries, std::size({0}_entries), key, "
+        "{2});\n"
+        "  if (*out)\n    return Status();\n"
+        "  return Status::error(std::string(\"{0}: no compiled configuration "
+        "for the variant \") + {3} +\n"
+        "                       \" (compiled: {4})\");\n}}\n\n",
+        k.name, keyOf.empty() ? "0" : keyOf, k.variants.size(), variantText,
+        compiledList);
+    out += fmt::format("Status {}_launch(Entry &e, ::tessel::rt::Dim3 grid, "
+                       "{}, CUstream stream) {{\n",
+                       k.name, parameters(first.params));
     out += fmt::format(
-        "  static const std::vector<::tessel::rt::Image> images = {{{}}};\n"
-        "  if (Status s = kernelFor(\"{}\", images, {}_once, {}_module, "
-        "{}_kernel, {}_status); !s.ok())\n    return s;\n"
+        "  if (Status s = kernelFor(\"{}\", e); !s.ok())\n    return s;\n"
         "  std::vector<::tessel::rt::Arg> args;\n",
-        images, k.name, k.name, k.name, k.name, k.name);
-    for (const Param &p : k.params) {
+        k.name);
+    for (size_t i = 0; i < first.params.size(); ++i) {
+      const Param &p = first.params[i];
       if (p.isView)
         out += fmt::format(
             "  {{\n    ::tessel::rt::ViewArg v;\n"
-            "    if (Status s = checkView(\"{}\", \"{}\", {}, {}, {}, {}, &v); "
-            "!s.ok())\n      return s;\n    args.push_back(v);\n  }}\n",
-            k.name, p.name, p.name, p.rank, dtypeBytes(p.dtype),
-            (p.aligned16 ? 1 : 0) | (p.unitStride ? 2 : 0));
+            "    if (Status s = checkView(\"{}\", \"{}\", {}, {}, "
+            "e.elementBytes[{}], e.flags[{}], &v); !s.ok())\n"
+            "      return s;\n    args.push_back(v);\n  }}\n",
+            k.name, p.name, p.name, p.rank, i, i);
       else
         out += fmt::format("  args.push_back({});\n", p.name);
     }
+    out += "  return e.kernel.launch(grid, e.numWarps, args, stream);\n}\n\n";
+    out += "} // namespace\n\n";
+    std::string params = parameters(first.params);
+    std::string names = argumentNames(first.params);
     out += fmt::format(
-        "  return {}_kernel.launch(grid, {}, args, stream);\n}}\n\n", k.name,
-        k.numWarps);
-    if (!k.grid.empty()) {
-      out += fmt::format("Status {}({}, CUstream stream) {{\n", k.name,
-                         parameters(k));
+        "Status {0}_grid(const {0}_variant &variant, ::tessel::rt::Dim3 grid, "
+        "{1}, CUstream stream) {{\n"
+        "  Entry *e;\n  if (Status s = {0}_find(variant, &e); !s.ok())\n"
+        "    return s;\n"
+        "  return {0}_launch(*e, grid, {2}, stream);\n}}\n\n"
+        "Status {0}_grid(::tessel::rt::Dim3 grid, {1}, CUstream stream) {{\n"
+        "  return {0}_grid({0}_variant(), grid, {2}, stream);\n}}\n\n",
+        k.name, params, names);
+    if (!first.grid.empty()) {
+      out += fmt::format("Status {0}(const {0}_variant &variant, {1}, "
+                         "CUstream stream) {{\n"
+                         "  Entry *e;\n"
+                         "  if (Status s = {0}_find(variant, &e); !s.ok())\n"
+                         "    return s;\n",
+                         k.name, params);
       std::string dims;
       std::vector<int> checked;
+      auto checkRank = [&](int param) {
+        if (std::find(checked.begin(), checked.end(), param) != checked.end())
+          return;
+        checked.push_back(param);
+        const Param &p = first.params[param];
+        out += fmt::format(
+            "  if ({0}.sizes.size() != {1})\n    return "
+            "Status::error(\"{2}: argument '{0}' must have {1} sizes\");\n",
+            p.name, p.rank, k.name);
+      };
       for (size_t i = 0; i < 3; ++i) {
-        if (i >= k.grid.size() || k.grid[i].param < 0) {
+        if (i >= first.grid.size() || first.grid[i].param < 0) {
           dims += (i ? ", " : "") + std::string("1");
           continue;
         }
-        const GridDim &g = k.grid[i];
-        const Param &p = k.params[g.param];
-        if (std::find(checked.begin(), checked.end(), g.param) == checked.end())
-          out += fmt::format(
-              "  if ({0}.sizes.size() != {1})\n    return "
-              "Status::error(\"{2}: argument '{0}' must have {1} sizes\");\n",
-              p.name, p.rank, k.name);
-        checked.push_back(g.param);
-        dims += fmt::format("{}({}.sizes[{}] + {}) / {}", i ? ", " : "", p.name,
-                            g.dim, g.divisor - 1, g.divisor);
+        const GridDim &g = first.grid[i];
+        checkRank(g.param);
+        std::string dim = fmt::format(
+            "({0}.sizes[{1}] + e->divisors[{2}] - 1) / e->divisors[{2}]",
+            first.params[g.param].name, g.dim, i);
+        if (g.timesParam >= 0) {
+          checkRank(g.timesParam);
+          dim += fmt::format(" * {}.sizes[{}]",
+                             first.params[g.timesParam].name, g.timesDim);
+        }
+        dims += (i ? ", " : "") + dim;
       }
-      out += fmt::format("  return {}_grid(::tessel::rt::Dim3{{{}}}, {}, "
-                         "stream);\n}}\n\n",
-                         k.name, dims, argumentNames(k));
+      out += fmt::format("  return {0}_launch(*e, ::tessel::rt::Dim3{{{1}}}, "
+                         "{2}, stream);\n}}\n\n"
+                         "Status {0}({3}, CUstream stream) {{\n"
+                         "  return {0}({0}_variant(), {2}, stream);\n}}\n\n",
+                         k.name, dims, names, params);
     }
     out += "namespace {\n\n";
   }

@@ -1,7 +1,8 @@
 //===- tesselc.cpp - the tessel ahead-of-time compiler driver -------------===//
 //
 //   tesselc [--target=sm_103a,sm_100a,sm_90a] [-o DIR] [--dump-dir DIR]
-//           [-D NAME=VALUE]... [--list] [--all-configs] [KERNEL...]
+//           [-D NAME=VALUE]... [--variants] [--library NAME [--namespace NS]]
+//           [--list] [--all-configs] [KERNEL...]
 //
 // Traces the registered kernels (all, or those named) for the chosen
 // constants and compiles each for every target: DIR/<kernel>.<target>.ptx,
@@ -26,6 +27,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <fmt/core.h>
+
+#include <set>
 
 using namespace tessel;
 using namespace tessel::dsl;
@@ -63,6 +66,11 @@ static cl::opt<bool> list("list",
                           cl::desc("List the registered kernels and their "
                                    "search spaces"));
 static cl::opt<bool>
+    variants("variants",
+             cl::desc("Compile every combination of each kernel's variant "
+                      "(non-tunable) constants that -D does not fix, "
+                      "tunables at their defaults or -D values"));
+static cl::opt<bool>
     allConfigs("all-configs",
                cl::desc("Trace every point of each kernel's search space"));
 
@@ -82,10 +90,11 @@ static bool writeFile(const std::string &path, const std::string &text) {
 /// kernel function's signature and argument names). Returns an error message
 /// when the kernel's grid declaration does not fit its parameters.
 static std::string describe(const KernelDef &def, const Config &config,
-                            mlir::ModuleOp module, launchers::Kernel &k) {
-  k.name = def.name;
-  k.summary = def.summary;
+                            mlir::ModuleOp module, launchers::Compiled &k) {
   k.config = configString(def, config);
+  for (const Param &p : def.params)
+    if (!p.tunable)
+      k.key.push_back(config.all().at(p.name));
   auto fn = *module.getOps<mlir::func::FuncOp>().begin();
   for (auto [i, type] : llvm::enumerate(fn.getArgumentTypes())) {
     launchers::Param p;
@@ -125,6 +134,17 @@ static std::string describe(const KernelDef &def, const Config &config,
                "'";
     }
     d.dim = g.dim;
+    if (!g.timesView.empty()) {
+      for (size_t i = 0; i < k.params.size(); ++i)
+        if (k.params[i].name == g.timesView && k.params[i].isView)
+          d.timesParam = static_cast<int>(i);
+      if (d.timesParam < 0 || g.timesDim < 0 ||
+          g.timesDim >= k.params[d.timesParam].rank)
+        return "the grid of kernel '" + def.name + "' multiplies by '" +
+               g.timesView + "' dimension " + std::to_string(g.timesDim) +
+               ", which is not a dimension of one of its view parameters";
+      d.timesDim = g.timesDim;
+    }
     if (!g.divisor.empty()) {
       auto it = config.all().find(g.divisor);
       if (it == config.all().end() || it->second < 1)
@@ -210,21 +230,49 @@ int main(int argc, char **argv) {
   std::vector<Row> rows;
   std::vector<launchers::Kernel> launched;
   for (const KernelDef *kernel : kernels) {
+    launchers::Kernel libraryKernel;
+    libraryKernel.name = kernel->name;
+    libraryKernel.summary = kernel->summary;
+    for (const Param &p : kernel->params)
+      if (!p.tunable)
+        libraryKernel.variants.push_back(
+            {p.name, p.doc, p.defaultValue, p.isDType});
     std::vector<Config> configs;
     if (allConfigs) {
       configs = enumerateConfigs(*kernel);
     } else {
       Config config = defaultConfig(*kernel);
+      std::set<std::string> fixed;
       for (const std::string &d : defines) {
         std::string error = parseAssignment(*kernel, d, config);
         // A constant that only some of the named kernels have is fine.
         if (!error.empty() &&
             error.find("has no constant") == std::string::npos)
           return fail(error);
+        fixed.insert(d.substr(0, d.find('=')));
       }
       configs.push_back(config);
+      if (variants) {
+        for (const Param &p : kernel->params) {
+          if (p.tunable || fixed.count(p.name))
+            continue;
+          std::vector<Config> expanded;
+          for (const Config &c : configs)
+            for (int64_t v : p.values) {
+              Config e = c;
+              e.set(p.name, v);
+              expanded.push_back(e);
+            }
+          configs = std::move(expanded);
+        }
+        if (kernel->check)
+          std::erase_if(configs, [&](const Config &c) {
+            return !kernel->check(c).empty();
+          });
+      }
     }
-    for (const Config &config : configs) {
+    for (size_t configIndex = 0; configIndex < configs.size(); ++configIndex) {
+      const Config &config = configs[configIndex];
       TraceResult result = traceKernel(context, *kernel, config);
       for (const std::string &d : result.diagnostics)
         llvm::errs() << d << "\n";
@@ -245,7 +293,7 @@ int main(int argc, char **argv) {
         llvm::outs() << "\n";
         continue;
       }
-      launchers::Kernel launcher;
+      launchers::Compiled launcher;
       std::string launcherError =
           describe(*kernel, config, *result.module, launcher);
       bool launcherOk = launcherError.empty();
@@ -254,7 +302,12 @@ int main(int argc, char **argv) {
       for (llvm::StringRef targetName : llvm::split(targets, ',')) {
         const codegen::TargetInfo *target = codegen::lookupTarget(targetName);
         mlir::OwningOpRef<mlir::ModuleOp> module = result.module->clone();
-        std::string stem = kernel->name + "." + targetName.str();
+        // With --variants, files are numbered per configuration (the .txt
+        // report names it).
+        std::string stem =
+            kernel->name + "." +
+            (variants ? std::to_string(configIndex) + "." : std::string()) +
+            targetName.str();
         codegen::DumpFn dump;
         if (!dumpDir.empty())
           dump = [&](const std::string &stage, const std::string &text) {
@@ -301,27 +354,33 @@ int main(int argc, char **argv) {
         launcher.images.push_back({targetName.str(), artifact->cubin});
       }
       if (!library.empty() && launcherOk) {
-        for (const launchers::Kernel &other : launched)
-          if (other.name == launcher.name)
-            return fail("kernel '" + launcher.name +
-                        "' is compiled twice into --library " + library);
-        launched.push_back(std::move(launcher));
+        std::string error =
+            launchers::addCompiled(libraryKernel, std::move(launcher));
+        if (!error.empty())
+          return fail(error + " (--library " + library + ")");
       } else if (!launcherOk) {
         ++failures;
       }
     }
+    if (!libraryKernel.compiled.empty())
+      launched.push_back(std::move(libraryKernel));
   }
   if (!rows.empty()) {
     fmt::print("{:<16} {:<8} {:>5} {:>5} {:>8} {:>7} {:>9}  {}\n", "kernel",
-               "target", "warps", "regs", "smem", "spills", "cubin", "files");
+               "target", "warps", "regs", "smem", "spills", "cubin",
+               variants ? "config" : "files");
     for (const Row &row : rows)
       fmt::print(
-          "{:<16} {:<8} {:>5} {:>5} {:>8} {:>7} {:>9}  {}/{}.{}.{{ptx{}}}\n",
+          "{:<16} {:<8} {:>5} {:>5} {:>8} {:>7} {:>9}  {}\n",
           row.kernel, row.target, row.artifact.numWarps,
           row.artifact.usage.registers, row.artifact.sharedBytes,
           row.artifact.usage.spillStores + row.artifact.usage.spillLoads,
-          row.artifact.cubin.size(), outputDir.getValue(), row.kernel,
-          row.target, row.artifact.cubin.empty() ? "" : ",cubin,txt");
+          row.artifact.cubin.size(),
+          variants ? row.config
+                   : fmt::format("{}/{}.{}.{{ptx{}}}", outputDir.getValue(),
+                                 row.kernel, row.target,
+                                 row.artifact.cubin.empty() ? ""
+                                                            : ",cubin,txt"));
   }
   if (!library.empty() && !failures) {
     if (emit != "cubin")

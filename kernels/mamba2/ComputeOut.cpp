@@ -1,0 +1,154 @@
+//===- ComputeOut.cpp - Mamba-2 outputs in the tessel DSL -----------------===//
+//
+// The third of the three Mamba-2 forward kernels (../shared/MAMBA2.md): per
+// (batch, head, block of BLOCK_M tokens, p-block) it computes
+//
+//   y_t = exp(Acs_t) C_t·S_cᵀ + Σ_{s<=t in the chunk} (C_t·B_s)
+//         exp(Acs_t - Acs_s) dt_s x_s  +  D x_t,   then y *= silu(z)
+//
+// with C·Bᵀ formed block by block on chip (never written to memory), the
+// causal decay mask applied to it in registers, and the product with x as a
+// second tile.mma. With packed sequences (seq_idx), the state term reaches a
+// token only when it continues the sequence that ended the previous chunk,
+// and the intra-chunk sum runs over tokens of its own sequence.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kernels/mamba2/Kernels.h"
+
+namespace tessel::mamba2 {
+using namespace tessel::dsl;
+
+namespace {
+
+template <class X>
+void computeOut(const Config &cfg,
+                View<X, 4, kDense> x,          // (b, L, h, p)
+                View<X, 4, kDense> B,          // (b, L, g, n)
+                View<X, 4, kDense> C,          // (b, L, g, n)
+                View<float, 3, kDense> dt,     // (b, h, L)
+                View<float, 3, kDense> acs,    // (b, h, L), x log2 e
+                View<int32_t, 2> seqIdx,       // (b, L)
+                View<float, 5, kDense> states, // (b, nc, h, p, n)
+                View<float, 2> D,              // (h, p); stride 0 for (h)
+                View<X, 4, kDense> z,          // (b, L, h, p)
+                View<X, 4, kDense> y,          // (b, L, h, p)
+                I32 hasSeqIdx, I32 hasD, I32 hasZ) {
+  const int64_t Q = cfg["Q"], BM = cfg["BLOCK_M"], BP = cfg["BLOCK_P"],
+                BK = cfg["BLOCK_K"];
+  const int64_t blocksPerChunk = Q / BM;
+  hint("default", "num_warps", cfg["num_warps"]);
+
+  auto r = program_id(0), pb = program_id(1), bh = program_id(2);
+  auto H = dim(x, 2), G = dim(B, 2), N = dim(B, 3);
+  auto bi = bh / H, hi = bh % H, gi = hi / (H / G);
+  auto c = r / blocksPerChunk; // the chunk of this block of tokens
+  auto numK = (N + (BK - 1)) / BK;
+
+  Tile acsT = load(acs, {bi, hi, r}, {drop, drop, BM});
+  Tile seqT = if_(
+      hasSeqIdx != 0, [&] { return load(seqIdx, {bi, r}, {drop, BM}); },
+      [&] { return zeros({BM}, DType::i32); });
+
+  // The state term: C_t · S_cᵀ over the state dimension, block by block.
+  Tile cs = for_range({0, numK}, zeros({BM, BP}), [&](Scalar k, Tile acc) {
+    Tile Ck = load(C, {bi, r, gi, k}, {drop, BM, drop, BK});
+    Tile Sk = cast<X>(
+        load(states, {bi, c, hi, pb, k}, {drop, drop, drop, BP, BK}));
+    return mma(Ck, transpose(Sk), acc);
+  });
+  // It reaches the tokens that continue the sequence of the token before the
+  // chunk (sequence 0 before token 0).
+  Tile seqPrev = if_(
+      (hasSeqIdx != 0) && (c > 0),
+      [&] { return load(seqIdx, {bi, c * Q - 1}, {drop, 1}); },
+      [&] { return zeros({1}, DType::i32); });
+  Tile scale = where(seqT == seqPrev, exp2(acsT), 0.0f);
+  Tile acc0 = cs * reshape(scale, {BM, 1});
+
+  // The intra-chunk term, one block of BM source tokens at a time, up to and
+  // including the diagonal block.
+  Tile acsCol = reshape(acsT, {BM, 1});
+  Tile out = for_range(
+      {c * blocksPerChunk, r + 1}, acc0, [&](Scalar s, Tile acc) {
+        Tile cb =
+            for_range({0, numK}, zeros({BM, BM}), [&](Scalar k, Tile cbAcc) {
+              Tile Ck = load(C, {bi, r, gi, k}, {drop, BM, drop, BK});
+              Tile Bk = load(B, {bi, s, gi, k}, {drop, BM, drop, BK});
+              return mma(Ck, transpose(Bk), cbAcc);
+            });
+        Tile acsS = load(acs, {bi, hi, s}, {drop, drop, BM});
+        Tile dtS = load(dt, {bi, hi, s}, {drop, drop, BM});
+        Tile causal =
+            iota({BM, BM}, 0) + r * BM >= iota({BM, BM}, 1) + s * BM;
+        Tile mask = if_(
+            hasSeqIdx != 0,
+            [&] {
+              Tile seqS = load(seqIdx, {bi, s}, {drop, BM});
+              return causal && (reshape(seqT, {BM, 1}) ==
+                                reshape(seqS, {1, BM}));
+            },
+            [&] { return causal; });
+        // Masked entries may overflow exp2; the select drops them.
+        Tile w = where(mask, exp2(acsCol - reshape(acsS, {1, BM})), 0.0f) *
+                 reshape(dtS, {1, BM});
+        Tile xs = load(x, {bi, s, hi, pb}, {drop, BM, drop, BP});
+        return mma(cast<X>(cb * w), xs, acc);
+      });
+
+  Tile xt = load(x, {bi, r, hi, pb}, {drop, BM, drop, BP});
+  out = if_(
+      hasD != 0,
+      [&] {
+        Tile d = load(D, {hi, pb}, {drop, BP});
+        return out + cast<float>(xt) * reshape(d, {1, BP});
+      },
+      [&] { return out; });
+  out = if_(
+      hasZ != 0,
+      [&] {
+        Tile zt = load(z, {bi, r, hi, pb}, {drop, BM, drop, BP});
+        return out * silu(cast<float>(zt));
+      },
+      [&] { return out; });
+  store(y, {bi, r, hi, pb}, cast<X>(out), {.squeeze = {0, 2}});
+}
+
+const std::array<std::string, 13> kArgNames = {
+    "x",           "B",       "C",     "dt",   "dA_cumsum",
+    "seq_idx",     "states",  "D",     "z",    "y",
+    "has_seq_idx", "has_D",   "has_z"};
+
+const Register registration{{
+    .name = "compute_out",
+    .summary = "Mamba-2 outputs: C·Bᵀ with the causal decay mask times dt·x, "
+               "plus C·Sᵀ, D and z",
+    .params =
+        {
+            variant("Q", {64, 128, 256}, 256, "chunk length"),
+            dtypeVariant("X_DTYPE", {DType::bf16, DType::f16}, DType::bf16,
+                         "element type of x, B, C, z and y"),
+            tunable("BLOCK_M", {32, 64, 128}, 64, "tokens per program"),
+            tunable("BLOCK_P", {32, 64, 128}, 64, "head-dim columns per program"),
+            tunable("BLOCK_K", {16, 32, 64, 128}, 64,
+                    "state dimension per mma step"),
+            tunable("num_warps", {4, 8}, 4, "warps per program"),
+        },
+    // (token block, p block, batch x head)
+    .grid = {{"x", 1, "BLOCK_M"}, {"x", 3, "BLOCK_P"}, {"x", 0, "", "x", 2}},
+    .build =
+        [](const Config &cfg) {
+          if (cfg.dtype("X_DTYPE") == DType::f16)
+            define(computeOut<f16>, cfg, kArgNames);
+          else
+            define(computeOut<bf16>, cfg, kArgNames);
+        },
+    .check = [](const Config &cfg) -> std::string {
+      if (cfg.get("Q") % cfg.get("BLOCK_M"))
+        return "BLOCK_M must divide Q";
+      return "";
+    },
+}};
+
+} // namespace
+} // namespace tessel::mamba2

@@ -1,0 +1,134 @@
+//===- FwdPassState.cpp - Mamba-2 chunk states in the tessel DSL ----------===//
+//
+// The second of the three Mamba-2 forward kernels (../shared/MAMBA2.md): per
+// (batch, head, p-block, n-block) it walks the chunks in order with the
+// running state S (p x n, f32) on chip, writes the state entering each chunk,
+// and updates it with one tile.mma per token block:
+//
+//   S <- exp(Acs_last) S + xᵀ · (B * exp(Acs_last - Acs) * dt)
+//
+// (Acs is kept times log2(e): exp(v) is exp2 of it.) With packed sequences
+// (seq_idx) a token contributes only when it belongs to the chunk's last
+// sequence, and the state flows into the next chunk only when the sequence
+// did not change over this one. The register-computed operand (the scaled
+// B) sits in the B slot here: tile-route-mma-operands moves it to A.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kernels/mamba2/Kernels.h"
+
+namespace tessel::mamba2 {
+using namespace tessel::dsl;
+
+namespace {
+
+template <class X>
+void fwdPassState(const Config &cfg,
+                  View<X, 4, kDense> x,                 // (b, L, h, p)
+                  View<X, 4, kDense> B,                 // (b, L, g, n)
+                  View<float, 3, kDense> dt,            // (b, h, L)
+                  View<float, 3, kDense> acs,           // (b, h, L), x log2 e
+                  View<int32_t, 2> seqIdx,              // (b, L)
+                  View<float, 4> initStates,            // (b, h, p, n)
+                  View<float, 5, kDense> states,        // (b, nc, h, p, n)
+                  View<float, 4> finalStates,           // (b, h, p, n)
+                  I32 hasSeqIdx, I32 hasInit, I32 hasFinal) {
+  const int64_t Q = cfg["Q"], BP = cfg["BLOCK_P"], BN = cfg["BLOCK_N"],
+                BT = cfg["BLOCK_T"];
+  hint("default", "num_warps", cfg["num_warps"]);
+
+  auto pb = program_id(0), nb = program_id(1), bh = program_id(2);
+  auto L = dim(x, 1), H = dim(x, 2), G = dim(B, 2);
+  auto bi = bh / H, hi = bh % H, gi = hi / (H / G);
+  auto numChunks = (L + (Q - 1)) / Q;
+
+  Tile S0 = if_(
+      hasInit != 0,
+      [&] { return load(initStates, {bi, hi, pb, nb}, {drop, drop, BP, BN}); },
+      [&] { return zeros({BP, BN}); });
+  // The sequence of the token before token 0 counts as 0 (as in mamba_ssm).
+  Tile seq0 = zeros({1}, DType::i32);
+
+  auto [S, seqEnd] = for_range(
+      {0, numChunks}, std::tuple<Tile, Tile>{S0, seq0},
+      [&](Scalar c, Tile S, Tile seqPrev) {
+        store(states, {bi, c, hi, pb, nb}, S, {.squeeze = {0, 1, 2}});
+        // The chunk's last real token (the last chunk may be short).
+        Scalar last = minimum(L, (c + 1) * Q) - 1;
+        Tile acsLast = load(acs, {bi, hi, last}, {drop, drop, 1}); // (1)
+        Tile seqLast = if_(
+            hasSeqIdx != 0,
+            [&] { return load(seqIdx, {bi, last}, {drop, 1}); },
+            [&] { return zeros({1}, DType::i32); });
+        Tile flow = where(seqLast == seqPrev, exp2(acsLast), 0.0f);
+        S = S * reshape(flow, {1, 1});
+
+        S = for_range({0, Q / BT}, S, [&](Scalar tb, Tile S) {
+          Scalar t = c * (Q / BT) + tb; // token block, in units of BT
+          Tile xt = load(x, {bi, t, hi, pb}, {drop, BT, drop, BP});
+          Tile Bt = load(B, {bi, t, gi, nb}, {drop, BT, drop, BN});
+          Tile acsT = load(acs, {bi, hi, t}, {drop, drop, BT});
+          Tile dtT = load(dt, {bi, hi, t}, {drop, drop, BT});
+          // Tokens past L load as zeros (x = dt = 0): they add nothing.
+          Tile w = exp2(acsLast - acsT) * dtT;
+          w = if_(
+              hasSeqIdx != 0,
+              [&] {
+                Tile seqT = load(seqIdx, {bi, t}, {drop, BT});
+                return where(seqT == seqLast, w, 0.0f);
+              },
+              [&] { return w; });
+          Tile Bs = cast<X>(cast<float>(Bt) * reshape(w, {BT, 1}));
+          return mma(transpose(xt), Bs, S);
+        });
+        return std::tuple<Tile, Tile>{S, seqLast};
+      });
+  (void)seqEnd;
+  if_(hasFinal != 0, [&] {
+    store(finalStates, {bi, hi, pb, nb}, S, {.squeeze = {0, 1}});
+  });
+}
+
+const std::array<std::string, 11> kArgNames = {
+    "x",      "B",
+    "dt",     "dA_cumsum",
+    "seq_idx", "initial_states",
+    "states", "final_states",
+    "has_seq_idx", "has_initial_states",
+    "has_final_states"};
+
+const Register registration{{
+    .name = "fwd_pass_state",
+    .summary = "Mamba-2 chunk states: the state entering every chunk, and "
+               "the final state",
+    .params =
+        {
+            variant("Q", {64, 128, 256}, 256, "chunk length"),
+            dtypeVariant("X_DTYPE", {DType::bf16, DType::f16}, DType::bf16,
+                         "element type of x and B"),
+            tunable("BLOCK_P", {32, 64, 128}, 64, "head-dim rows per program"),
+            tunable("BLOCK_N", {16, 32, 64, 128}, 64,
+                    "state columns per program"),
+            tunable("BLOCK_T", {32, 64, 128}, 64, "tokens per mma"),
+            tunable("num_warps", {4, 8}, 4, "warps per program"),
+        },
+    // (p block, n block, batch x head)
+    .grid = {{"x", 3, "BLOCK_P"},
+             {"B", 3, "BLOCK_N"},
+             {"x", 0, "", "x", 2}},
+    .build =
+        [](const Config &cfg) {
+          if (cfg.dtype("X_DTYPE") == DType::f16)
+            define(fwdPassState<f16>, cfg, kArgNames);
+          else
+            define(fwdPassState<bf16>, cfg, kArgNames);
+        },
+    .check = [](const Config &cfg) -> std::string {
+      if (cfg.get("Q") % cfg.get("BLOCK_T"))
+        return "BLOCK_T must divide Q";
+      return "";
+    },
+}};
+
+} // namespace
+} // namespace tessel::mamba2

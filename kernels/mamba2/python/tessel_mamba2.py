@@ -1,0 +1,422 @@
+"""ctypes binding of libtessel_mamba2 (the Mamba-2 SSD forward pass compiled by tessel).
+
+No compiled extension, no build step: this file declares the C structures of
+../tessel_mamba2.h and calls the shared library on PyTorch CUDA tensors.
+
+    from tessel_mamba2 import mamba_chunk_scan_combined
+    y = mamba_chunk_scan_combined(x, dt, A, B, C, chunk_size=256, D=D,
+                                  dt_bias=dt_bias, dt_softplus=True)
+
+`mamba_chunk_scan_combined` has the meaning, shapes and return values of
+mamba_ssm's forward function of the same name (see ../../../shared/MAMBA2.md).
+Tensors are passed exactly as given (pointer, dtype, sizes, strides): nothing is
+made contiguous or cast; the library validates every argument and rejects a bad
+one with a message that names it (raised here as `InvalidArgument`).
+
+The library is found, in this order, at
+  1. $TESSEL_MAMBA2_LIBRARY (a path to the .so),
+  2. libtessel_mamba2.so next to this file,
+  3. <repo>/build/gpu/libtessel_mamba2.so (../../../build/gpu from this file).
+"""
+
+import ctypes
+import operator
+import os
+import struct
+
+import torch
+
+__all__ = [
+    "mamba_chunk_scan_combined",
+    "set_timing",
+    "last_times",
+    "TesselMamba2Error",
+    "InvalidArgument",
+    "Unsupported",
+    "CudaError",
+    "LIBRARY_PATH",
+]
+
+# --------------------------------------------------------------------------
+# Errors.
+
+
+class TesselMamba2Error(RuntimeError):
+    """A tessel_mamba2 call failed; `.status` is the tessel_mamba2_status."""
+
+    def __init__(self, message, status):
+        super().__init__(message)
+        self.status = status
+
+
+class InvalidArgument(TesselMamba2Error, ValueError):
+    """TESSEL_MAMBA2_INVALID_ARGUMENT: a bad shape, dtype, stride, alignment,
+    pointer or size (also raised here for a tensor on the wrong device)."""
+
+
+class Unsupported(TesselMamba2Error):
+    """TESSEL_MAMBA2_UNSUPPORTED: valid, but not compiled into this build."""
+
+
+class CudaError(TesselMamba2Error):
+    """TESSEL_MAMBA2_CUDA_ERROR: a CUDA driver call failed."""
+
+
+STATUS_OK = 0
+STATUS_INVALID_ARGUMENT = 1
+STATUS_UNSUPPORTED = 2
+STATUS_CUDA_ERROR = 3
+
+_ERROR_CLASSES = {
+    STATUS_INVALID_ARGUMENT: InvalidArgument,
+    STATUS_UNSUPPORTED: Unsupported,
+    STATUS_CUDA_ERROR: CudaError,
+}
+
+# --------------------------------------------------------------------------
+# The C structures, field for field as in tessel_mamba2.h.
+
+MAX_RANK = 5  # TESSEL_MAMBA2_MAX_RANK
+
+# tessel_mamba2_dtype; any other torch dtype is passed as 0 (NONE) so that
+# the library rejects it with its own message.
+_DTYPE_CODES = {
+    torch.bfloat16: 1,  # TESSEL_MAMBA2_BF16
+    torch.float16: 2,  # TESSEL_MAMBA2_F16
+    torch.float32: 3,  # TESSEL_MAMBA2_F32
+    torch.int32: 4,  # TESSEL_MAMBA2_I32
+}
+
+
+class TesselMamba2Tensor(ctypes.Structure):
+    """tessel_mamba2_tensor."""
+
+    _fields_ = [
+        ("data", ctypes.c_void_p),
+        ("dtype", ctypes.c_int32),
+        ("rank", ctypes.c_int32),
+        ("sizes", ctypes.c_int64 * MAX_RANK),
+        ("strides", ctypes.c_int64 * MAX_RANK),  # in elements
+    ]
+
+
+_TENSOR_FIELDS = (
+    "x", "dt", "A", "B", "C",  # inputs
+    "D", "z", "dt_bias", "initial_states", "seq_idx",  # optional inputs
+    "y", "final_states",  # outputs
+)
+
+
+class TesselMamba2ForwardArgs(ctypes.Structure):
+    """tessel_mamba2_forward_args."""
+
+    _fields_ = [(name, TesselMamba2Tensor) for name in _TENSOR_FIELDS] + [
+        ("chunk_size", ctypes.c_int64),
+        ("dt_softplus", ctypes.c_int32),
+        ("dt_limit_lo", ctypes.c_double),
+        ("dt_limit_hi", ctypes.c_double),
+        ("workspace", ctypes.c_void_p),
+        ("workspace_bytes", ctypes.c_size_t),
+        ("stream", ctypes.c_void_p),
+    ]
+
+
+# Whole tensor structs and groups of scalars are written with struct.pack_into
+# at the field offsets (one C call each instead of a dozen ctypes setattrs).
+# Native mode ('@') uses the C alignment rules, the same as ctypes.
+_TENSOR_PACK = struct.Struct("@Pii%dq%dq" % (MAX_RANK, MAX_RANK))
+_OPTIONS_PACK = struct.Struct("@qidd")  # chunk_size, dt_softplus, dt_limit_lo, dt_limit_hi
+_WORKSPACE_PACK = struct.Struct("@PNP")  # workspace, workspace_bytes, stream
+_OFF = {name: getattr(TesselMamba2ForwardArgs, name).offset for name, _ in TesselMamba2ForwardArgs._fields_}
+_PAD = tuple((0,) * (MAX_RANK - r) for r in range(MAX_RANK + 1))
+
+
+def _check_layout():
+    T, A = TesselMamba2Tensor, TesselMamba2ForwardArgs
+    ptr = ctypes.sizeof(ctypes.c_void_p)
+    if _TENSOR_PACK.size != ctypes.sizeof(T) or ctypes.sizeof(T) != ptr + 8 + 16 * MAX_RANK:
+        raise ImportError("tessel_mamba2: unexpected size of tessel_mamba2_tensor")
+    o = _OFF
+    ok = (
+        all(o[name] == i * ctypes.sizeof(T) for i, name in enumerate(_TENSOR_FIELDS))
+        and o["chunk_size"] == len(_TENSOR_FIELDS) * ctypes.sizeof(T)
+        and o["dt_softplus"] == o["chunk_size"] + 8
+        and o["dt_limit_lo"] == o["chunk_size"] + 16
+        and o["dt_limit_hi"] == o["dt_limit_lo"] + 8
+        and o["workspace"] == o["chunk_size"] + _OPTIONS_PACK.size
+        and o["workspace_bytes"] == o["workspace"] + ptr
+        and o["stream"] == o["workspace_bytes"] + ctypes.sizeof(ctypes.c_size_t)
+        and ctypes.sizeof(A) == o["stream"] + ptr
+        and _WORKSPACE_PACK.size == ctypes.sizeof(A) - o["workspace"]
+    )
+    if not ok:
+        raise ImportError("tessel_mamba2: unexpected layout of tessel_mamba2_forward_args")
+
+
+_check_layout()
+
+# --------------------------------------------------------------------------
+# The library.
+
+
+def _library_candidates():
+    env = os.environ.get("TESSEL_MAMBA2_LIBRARY")
+    if env:
+        return [env]  # explicit: no fallback to another copy
+    here = os.path.dirname(os.path.abspath(__file__))
+    return [
+        os.path.join(here, "libtessel_mamba2.so"),
+        os.path.normpath(os.path.join(here, "..", "..", "..", "build", "gpu", "libtessel_mamba2.so")),
+    ]
+
+
+def _load_library():
+    candidates = _library_candidates()
+    for path in candidates:
+        if os.path.exists(path):
+            return ctypes.CDLL(path), path
+    raise OSError(
+        "tessel_mamba2: libtessel_mamba2.so not found; looked at: "
+        + ", ".join(candidates)
+        + " (set TESSEL_MAMBA2_LIBRARY to the library's path)"
+    )
+
+
+_lib, LIBRARY_PATH = _load_library()
+
+_ARGS_P = ctypes.POINTER(TesselMamba2ForwardArgs)
+
+_args_init = _lib.tessel_mamba2_args_init
+_args_init.argtypes = [_ARGS_P]
+_args_init.restype = None
+
+_workspace_size = _lib.tessel_mamba2_workspace_size
+_workspace_size.argtypes = [_ARGS_P, ctypes.POINTER(ctypes.c_size_t)]
+_workspace_size.restype = ctypes.c_int
+
+_forward = _lib.tessel_mamba2_forward
+_forward.argtypes = [_ARGS_P]
+_forward.restype = ctypes.c_int
+
+_last_error = _lib.tessel_mamba2_last_error
+_last_error.argtypes = []
+_last_error.restype = ctypes.c_char_p
+
+_set_timing = _lib.tessel_mamba2_set_timing
+_set_timing.argtypes = [ctypes.c_int]
+_set_timing.restype = None
+
+_last_times = _lib.tessel_mamba2_last_times
+_last_times.argtypes = [ctypes.POINTER(ctypes.c_float)]
+_last_times.restype = ctypes.c_int
+
+
+def _make_template():
+    a = TesselMamba2ForwardArgs()
+    _args_init(ctypes.byref(a))
+    # A cheap ABI check: args_init zeroes everything and sets dt_limit = (0, +inf).
+    # With a field order different from the library's, +inf lands elsewhere.
+    if not (a.dt_limit_lo == 0.0 and a.dt_limit_hi == float("inf") and a.chunk_size == 0
+            and a.dt_softplus == 0 and not a.workspace and a.workspace_bytes == 0 and not a.stream
+            and all(not getattr(a, name).data for name in _TENSOR_FIELDS)):
+        raise ImportError(
+            "tessel_mamba2: tessel_mamba2_args_init did not produce the expected defaults; "
+            "the structures declared here do not match " + LIBRARY_PATH)
+    return bytes(a)
+
+
+_TEMPLATE = _make_template()
+_from_template = TesselMamba2ForwardArgs.from_buffer_copy
+
+try:  # the raw cudaStream_t of the current stream, without building a Stream object
+    _raw_stream = torch._C._cuda_getCurrentRawStream
+except AttributeError:  # pragma: no cover
+    def _raw_stream(index):
+        return torch.cuda.current_stream(index).cuda_stream
+
+_Tensor = torch.Tensor
+_pack_tensor = _TENSOR_PACK.pack_into
+_pack_options = _OPTIONS_PACK.pack_into
+_pack_workspace = _WORKSPACE_PACK.pack_into
+_codes_get = _DTYPE_CODES.get
+_uint8 = torch.uint8
+_float32 = torch.float32
+
+
+def _raise(status):
+    message = _last_error()
+    message = message.decode("utf-8", "replace") if message else ""
+    cls = _ERROR_CLASSES.get(status, TesselMamba2Error)
+    raise cls(message or ("tessel_mamba2 failed with status %d" % status), status)
+
+
+def _check_tensor(t, name, device_index):
+    """A torch CUDA tensor on the device of x: checked here, in Python, because
+    the library only sees a pointer."""
+    if not isinstance(t, _Tensor):
+        raise TypeError("tessel_mamba2: %s must be a torch.Tensor, got %s" % (name, type(t).__name__))
+    index = t.get_device()
+    if index != device_index:
+        if index < 0:
+            where = "a %s tensor" % t.device.type
+        else:
+            where = "on cuda:%d" % index
+        raise InvalidArgument(
+            "tessel_mamba2: %s is %s; every tensor must be a CUDA tensor on x's device (cuda:%d)"
+            % (name, where, device_index), STATUS_INVALID_ARGUMENT)
+
+
+def _pack(args, name, t):
+    rank = t.dim()
+    if rank <= MAX_RANK:
+        pad = _PAD[rank]
+        _pack_tensor(args, _OFF[name], t.data_ptr(), _codes_get(t.dtype, 0), rank,
+                     *t.shape, *pad, *t.stride(), *pad)
+    else:  # the library rejects the rank; it still gets the first sizes
+        _pack_tensor(args, _OFF[name], t.data_ptr(), _codes_get(t.dtype, 0), rank,
+                     *t.shape[:MAX_RANK], *t.stride()[:MAX_RANK])
+
+
+def mamba_chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None, dt_bias=None,
+                              initial_states=None, seq_idx=None, dt_softplus=False,
+                              dt_limit=(0.0, float("inf")), return_final_states=False,
+                              *, out=None, final_states_out=None):
+    """The Mamba-2 chunked SSD forward pass (mamba_ssm's mamba_chunk_scan_combined).
+
+    x: (b, L, h, p) bf16/fp16; dt: (b, L, h) bf16/fp16/fp32; A: (h) fp32;
+    B, C: (b, L, g, n) in x's dtype; D: (h) or (h, p) fp32; z: (b, L, h, p) in
+    x's dtype; dt_bias: (h) fp32; initial_states: (b, h, p, n) fp32;
+    seq_idx: (b, L) int32, nondecreasing per row; chunk_size: 64, 128 or 256.
+
+    Returns y (b, L, h, p) in x's dtype, or (y, final_states) with final_states
+    (b, h, p, n) fp32 when return_final_states.
+
+    Keyword-only extensions: `out` (y, preallocated) and `final_states_out`
+    (final states, preallocated fp32 (b, h, p, n)) are written in place and
+    returned instead of fresh tensors. `final_states_out` is written even when
+    return_final_states is False (then only y is returned).
+
+    Runs on torch.cuda.current_stream(x.device). Raises InvalidArgument (a
+    ValueError) for a bad argument, TypeError for an argument that is not a
+    tensor, Unsupported / CudaError for the other failures.
+    """
+    if not isinstance(x, _Tensor):
+        raise TypeError("tessel_mamba2: x must be a torch.Tensor, got %s" % type(x).__name__)
+    dev = x.get_device()
+    if dev < 0:
+        raise InvalidArgument(
+            "tessel_mamba2: x is a %s tensor; the inputs must be CUDA tensors" % x.device.type,
+            STATUS_INVALID_ARGUMENT)
+    _check_tensor(dt, "dt", dev)
+    _check_tensor(A, "A", dev)
+    _check_tensor(B, "B", dev)
+    _check_tensor(C, "C", dev)
+    if D is not None:
+        _check_tensor(D, "D", dev)
+    if z is not None:
+        _check_tensor(z, "z", dev)
+    if dt_bias is not None:
+        _check_tensor(dt_bias, "dt_bias", dev)
+    if initial_states is not None:
+        _check_tensor(initial_states, "initial_states", dev)
+    if seq_idx is not None:
+        _check_tensor(seq_idx, "seq_idx", dev)
+    if out is not None:
+        _check_tensor(out, "out (y)", dev)
+    if final_states_out is not None:
+        _check_tensor(final_states_out, "final_states_out (final_states)", dev)
+
+    try:
+        chunk_size = operator.index(chunk_size)
+    except TypeError:
+        raise TypeError("tessel_mamba2: chunk_size must be an integer, got %s"
+                        % type(chunk_size).__name__) from None
+    if not -(1 << 63) <= chunk_size < (1 << 63):
+        raise InvalidArgument("tessel_mamba2: chunk_size %d is out of range" % chunk_size,
+                              STATUS_INVALID_ARGUMENT)
+    try:
+        lo, hi = dt_limit
+        lo = float(lo)
+        hi = float(hi)
+    except (TypeError, ValueError):
+        raise TypeError("tessel_mamba2: dt_limit must be a pair of numbers (lo, hi), got %r"
+                        % (dt_limit,)) from None
+
+    device = x.device
+    with torch.cuda.device(dev):
+        # Outputs.
+        if out is None:
+            if x.dim() == 4:
+                y = torch.empty(x.shape, dtype=x.dtype, device=device)
+            else:  # the library rejects x's rank and says so
+                y = torch.empty((0,), dtype=x.dtype, device=device)
+        else:
+            y = out
+        final_states = final_states_out
+        if final_states is None and return_final_states:
+            if x.dim() == 4 and B.dim() >= 1:
+                b, _, h, p = x.shape
+                final_states = torch.empty((b, h, p, B.shape[-1]), dtype=_float32, device=device)
+            else:
+                final_states = torch.empty((0,), dtype=_float32, device=device)
+
+        args = _from_template(_TEMPLATE)
+        _pack(args, "x", x)
+        _pack(args, "dt", dt)
+        _pack(args, "A", A)
+        _pack(args, "B", B)
+        _pack(args, "C", C)
+        if D is not None:
+            _pack(args, "D", D)
+        if z is not None:
+            _pack(args, "z", z)
+        if dt_bias is not None:
+            _pack(args, "dt_bias", dt_bias)
+        if initial_states is not None:
+            _pack(args, "initial_states", initial_states)
+        if seq_idx is not None:
+            _pack(args, "seq_idx", seq_idx)
+        _pack(args, "y", y)
+        if final_states is not None:
+            _pack(args, "final_states", final_states)
+        _pack_options(args, _OFF["chunk_size"], chunk_size, 1 if dt_softplus else 0, lo, hi)
+
+        nbytes = ctypes.c_size_t(0)
+        status = _workspace_size(args, ctypes.byref(nbytes))
+        if status:
+            _raise(status)
+        nbytes = nbytes.value
+        if nbytes:
+            workspace = torch.empty(nbytes, dtype=_uint8, device=device)
+            wptr = workspace.data_ptr()
+            assert wptr % 256 == 0, "torch returned a workspace that is not 256-byte aligned"
+        else:
+            workspace = None
+            wptr = 0
+        _pack_workspace(args, _OFF["workspace"], wptr, nbytes, _raw_stream(dev))
+        status = _forward(args)
+        # `workspace` is released here; the caching allocator reuses it only in
+        # the order of the current stream, on which the kernels were enqueued.
+        del workspace
+        if status:
+            _raise(status)
+
+    if return_final_states:
+        return y, final_states
+    return y
+
+
+def set_timing(on):
+    """Per-kernel device timing of the following forward calls on this thread
+    (CUDA events around each kernel; adds some overhead)."""
+    _set_timing(1 if on else 0)
+
+
+def last_times():
+    """(chunk_cumsum_ms, fwd_pass_state_ms, compute_out_ms) of the last forward
+    call on this thread made with timing on; waits for its events."""
+    out = (ctypes.c_float * 3)()
+    status = _last_times(out)
+    if status:
+        _raise(status)
+    return (out[0], out[1], out[2])

@@ -1,0 +1,121 @@
+/*===- tessel_mamba2.h - C API of libtessel_mamba2 ------------------------===*
+ *
+ * The Mamba-2 forward pass (SSD, chunked; ../../../shared/MAMBA2.md) on
+ * device pointers: the three kernels compiled ahead of time by tessel for
+ * sm_90a, sm_100a and sm_103a, launched on the caller's CUDA stream. The
+ * library links only libcuda; it uses the calling thread's current CUDA
+ * context (the one PyTorch or the CUDA runtime made current).
+ *
+ *   tessel_mamba2_forward_args a;
+ *   tessel_mamba2_args_init(&a);
+ *   a.x = ...; a.dt = ...; a.A = ...; a.B = ...; a.C = ...; a.y = ...;
+ *   a.chunk_size = 256;
+ *   size_t bytes;
+ *   if (tessel_mamba2_workspace_size(&a, &bytes)) error();
+ *   a.workspace = <bytes of device memory>; a.workspace_bytes = bytes;
+ *   if (tessel_mamba2_forward(&a)) puts(tessel_mamba2_last_error());
+ *
+ * Every argument is validated before anything is launched; a bad one returns
+ * TESSEL_MAMBA2_INVALID_ARGUMENT and a message naming it, and no output is
+ * written.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef TESSEL_MAMBA2_H
+#define TESSEL_MAMBA2_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TESSEL_MAMBA2_MAX_RANK 5
+
+typedef enum tessel_mamba2_status {
+  TESSEL_MAMBA2_OK = 0,
+  /** A bad argument (shape, dtype, stride, alignment, null pointer, size). */
+  TESSEL_MAMBA2_INVALID_ARGUMENT = 1,
+  /** Valid but not supported by this build (no image for the device, a
+   *  chunk size or dtype not compiled in). */
+  TESSEL_MAMBA2_UNSUPPORTED = 2,
+  /** A CUDA driver call failed (the message names it). */
+  TESSEL_MAMBA2_CUDA_ERROR = 3
+} tessel_mamba2_status;
+
+typedef enum tessel_mamba2_dtype {
+  TESSEL_MAMBA2_NONE = 0,
+  TESSEL_MAMBA2_BF16 = 1,
+  TESSEL_MAMBA2_F16 = 2,
+  TESSEL_MAMBA2_F32 = 3,
+  TESSEL_MAMBA2_I32 = 4
+} tessel_mamba2_dtype;
+
+/** A strided tensor in device memory. An optional tensor is absent when
+ *  `data` is NULL (then its other fields are ignored). */
+typedef struct tessel_mamba2_tensor {
+  void *data;
+  int32_t dtype; /* a tessel_mamba2_dtype */
+  int32_t rank;
+  int64_t sizes[TESSEL_MAMBA2_MAX_RANK];
+  int64_t strides[TESSEL_MAMBA2_MAX_RANK]; /* in elements */
+} tessel_mamba2_tensor;
+
+/** Shapes use b (batch), L (sequence), h (heads), p (head dim), n (state
+ *  dim), g (groups, dividing h). */
+typedef struct tessel_mamba2_forward_args {
+  /* Inputs. */
+  tessel_mamba2_tensor x;  /* (b, L, h, p) bf16 or f16 */
+  tessel_mamba2_tensor dt; /* (b, L, h) bf16, f16 or f32 */
+  tessel_mamba2_tensor A;  /* (h) f32 */
+  tessel_mamba2_tensor B;  /* (b, L, g, n), dtype of x */
+  tessel_mamba2_tensor C;  /* (b, L, g, n), dtype of x */
+  /* Optional inputs. */
+  tessel_mamba2_tensor D;              /* (h) or (h, p) f32 */
+  tessel_mamba2_tensor z;              /* (b, L, h, p), dtype of x */
+  tessel_mamba2_tensor dt_bias;        /* (h) f32 */
+  tessel_mamba2_tensor initial_states; /* (b, h, p, n) f32 */
+  tessel_mamba2_tensor seq_idx;        /* (b, L) i32, nondecreasing per row */
+  /* Outputs. */
+  tessel_mamba2_tensor y;            /* (b, L, h, p), dtype of x */
+  tessel_mamba2_tensor final_states; /* optional, (b, h, p, n) f32 */
+  /* Options. */
+  int64_t chunk_size; /* 64, 128 or 256 */
+  int32_t dt_softplus;
+  double dt_limit_lo, dt_limit_hi; /* default 0 and +inf */
+  /* Device memory for the intermediates (dt, dA_cumsum, chunk states), of
+   * at least tessel_mamba2_workspace_size bytes, 256-byte aligned. */
+  void *workspace;
+  size_t workspace_bytes;
+  /* A CUstream (= cudaStream_t); NULL is the legacy default stream. */
+  void *stream;
+} tessel_mamba2_forward_args;
+
+/** Zeroes `args` and sets the defaults (dt_limit = (0, +inf)). */
+void tessel_mamba2_args_init(tessel_mamba2_forward_args *args);
+
+/** Validates `args` (workspace excepted) and stores the workspace size the
+ *  forward pass needs in *bytes. */
+int tessel_mamba2_workspace_size(const tessel_mamba2_forward_args *args,
+                                 size_t *bytes);
+
+/** Validates `args` and enqueues the forward pass on args->stream: y, and
+ *  final_states when given. Returns a tessel_mamba2_status. */
+int tessel_mamba2_forward(const tessel_mamba2_forward_args *args);
+
+/** The message of the last failing call on this thread ("" if none). */
+const char *tessel_mamba2_last_error(void);
+
+/** Per-kernel device times in ms of the last forward call on this thread when
+ *  timing is on (tessel_mamba2_set_timing(1)): out[0..2] = chunk_cumsum,
+ *  fwd_pass_state, compute_out. Timing records CUDA events around each
+ *  kernel; tessel_mamba2_last_times waits for them. Returns a status. */
+void tessel_mamba2_set_timing(int on);
+int tessel_mamba2_last_times(float out[3]);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TESSEL_MAMBA2_H */

@@ -1,0 +1,268 @@
+//===- Mamba2ForwardTest.cpp - the whole Mamba-2 forward on the interpreter ===//
+//
+// Runs chunk_cumsum, fwd_pass_state and compute_out (the DSL kernels, traced
+// and interpreted) one after the other, wired the way libtessel_mamba2 wires
+// them, and compares y and the final states with the float64 token-by-token
+// recurrence of kernels/mamba2/Reference.h, for every option of MAMBA2.md on
+// small ragged shapes. Fresh random inputs each run; outputs poisoned.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestUtil.h"
+#include "kernels/mamba2/Reference.h"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+
+using namespace tessel;
+using namespace tessel::dsl;
+using namespace tessel::test;
+
+namespace {
+
+enum class DKind { none, perHead, perHeadDim };
+
+struct Case {
+  int64_t b, L, h, p, n, g, Q;
+  DType x = DType::bf16, dt = DType::bf16;
+  DKind d = DKind::none;
+  bool z = false, bias = false, softplus = false, init = false, seq = false;
+  double dtMin = 0, dtMax = std::numeric_limits<double>::infinity();
+  // Tunables, to exercise blocks that do not divide the shape.
+  int64_t blockP = 64, blockN = 64, blockT = 64, blockM = 64, blockK = 64;
+};
+
+std::ostream &operator<<(std::ostream &os, const Case &c) {
+  os << "b=" << c.b << " L=" << c.L << " h=" << c.h << " p=" << c.p
+     << " n=" << c.n << " g=" << c.g << " Q=" << c.Q << " x=" << dtypeName(c.x)
+     << " dt=" << dtypeName(c.dt) << " D=" << static_cast<int>(c.d)
+     << " z=" << c.z << " bias=" << c.bias << " softplus=" << c.softplus
+     << " init=" << c.init << " seq=" << c.seq << " limit=(" << c.dtMin << ","
+     << c.dtMax << ") blocks P" << c.blockP << " N" << c.blockN << " T"
+     << c.blockT << " M" << c.blockM << " K" << c.blockK;
+  return os;
+}
+
+mlir::func::FuncOp traceOne(mlir::MLIRContext &ctx, const std::string &name,
+                            const std::map<std::string, int64_t> &values,
+                            std::vector<mlir::OwningOpRef<mlir::ModuleOp>> &keep) {
+  const KernelDef *def = findKernel(name);
+  EXPECT_NE(def, nullptr) << name;
+  Config cfg = defaultConfig(*def);
+  for (auto &[k, v] : values)
+    cfg.set(k, v);
+  if (def->check)
+    EXPECT_EQ(def->check(cfg), "") << name;
+  TraceResult traced = traceKernel(ctx, *def, cfg);
+  for (auto &d : traced.diagnostics)
+    ADD_FAILURE() << d;
+  if (!traced.module)
+    return {};
+  keep.push_back(std::move(traced.module));
+  return *keep.back()->getOps<mlir::func::FuncOp>().begin();
+}
+
+/// A view of nothing, for an absent optional input (unit last stride, as
+/// views declared dense require).
+interp::ViewArg absent(DType dtype, int rank) {
+  std::vector<int64_t> strides(rank, 0);
+  strides.back() = 1;
+  return {nullptr, dtype, std::vector<int64_t>(rank, 0), strides};
+}
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+class Mamba2Forward : public ::testing::TestWithParam<Case> {};
+
+TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
+  const Case c = GetParam();
+  const unsigned seed = freshSeed();
+  std::mt19937 rng(seed);
+  static mlir::MLIRContext ctx;
+  std::vector<mlir::OwningOpRef<mlir::ModuleOp>> keep;
+  auto cumsumK = traceOne(ctx, "chunk_cumsum",
+                          {{"Q", c.Q},
+                           {"DT_DTYPE", static_cast<int64_t>(c.dt)},
+                           {"HAS_DT_BIAS", c.bias},
+                           {"DT_SOFTPLUS", c.softplus},
+                           {"BLOCK_H", 4}},
+                          keep);
+  auto stateK = traceOne(ctx, "fwd_pass_state",
+                         {{"Q", c.Q},
+                          {"X_DTYPE", static_cast<int64_t>(c.x)},
+                          {"BLOCK_P", c.blockP},
+                          {"BLOCK_N", c.blockN},
+                          {"BLOCK_T", c.blockT}},
+                         keep);
+  auto outK = traceOne(ctx, "compute_out",
+                       {{"Q", c.Q},
+                        {"X_DTYPE", static_cast<int64_t>(c.x)},
+                        {"BLOCK_M", c.blockM},
+                        {"BLOCK_P", c.blockP},
+                        {"BLOCK_K", c.blockK}},
+                       keep);
+  ASSERT_TRUE(cumsumK && stateK && outK);
+
+  // Inputs drawn like a real model (MAMBA2.md), kept as the rounded values
+  // the kernels read.
+  namespace reference = tessel::mamba2::reference;
+  reference::ForwardInputs ref;
+  ref.b = c.b, ref.L = c.L, ref.h = c.h, ref.p = c.p, ref.n = c.n, ref.g = c.g;
+  ref.softplus = c.softplus, ref.dtMin = c.dtMin, ref.dtMax = c.dtMax;
+  std::normal_distribution<double> normal(0, 1);
+  std::uniform_real_distribution<double> logU(std::log(1e-3), std::log(1e-1)),
+      aU(1, 16), bU(-0.5, 0.5);
+  auto fill = [&](HostTensor &t, std::vector<double> &out, auto draw) {
+    out.resize(t.numel());
+    for (int64_t i = 0; i < t.numel(); ++i)
+      out[i] = t.set(i, draw());
+  };
+  HostTensor x(c.x, {c.b, c.L, c.h, c.p}), B(c.x, {c.b, c.L, c.g, c.n}),
+      C(c.x, {c.b, c.L, c.g, c.n}), dt(c.dt, {c.b, c.L, c.h}),
+      A(DType::f32, {c.h}), bias(DType::f32, {c.h}),
+      D(DType::f32, {c.d == DKind::perHeadDim ? c.h * c.p : c.h}),
+      z(c.x, {c.b, c.L, c.h, c.p}), init(DType::f32, {c.b, c.h, c.p, c.n}),
+      seq(DType::i32, {c.b, c.L});
+  fill(x, ref.x, [&] { return normal(rng); });
+  fill(B, ref.B, [&] { return normal(rng); });
+  fill(C, ref.C, [&] { return normal(rng); });
+  fill(A, ref.A, [&] { return -aU(rng); });
+  std::vector<double> biasV;
+  fill(bias, biasV, [&] { return bU(rng); });
+  if (c.bias)
+    ref.dtBias = biasV;
+  fill(dt, ref.dt, [&] {
+    double step = std::exp(logU(rng));
+    return c.softplus ? std::log(std::expm1(step)) - (c.bias ? 0.1 : 0.0)
+                      : step;
+  });
+  std::vector<double> dV, zV, initV;
+  fill(D, dV, [&] { return normal(rng); });
+  fill(z, zV, [&] { return normal(rng); });
+  fill(init, initV, [&] { return 0.1 * normal(rng); });
+  if (c.d != DKind::none)
+    ref.D = dV;
+  if (c.z)
+    ref.z = zV;
+  if (c.init)
+    ref.init = initV;
+  if (c.seq) {
+    // Packed sequences: nondecreasing ids with a few boundaries; odd rows
+    // start past sequence 0 (so the initial state reaches nothing there).
+    ref.seqIdx.resize(c.b * c.L);
+    std::uniform_int_distribution<int64_t> at(0, c.L - 1);
+    for (int64_t bi = 0; bi < c.b; ++bi) {
+      std::vector<int64_t> cuts = {at(rng), at(rng), at(rng)};
+      int32_t id = bi % 2;
+      for (int64_t t = 0; t < c.L; ++t) {
+        for (int64_t cut : cuts)
+          id += (t == cut && t > 0);
+        ref.seqIdx[bi * c.L + t] = id;
+        seq.set(bi * c.L + t, id);
+      }
+    }
+  }
+
+  // The intermediates, laid out as the library lays out its workspace: rows
+  // of dt and Acs padded to 4 floats (16-byte aligned).
+  const int64_t nc = ceilDiv(c.L, c.Q), Lp = ceilDiv(c.L, 4) * 4;
+  HostTensor dtOut(DType::f32, {c.b, c.h, Lp}), acs(DType::f32, {c.b, c.h, Lp}),
+      states(DType::f32, {c.b, nc, c.h, c.p, c.n}),
+      finalStates(DType::f32, {c.b, c.h, c.p, c.n}),
+      y(c.x, {c.b, c.L, c.h, c.p});
+  for (HostTensor *t : {&dtOut, &acs, &states, &finalStates, &y})
+    t->poison();
+  interp::ViewArg dtOutV = dtOut.view(), acsV = acs.view();
+  dtOutV.sizes[2] = acsV.sizes[2] = c.L;
+
+  std::string err = interp::run(
+      cumsumK, {c.b, nc, ceilDiv(c.h, 4)},
+      {dt.view(), A.view(), bias.view(), dtOutV, acsV, c.dtMin, c.dtMax});
+  ASSERT_EQ(err, "") << "chunk_cumsum";
+
+  interp::ViewArg seqV = c.seq ? seq.view() : absent(DType::i32, 2);
+  interp::ViewArg initV2 = c.init ? init.view() : absent(DType::f32, 4);
+  err = interp::run(stateK,
+                    {ceilDiv(c.p, c.blockP), ceilDiv(c.n, c.blockN), c.b * c.h},
+                    {x.view(), B.view(), dtOutV, acsV, seqV, initV2,
+                     states.view(), finalStates.view(), int64_t(c.seq),
+                     int64_t(c.init), int64_t(1)});
+  ASSERT_EQ(err, "") << "fwd_pass_state";
+
+  interp::ViewArg dView = absent(DType::f32, 2);
+  if (c.d != DKind::none) {
+    dView = D.view();
+    dView.sizes = {c.h, c.p};
+    dView.strides = c.d == DKind::perHead ? std::vector<int64_t>{1, 0}
+                                          : std::vector<int64_t>{c.p, 1};
+  }
+  interp::ViewArg zView = c.z ? z.view() : absent(c.x, 4);
+  err = interp::run(outK,
+                    {ceilDiv(c.L, c.blockM), ceilDiv(c.p, c.blockP), c.b * c.h},
+                    {x.view(), B.view(), C.view(), dtOutV, acsV, seqV,
+                     states.view(), dView, zView, y.view(), int64_t(c.seq),
+                     int64_t(c.d != DKind::none), int64_t(c.z)});
+  ASSERT_EQ(err, "") << "compute_out";
+
+  reference::ForwardOutputs want = reference::forward(ref);
+  std::vector<double> gotY(y.numel()), gotS(finalStates.numel());
+  for (int64_t i = 0; i < y.numel(); ++i) {
+    gotY[i] = y.get(i);
+    ASSERT_FALSE(std::isnan(gotY[i])) << "y[" << i << "] not written; " << c;
+  }
+  for (int64_t i = 0; i < finalStates.numel(); ++i) {
+    gotS[i] = finalStates.get(i);
+    ASSERT_FALSE(std::isnan(gotS[i])) << "final[" << i << "] not written";
+  }
+  double eY = relativeL2(gotY, want.y), eS = relativeL2(gotS, want.finalStates);
+  // MAMBA2.md's contract: y 1e-2 (bf16) / 5e-3 (f16), final states 5e-3.
+  EXPECT_LE(eY, c.x == DType::bf16 ? 1e-2 : 5e-3) << c << "; seed " << seed;
+  EXPECT_LE(eS, 5e-3) << c << "; seed " << seed;
+  std::printf("  [%s] rel L2: y %.2e  final %.2e\n",
+              ::testing::PrintToString(c).c_str(), eY, eS);
+}
+
+Case base(int64_t b, int64_t L, int64_t h, int64_t p, int64_t n, int64_t g,
+          int64_t Q) {
+  return Case{b, L, h, p, n, g, Q};
+}
+template <class F> Case with(Case c, F f) {
+  f(c);
+  return c;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Mamba2, Mamba2Forward,
+    ::testing::Values(
+        // Plain, ragged L (the last chunk short), one and two chunks.
+        base(1, 100, 2, 32, 16, 1, 64),
+        base(2, 200, 3, 64, 32, 1, 128),
+        // Each option alone.
+        with(base(1, 150, 2, 32, 32, 1, 64), [](Case &c) { c.d = DKind::perHead; }),
+        with(base(1, 150, 2, 32, 32, 1, 64), [](Case &c) { c.d = DKind::perHeadDim; }),
+        with(base(1, 130, 2, 32, 16, 1, 64), [](Case &c) { c.z = true; }),
+        with(base(1, 130, 2, 32, 16, 1, 64),
+             [](Case &c) { c.bias = c.softplus = true; }),
+        with(base(1, 130, 2, 32, 16, 1, 64),
+             [](Case &c) { c.dtMin = 5e-3, c.dtMax = 4e-2; }),
+        with(base(2, 190, 2, 32, 32, 1, 64), [](Case &c) { c.init = true; }),
+        with(base(2, 250, 2, 32, 32, 1, 64), [](Case &c) { c.seq = true; }),
+        with(base(2, 250, 2, 32, 32, 1, 64),
+             [](Case &c) { c.seq = c.init = true; }),
+        // Groups, f16, dt dtypes, Q = 256, blocks that do not divide.
+        base(1, 140, 4, 32, 16, 2, 64),
+        with(base(1, 140, 4, 32, 16, 4, 64), [](Case &c) { c.x = DType::f16; }),
+        with(base(1, 300, 2, 32, 16, 1, 256), [](Case &c) { c.dt = DType::f32; }),
+        with(base(1, 77, 3, 48, 40, 1, 64), [](Case &c) {
+          c.dt = DType::f16, c.blockP = 32, c.blockN = 32, c.blockT = 32,
+          c.blockM = 32, c.blockK = 16;
+        }),
+        // Everything at once.
+        with(base(2, 230, 4, 64, 64, 2, 128), [](Case &c) {
+          c.d = DKind::perHeadDim, c.z = c.bias = c.softplus = c.init =
+                                       c.seq = true;
+          c.x = DType::f16, c.dt = DType::f32, c.blockM = 32;
+        })));
+
+} // namespace
