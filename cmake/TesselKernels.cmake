@@ -2,7 +2,8 @@
 #                    KERNELS <kernel>...
 #                    [TARGETS sm_90a sm_100a sm_103a]
 #                    [DEFINES NAME=VALUE...]
-#                    [NAMESPACE <ns>])
+#                    [NAMESPACE <ns>]
+#                    [VARIANTS])
 #
 # Compiles registered tessel kernels ahead of time, at build time, with
 # tesselc, and makes a static library <name> of the generated launchers and
@@ -11,9 +12,11 @@
 #
 # Needs TESSEL_TESSELC (the tesselc executable) and the target
 # tessel::runtime, both provided by find_package(Tessel) or by tessel's own
-# build.
+# build. VARIANTS compiles every combination of the kernels' variant
+# constants (dtypes, chunk lengths) that DEFINES does not fix; the launchers
+# then take a <kernel>_variant to choose one.
 function(tessel_add_kernels name)
-  cmake_parse_arguments(ARG "" "NAMESPACE" "TARGETS;DEFINES;KERNELS" ${ARGN})
+  cmake_parse_arguments(ARG "VARIANTS" "NAMESPACE" "TARGETS;DEFINES;KERNELS" ${ARGN})
   if(NOT ARG_KERNELS)
     message(FATAL_ERROR "tessel_add_kernels(${name}): no KERNELS given")
   endif()
@@ -31,6 +34,9 @@ function(tessel_add_kernels name)
   foreach(d ${ARG_DEFINES})
     list(APPEND defines -D ${d})
   endforeach()
+  if(ARG_VARIANTS)
+    list(APPEND defines --variants)
+  endif()
   set(dir ${CMAKE_CURRENT_BINARY_DIR}/${name})
   add_custom_command(
     OUTPUT ${dir}/${name}.h ${dir}/${name}.cpp
@@ -41,6 +47,7 @@ function(tessel_add_kernels name)
     COMMENT "tesselc: ${ARG_KERNELS} for ${targets} -> ${name}"
     VERBATIM)
   add_library(${name} STATIC ${dir}/${name}.cpp)
+  set_target_properties(${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
   target_include_directories(${name} PUBLIC ${dir})
   target_link_libraries(${name} PUBLIC tessel::runtime)
   target_compile_features(${name} PUBLIC cxx_std_20)

@@ -31,6 +31,12 @@
 extern "C" {
 #endif
 
+#if defined(__GNUC__)
+#define TESSEL_MAMBA2_API __attribute__((visibility("default")))
+#else
+#define TESSEL_MAMBA2_API
+#endif
+
 #define TESSEL_MAMBA2_MAX_RANK 5
 
 typedef enum tessel_mamba2_status {
@@ -93,26 +99,26 @@ typedef struct tessel_mamba2_forward_args {
 } tessel_mamba2_forward_args;
 
 /** Zeroes `args` and sets the defaults (dt_limit = (0, +inf)). */
-void tessel_mamba2_args_init(tessel_mamba2_forward_args *args);
+TESSEL_MAMBA2_API void tessel_mamba2_args_init(tessel_mamba2_forward_args *args);
 
 /** Validates `args` (workspace excepted) and stores the workspace size the
  *  forward pass needs in *bytes. */
-int tessel_mamba2_workspace_size(const tessel_mamba2_forward_args *args,
+TESSEL_MAMBA2_API int tessel_mamba2_workspace_size(const tessel_mamba2_forward_args *args,
                                  size_t *bytes);
 
 /** Validates `args` and enqueues the forward pass on args->stream: y, and
  *  final_states when given. Returns a tessel_mamba2_status. */
-int tessel_mamba2_forward(const tessel_mamba2_forward_args *args);
+TESSEL_MAMBA2_API int tessel_mamba2_forward(const tessel_mamba2_forward_args *args);
 
 /** The message of the last failing call on this thread ("" if none). */
-const char *tessel_mamba2_last_error(void);
+TESSEL_MAMBA2_API const char *tessel_mamba2_last_error(void);
 
 /** Per-kernel device times in ms of the last forward call on this thread when
  *  timing is on (tessel_mamba2_set_timing(1)): out[0..2] = chunk_cumsum,
  *  fwd_pass_state, compute_out. Timing records CUDA events around each
  *  kernel; tessel_mamba2_last_times waits for them. Returns a status. */
-void tessel_mamba2_set_timing(int on);
-int tessel_mamba2_last_times(float out[3]);
+TESSEL_MAMBA2_API void tessel_mamba2_set_timing(int on);
+TESSEL_MAMBA2_API int tessel_mamba2_last_times(float out[3]);
 
 #ifdef __cplusplus
 }

@@ -155,6 +155,7 @@ std::string generateSource(const std::string &library, const std::string &ns,
       "  std::vector<unsigned> flags;   // per parameter\n"
       "  std::vector<int64_t> divisors; // per grid dimension\n"
       "  std::once_flag once;\n"
+      "  CUcontext context = nullptr;\n"
       "  ::tessel::rt::Module module;\n"
       "  ::tessel::rt::Kernel kernel;\n"
       "  Status status;\n"
@@ -162,11 +163,22 @@ std::string generateSource(const std::string &library, const std::string &ns,
       "/// Loads the entry's image for this device once, then finds the "
       "kernel.\n"
       "Status kernelFor(const char *name, Entry &e) {{\n"
+      "  CUcontext current = nullptr;\n"
+      "  if (cuCtxGetCurrent(&current) != CUDA_SUCCESS || !current)\n"
+      "    return Status::error(std::string(name) + \": no current CUDA "
+      "context on this thread\");\n"
       "  std::call_once(e.once, [&] {{\n"
+      "    e.context = current;\n"
       "    e.status = ::tessel::rt::Module::load(e.images, &e.module);\n"
       "    if (e.status.ok())\n"
       "      e.status = e.module.getKernel(name, &e.kernel);\n"
-      "  }});\n  return e.status;\n}}\n\n"
+      "  }});\n"
+      "  // Modules belong to the context that loaded them.\n"
+      "  if (e.status.ok() && current != e.context)\n"
+      "    return Status::error(std::string(name) + \": the kernels were "
+      "loaded in another CUDA context (one device per process is "
+      "supported)\");\n"
+      "  return e.status;\n}}\n\n"
       "Status checkView(const char *kernel, const char *name, "
       "const ::tessel::rt::View &v, size_t rank,\n"
       "                 int elementBytes, unsigned flags, "
@@ -217,7 +229,8 @@ std::string generateSource(const std::string &library, const std::string &ns,
       for (const GridDim &g : c.grid)
         divisors += fmt::format("{}{}", divisors.empty() ? "" : ", ",
                                 g.divisor);
-      out += fmt::format("  {{{}, {{{}}}, {{{}}}, {}, {{{}}}, {{{}}}, {{{}}}}},\n",
+      out += fmt::format("  {{{}, {{{}}}, {{{}}}, {}, {{{}}}, {{{}}}, {{{}}}, "
+                         "{{}}, nullptr, {{}}, {{}}, {{}}}},\n",
                          cString(c.config), key, images, c.numWarps, bytes,
                          flags, divisors);
     }
