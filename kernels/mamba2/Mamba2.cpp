@@ -450,7 +450,6 @@ void tessel_mamba2_args_init(tessel_mamba2_forward_args *args) {
   if (!args)
     return;
   std::memset(args, 0, sizeof(*args));
-  args->chunk_size = 256;
   args->dt_limit_lo = 0.0;
   args->dt_limit_hi = std::numeric_limits<double>::infinity();
 }
