@@ -1,0 +1,39 @@
+//===- Validate.h - argument checks of libtessel_mamba2 ---------*- C++ -*-===//
+
+#ifndef TESSEL_KERNELS_MAMBA2_VALIDATE_H
+#define TESSEL_KERNELS_MAMBA2_VALIDATE_H
+
+#include "kernels/mamba2/tessel_mamba2.h"
+#include "runtime/Status.h"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace tessel::mamba2::detail {
+
+/// The sizes of the problem, from x and B.
+struct Dims {
+  int64_t b, L, h, p, n, g, Q, nc, Lp, np;
+};
+
+/// Workspace: dt and dA_cumsum (b, h, L) with rows padded to 4 floats, then
+/// the chunk states (b, nc, h, p, n) with n padded to 4; each 256-aligned.
+struct Workspace {
+  size_t dtOffset, acsOffset, statesOffset, bytes;
+};
+/// Validates every argument but the workspace; fills `dims`. Messages name
+/// the argument.
+rt::Status validate(const tessel_mamba2_forward_args *args, Dims *dims);
+
+/// Where the intermediates live in the workspace.
+Workspace layout(const Dims &dims);
+
+/// Checks the workspace pointer, size and alignment against `layout(dims)`.
+rt::Status checkWorkspace(const tessel_mamba2_forward_args *args,
+                          const Dims &dims);
+
+inline int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
+
+} // namespace tessel::mamba2::detail
+
+#endif // TESSEL_KERNELS_MAMBA2_VALIDATE_H

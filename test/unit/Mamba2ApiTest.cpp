@@ -1,0 +1,207 @@
+//===- Mamba2ApiTest.cpp - argument checks of libtessel_mamba2 on the CPU -===//
+//
+// tessel_mamba2_forward validates every argument before it launches
+// anything (kernels/mamba2/Validate.cpp, which needs no GPU). Here: a valid
+// call is accepted, and each kind of bad argument is rejected with a message
+// naming it. The GPU side (nothing written to a poisoned output on bad
+// input, through the Python wrapper) is test/gpu/test_mamba2.py.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kernels/mamba2/Validate.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+
+using namespace tessel::mamba2::detail;
+
+namespace {
+
+/// A contiguous tensor at a fake (never dereferenced), aligned address.
+tessel_mamba2_tensor tensor(uintptr_t address, int32_t dtype,
+                            std::vector<int64_t> sizes) {
+  tessel_mamba2_tensor t{};
+  t.data = reinterpret_cast<void *>(address);
+  t.dtype = dtype;
+  t.rank = static_cast<int32_t>(sizes.size());
+  int64_t stride = 1;
+  for (int i = t.rank - 1; i >= 0; --i) {
+    t.sizes[i] = sizes[i];
+    t.strides[i] = stride;
+    stride *= sizes[i];
+  }
+  return t;
+}
+
+constexpr int64_t b = 2, L = 1000, h = 8, p = 64, n = 128, g = 2;
+
+tessel_mamba2_forward_args valid() {
+  tessel_mamba2_forward_args a;
+  tessel_mamba2_args_init(&a);
+  const int32_t X = TESSEL_MAMBA2_BF16, F = TESSEL_MAMBA2_F32;
+  a.x = tensor(0x100000, X, {b, L, h, p});
+  a.dt = tensor(0x200000, X, {b, L, h});
+  a.A = tensor(0x300000, F, {h});
+  a.B = tensor(0x400000, X, {b, L, g, n});
+  a.C = tensor(0x500000, X, {b, L, g, n});
+  a.D = tensor(0x600000, F, {h});
+  a.z = tensor(0x700000, X, {b, L, h, p});
+  a.dt_bias = tensor(0x800000, F, {h});
+  a.initial_states = tensor(0x900000, F, {b, h, p, n});
+  a.seq_idx = tensor(0xa00000, TESSEL_MAMBA2_I32, {b, L});
+  a.y = tensor(0xb00000, X, {b, L, h, p});
+  a.final_states = tensor(0xc00000, F, {b, h, p, n});
+  a.chunk_size = 256;
+  return a;
+}
+
+std::string check(const tessel_mamba2_forward_args &a) {
+  Dims d;
+  tessel::rt::Status s = validate(&a, &d);
+  if (s.ok())
+    s = checkWorkspace(&a, d);
+  return s.ok() ? "" : s.message();
+}
+
+TEST(Mamba2Api, AcceptsAValidCallAndSizesTheWorkspace) {
+  tessel_mamba2_forward_args a = valid();
+  Dims d;
+  ASSERT_TRUE(validate(&a, &d).ok()) << validate(&a, &d).message();
+  EXPECT_EQ(d.nc, 4);
+  Workspace w = layout(d);
+  // dt and Acs rows of 1000 floats, 16 rows each; then 2*4*8*64*128 floats.
+  EXPECT_EQ(w.acsOffset, 64000u);
+  EXPECT_EQ(w.statesOffset, 128000u);
+  EXPECT_EQ(w.bytes, 128000u + 2u * 4 * 8 * 64 * 128 * 4);
+  a.workspace = reinterpret_cast<void *>(0xd00000);
+  a.workspace_bytes = w.bytes;
+  EXPECT_EQ(check(a), "");
+  // Optional inputs may be absent; D may be (h, p); a strided, 16-byte
+  // aligned slice of x is fine.
+  a.D = tensor(0x600000, TESSEL_MAMBA2_F32, {h, p});
+  a.z.data = a.dt_bias.data = a.initial_states.data = a.seq_idx.data =
+      a.final_states.data = nullptr;
+  a.x.strides[2] = 2 * p; // every other head of a wider tensor
+  a.x.strides[1] = 2 * p * h;
+  a.x.strides[0] = 2 * p * h * L;
+  EXPECT_EQ(check(a), "");
+}
+
+struct Bad {
+  const char *what;
+  std::function<void(tessel_mamba2_forward_args &)> mutate;
+  const char *message; // a substring the message must contain
+};
+
+class Mamba2ApiBad : public ::testing::TestWithParam<Bad> {};
+
+TEST_P(Mamba2ApiBad, IsRejectedWithAMessageNamingTheArgument) {
+  const Bad &bad = GetParam();
+  tessel_mamba2_forward_args a = valid();
+  a.workspace = reinterpret_cast<void *>(0xd00000);
+  a.workspace_bytes = size_t(1) << 30;
+  ASSERT_EQ(check(a), "");
+  bad.mutate(a);
+  std::string message = check(a);
+  EXPECT_NE(message.find(bad.message), std::string::npos)
+      << bad.what << ": got \"" << message << "\"";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Mamba2, Mamba2ApiBad,
+    ::testing::Values(
+        Bad{"null x", [](auto &a) { a.x.data = nullptr; },
+            "x: null data pointer"},
+        Bad{"x fp32", [](auto &a) { a.x.dtype = TESSEL_MAMBA2_F32; },
+            "x must be bfloat16 or float16, got float32"},
+        Bad{"x rank 3", [](auto &a) { a.x.rank = 3; },
+            "x must have 4 dimensions"},
+        Bad{"B with another L", [](auto &a) { a.B.sizes[1] = L + 1; },
+            "B has shape (2, 1001, 2, 128), expected (2, 1000, *, *)"},
+        Bad{"C with another n", [](auto &a) { a.C.sizes[3] = 64; },
+            "C has shape"},
+        Bad{"B fp16 with bf16 x", [](auto &a) { a.B.dtype = TESSEL_MAMBA2_F16; },
+            "B must be bfloat16, got float16"},
+        Bad{"groups not dividing heads", [](auto &a) {
+              a.B.sizes[2] = a.C.sizes[2] = 3;
+            },
+            "B: the number of groups (3) must divide the number of heads (8)"},
+        Bad{"dt int32", [](auto &a) { a.dt.dtype = TESSEL_MAMBA2_I32; },
+            "dt must be bfloat16 or float16 or float32, got int32"},
+        Bad{"A bf16", [](auto &a) { a.A.dtype = TESSEL_MAMBA2_BF16; },
+            "A must be float32"},
+        Bad{"A of h+1", [](auto &a) { a.A.sizes[0] = h + 1; },
+            "A has shape (9,), expected (8)"},
+        Bad{"D of h+1", [](auto &a) { a.D.sizes[0] = h + 1; }, "D has shape"},
+        Bad{"D (h, p+1)", [](auto &a) {
+              a.D = tensor(0x600000, TESSEL_MAMBA2_F32, {h, p + 1});
+            },
+            "D has shape (8, 65), expected (8, 64)"},
+        Bad{"z with another p", [](auto &a) { a.z.sizes[3] = p / 2; },
+            "z has shape"},
+        Bad{"initial_states wrong shape",
+            [](auto &a) { a.initial_states.sizes[2] = p + 1; },
+            "initial_states has shape"},
+        Bad{"seq_idx float", [](auto &a) { a.seq_idx.dtype = TESSEL_MAMBA2_F32; },
+            "seq_idx must be int32, got float32"},
+        Bad{"chunk_size 100", [](auto &a) { a.chunk_size = 100; },
+            "chunk_size must be 64, 128 or 256, got 100"},
+        Bad{"dt_limit lo > hi", [](auto &a) {
+              a.dt_limit_lo = 0.5;
+              a.dt_limit_hi = 0.1;
+            },
+            "dt_limit must be (lo, hi) with lo <= hi"},
+        Bad{"dt_limit NaN", [](auto &a) { a.dt_limit_hi = std::nan(""); },
+            "dt_limit must be"},
+        Bad{"x not contiguous in p", [](auto &a) { a.x.strides[3] = 2; },
+            "x must be contiguous in its last dimension (stride 1), got "
+            "stride 2"},
+        Bad{"x misaligned", [](auto &a) { a.x.data = (char *)a.x.data + 2; },
+            "x: data pointer must be 16-byte aligned"},
+        Bad{"C row stride not 16-byte", [](auto &a) { a.C.strides[2] = 129; },
+            "C: stride of dimension 2 (129 elements) must be a multiple of 16 "
+            "bytes"},
+        Bad{"y overlapping itself", [](auto &a) { a.y.strides[1] = 0; },
+            "y (out): stride of dimension 1"},
+        Bad{"final_states f16", [](auto &a) {
+              a.final_states.dtype = TESSEL_MAMBA2_F16;
+            },
+            "final_states (out) must be float32"},
+        Bad{"n over 256", [](auto &a) {
+              a.B.sizes[3] = a.C.sizes[3] = 512;
+              a.initial_states.data = a.final_states.data = nullptr;
+            },
+            "B: the state dimension n = 512 is over the supported 256"},
+        Bad{"b x h over the grid", [](auto &a) {
+              for (auto *t : {&a.x, &a.dt, &a.B, &a.C, &a.z, &a.y, &a.seq_idx})
+                t->sizes[0] = 10000;
+              a.initial_states.data = a.final_states.data = nullptr;
+            },
+            "x: batch x heads = 80000 is over the supported 65535"},
+        Bad{"null workspace", [](auto &a) { a.workspace = nullptr; },
+            "workspace: null pointer"},
+        Bad{"small workspace", [](auto &a) { a.workspace_bytes = 1000; },
+            "workspace: 1000 bytes given"},
+        Bad{"misaligned workspace",
+            [](auto &a) { a.workspace = (char *)a.workspace + 16; },
+            "workspace: must be 256-byte aligned"},
+        Bad{"null dt_bias data is absent, bad rank", [](auto &a) {
+              a.dt_bias.rank = 2;
+              a.dt_bias.sizes[1] = 1;
+            },
+            "dt_bias must have 1 dimensions"}),
+    [](const ::testing::TestParamInfo<Bad> &info) {
+      std::string name;
+      for (const char *c = info.param.what; *c; ++c)
+        name += std::isalnum(static_cast<unsigned char>(*c)) ? *c : '_';
+      return name;
+    });
+
+TEST(Mamba2Api, NullArgs) {
+  Dims d;
+  EXPECT_EQ(validate(nullptr, &d).message(), "args: null pointer");
+}
+
+} // namespace
