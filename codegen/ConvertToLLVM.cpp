@@ -173,8 +173,9 @@ private:
   void tileToShared(Value tile);
   Value loadShared(Value linear, Type element, int64_t byteOffset = 0);
   void storeShared(Value linear, Value value, int64_t byteOffset = 0);
-  /// Writes a tile row-major at `byteOffset` of shared memory (no barriers).
-  void writeTile(Value tile, int64_t byteOffset);
+  /// Writes a tile row-major at `byteOffset` of shared memory (no barriers),
+  /// rows `rowPad` elements longer than the shape says.
+  void writeTile(Value tile, int64_t byteOffset, int64_t rowPad = 0);
   /// Reads the registers of a tile of `type` stored row-major at `byteOffset`.
   SmallVector<Value> readTile(RankedTensorType type, int64_t byteOffset,
                               int64_t rowPad = 0);
@@ -336,11 +337,15 @@ void KernelEmitter::storeShared(Value linear, Value value, int64_t byteOffset) {
   LLVM::StoreOp::create(b, loc, value, addr);
 }
 
-void KernelEmitter::writeTile(Value tile, int64_t byteOffset) {
+void KernelEmitter::writeTile(Value tile, int64_t byteOffset,
+                              int64_t rowPad) {
   auto type = cast<RankedTensorType>(tile.getType());
+  int64_t elements = type.getNumElements();
+  if (rowPad && type.getRank() > 0)
+    elements += elements / type.getShape().back() * rowPad;
   sharedBytes = std::max(sharedBytes,
-                         byteOffset + type.getNumElements() *
-                                          storageBytes(type.getElementType()));
+                         byteOffset +
+                             elements * storageBytes(type.getElementType()));
   if (type.getRank() == 0) {
     storeShared(i32(0), regs[tile][0], byteOffset);
     return;
@@ -348,7 +353,7 @@ void KernelEmitter::writeTile(Value tile, int64_t byteOffset) {
   Distribution dist = distributionOf(type);
   SmallVector<Value> base = threadBase(dist);
   for (int64_t r = 0; r < dist.numRegisters; ++r)
-    storeShared(linearIndex(coordsOf(dist, base, r), type.getShape()),
+    storeShared(linearIndex(coordsOf(dist, base, r), type.getShape(), rowPad),
                 regs[tile][r], byteOffset);
 }
 
@@ -809,10 +814,16 @@ LogicalResult KernelEmitter::emitMma(tile::MmaOp op) {
                         Twine(N) + "x" + Twine(K));
   int64_t eb = storageBytes(element);
   auto align16 = [](int64_t v) { return (v + 15) / 16 * 16; };
-  int64_t offB = align16(M * K * eb), offC = align16(offB + K * N * eb);
+  // 16-bit operands: rows padded by 16 bytes, so that the eight 16-byte rows
+  // each ldmatrix phase reads fall in distinct banks (and stay 16-byte
+  // aligned, as ldmatrix requires).
+  int64_t padA = tf32 ? 0 : 8, padB = tf32 ? 0 : 8;
+  int64_t pitchA = K + padA, pitchB = N + padB;
+  int64_t offB = align16(M * pitchA * eb),
+          offC = align16(offB + K * pitchB * eb);
   barrier();
-  writeTile(op.getA(), 0);
-  writeTile(op.getB(), offB);
+  writeTile(op.getA(), 0, padA);
+  writeTile(op.getB(), offB, padB);
   writeTile(op.getAcc(), offC);
   barrier();
 
@@ -821,6 +832,9 @@ LogicalResult KernelEmitter::emitMma(tile::MmaOp op) {
   int64_t rounds = (numSub + numWarps - 1) / numWarps;
   Value g = arith::ShRUIOp::create(b, loc, lane, i32(2));
   Value t = arith::AndIOp::create(b, loc, lane, i32(3));
+  Value laneMod16 = arith::AndIOp::create(b, loc, lane, i32(15));
+  Value laneHalf8 = arith::MulIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, lane, i32(4)), i32(8));
   auto loop = scf::ForOp::create(b, loc, i32(0), i32(rounds), i32(1));
   {
     OpBuilder::InsertionGuard guard(b);
@@ -859,19 +873,31 @@ LogicalResult KernelEmitter::emitMma(tile::MmaOp op) {
             acc.push_back(loadShared(idx, f32Type, offC));
           // A operand element (row, k) and B operand element (k, col).
           auto aAt = [&](Value row, Value k) {
-            return loadShared(at(row, k, K), element, 0);
+            return loadShared(at(row, k, pitchA), element, 0);
           };
           auto bAt = [&](Value k, Value col) {
-            return loadShared(at(k, col, N), element, offB);
+            return loadShared(at(k, col, pitchB), element, offB);
           };
-          auto pack = [&](Value lo, Value hi) -> Value {
-            auto vecType = VectorType::get({2}, element);
-            Value v = LLVM::UndefOp::create(b, loc, vecType);
-            v = LLVM::InsertElementOp::create(b, loc, v, lo, i32(0));
-            v = LLVM::InsertElementOp::create(b, loc, v, hi, i32(1));
-            if (element.isF16())
-              return v; // NVVM takes f16 pairs as vector<2xf16>
-            return LLVM::BitcastOp::create(b, loc, i32Type, v);
+          // `count` 8x8 b16 matrices from the rows whose element index
+          // (at byte offset `off`) each lane gives, as mma operand registers.
+          auto ldmatrix = [&](Value index, int64_t off, int count,
+                              bool trans) {
+            auto structType = LLVM::LLVMStructType::getLiteral(
+                b.getContext(), SmallVector<Type>(count, i32Type));
+            Value m = NVVM::LdMatrixOp::create(
+                b, loc, structType, sharedAddress(index, element, off), count,
+                trans ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+                NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8),
+                NVVM::LdStMatrixEltType::B16);
+            SmallVector<Value> out;
+            for (int i = 0; i < count; ++i) {
+              Value v = LLVM::ExtractValueOp::create(b, loc, m, i);
+              if (element.isF16()) // NVVM takes f16 pairs as vector<2xf16>
+                v = LLVM::BitcastOp::create(
+                    b, loc, VectorType::get({2}, element), v);
+              out.push_back(v);
+            }
+            return out;
           };
           auto toTf32 = [&](Value x) {
             return intrinsic("llvm.nvvm.f2tf32.rna", i32Type, {x});
@@ -886,13 +912,15 @@ LogicalResult KernelEmitter::emitMma(tile::MmaOp op) {
                        toTf32(aAt(rowHi, plus(k, 4)))};
               bFrag = {toTf32(bAt(k, colB)), toTf32(bAt(plus(k, 4), colB))};
             } else {
-              Value k = plus(arith::MulIOp::create(b, loc, t, i32(2)), k0);
-              aFrag = {pack(aAt(rowLo, k), aAt(rowLo, plus(k, 1))),
-                       pack(aAt(rowHi, k), aAt(rowHi, plus(k, 1))),
-                       pack(aAt(rowLo, plus(k, 8)), aAt(rowLo, plus(k, 9))),
-                       pack(aAt(rowHi, plus(k, 8)), aAt(rowHi, plus(k, 9)))};
-              bFrag = {pack(bAt(k, colB), bAt(plus(k, 1), colB)),
-                       pack(bAt(plus(k, 8), colB), bAt(plus(k, 9), colB))};
+              // ldmatrix: lane i names row i % 16 of the 16x16 A block (its
+              // left or right half for i < 16 or not): four 8x8 matrices in
+              // the order of the mma's a0..a3. B (k x n, row-major) is read
+              // transposed: lanes 0..15 name rows k0..k0+15 at column n0.
+              Value aRow = arith::AddIOp::create(b, loc, m0, laneMod16);
+              Value aCol = plus(laneHalf8, k0);
+              aFrag = ldmatrix(at(aRow, aCol, pitchA), 0, 4, false);
+              Value bRow = plus(laneMod16, k0);
+              bFrag = ldmatrix(at(bRow, n0, pitchB), offB, 2, true);
             }
             auto resultType = LLVM::LLVMStructType::getLiteral(
                 b.getContext(), {f32Type, f32Type, f32Type, f32Type});
