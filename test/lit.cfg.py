@@ -68,6 +68,14 @@ if runtime_selftest:
     config.available_features.add("runtime-selftest")
     config.substitutions.append(("%tessel_runtime_selftest", runtime_selftest))
 
+# libtessel_mamba2.so (built where the CUDA driver API is found): `REQUIRES:
+# mamba2-library`.
+mamba2_library = os.path.join(config.tessel_obj_root, "gpu", "libtessel_mamba2.so")
+if os.path.exists(mamba2_library):
+    config.available_features.add("mamba2-library")
+    config.substitutions.append(("%mamba2_library", mamba2_library))
+config.substitutions.append(("%tessel_src", config.tessel_src_root))
+
 # %python is already defined by use_default_substitutions() (as the Python running
 # lit); define it here only if that ever changes.
 if not any(key == "%python" for key, _ in config.substitutions):

@@ -38,6 +38,8 @@ void computeOut(const Config &cfg,
                 BK = cfg["BLOCK_K"];
   const int64_t blocksPerChunk = Q / BM;
   hint("default", "num_warps", cfg["num_warps"]);
+  if (cfg["occupancy"])
+    hint("default", "occupancy", cfg["occupancy"]);
 
   auto r = program_id(0), pb = program_id(1), bh = program_id(2);
   auto H = dim(x, 2), G = dim(B, 2), N = dim(B, 3);
@@ -133,6 +135,8 @@ const Register registration{{
             tunable("BLOCK_K", {16, 32, 64, 128}, 64,
                     "state dimension per mma step"),
             tunable("num_warps", {4, 8}, 4, "warps per program"),
+            tunable("occupancy", {0, 1, 2, 3, 4}, 0,
+                    "CTAs per SM to fit (0: ptxas decides)"),
         },
     // (token block, p block, batch x head)
     .grid = {{"x", 1, "BLOCK_M"}, {"x", 3, "BLOCK_P"}, {"x", 0, "", "x", 2}},

@@ -36,6 +36,8 @@ void fwdPassState(const Config &cfg,
   const int64_t Q = cfg["Q"], BP = cfg["BLOCK_P"], BN = cfg["BLOCK_N"],
                 BT = cfg["BLOCK_T"];
   hint("default", "num_warps", cfg["num_warps"]);
+  if (cfg["occupancy"])
+    hint("default", "occupancy", cfg["occupancy"]);
 
   auto pb = program_id(0), nb = program_id(1), bh = program_id(2);
   auto L = dim(x, 1), H = dim(x, 2), G = dim(B, 2);
@@ -111,6 +113,8 @@ const Register registration{{
                     "state columns per program"),
             tunable("BLOCK_T", {32, 64, 128}, 64, "tokens per mma"),
             tunable("num_warps", {4, 8}, 4, "warps per program"),
+            tunable("occupancy", {0, 1, 2, 3, 4}, 0,
+                    "CTAs per SM to fit (0: ptxas decides)"),
         },
     // (p block, n block, batch x head)
     .grid = {{"x", 3, "BLOCK_P"},
