@@ -307,20 +307,13 @@ def mamba_chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None, dt_bia
         raise InvalidArgument(
             "tessel_mamba2: x is a %s tensor; the inputs must be CUDA tensors" % x.device.type,
             STATUS_INVALID_ARGUMENT)
-    _check_tensor(dt, "dt", dev)
-    _check_tensor(A, "A", dev)
-    _check_tensor(B, "B", dev)
-    _check_tensor(C, "C", dev)
-    if D is not None:
-        _check_tensor(D, "D", dev)
-    if z is not None:
-        _check_tensor(z, "z", dev)
-    if dt_bias is not None:
-        _check_tensor(dt_bias, "dt_bias", dev)
-    if initial_states is not None:
-        _check_tensor(initial_states, "initial_states", dev)
-    if seq_idx is not None:
-        _check_tensor(seq_idx, "seq_idx", dev)
+    optional = (("D", D), ("z", z), ("dt_bias", dt_bias),
+                ("initial_states", initial_states), ("seq_idx", seq_idx))
+    for name, t in (("dt", dt), ("A", A), ("B", B), ("C", C)):
+        _check_tensor(t, name, dev)
+    for name, t in optional:
+        if t is not None:
+            _check_tensor(t, name, dev)
     if out is not None:
         _check_tensor(out, "out (y)", dev)
     if final_states_out is not None:
@@ -361,21 +354,9 @@ def mamba_chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None, dt_bia
                 final_states = torch.empty((0,), dtype=_float32, device=device)
 
         args = _from_template(_TEMPLATE)
-        _pack(args, "x", x)
-        _pack(args, "dt", dt)
-        _pack(args, "A", A)
-        _pack(args, "B", B)
-        _pack(args, "C", C)
-        if D is not None:
-            _pack(args, "D", D)
-        if z is not None:
-            _pack(args, "z", z)
-        if dt_bias is not None:
-            _pack(args, "dt_bias", dt_bias)
-        if initial_states is not None:
-            _pack(args, "initial_states", initial_states)
-        if seq_idx is not None:
-            _pack(args, "seq_idx", seq_idx)
+        for name, t in (("x", x), ("dt", dt), ("A", A), ("B", B), ("C", C)) + optional:
+            if t is not None:
+                _pack(args, name, t)
         _pack(args, "y", y)
         if final_states is not None:
             _pack(args, "final_states", final_states)
