@@ -43,8 +43,10 @@ typedef enum tessel_mamba2_status {
   TESSEL_MAMBA2_OK = 0,
   /** A bad argument (shape, dtype, stride, alignment, null pointer, size). */
   TESSEL_MAMBA2_INVALID_ARGUMENT = 1,
-  /** Valid but not supported by this build (no image for the device, a
-   *  chunk size or dtype not compiled in). */
+  /** Valid but not supported by this build: no image for the device, or the
+   *  library already in use from another CUDA context (one device per
+   *  process). Sizes and dtypes outside what the header documents are
+   *  INVALID_ARGUMENT. */
   TESSEL_MAMBA2_UNSUPPORTED = 2,
   /** A CUDA driver call failed (the message names it). */
   TESSEL_MAMBA2_CUDA_ERROR = 3
@@ -82,12 +84,19 @@ typedef struct tessel_mamba2_forward_args {
   tessel_mamba2_tensor z;              /* (b, L, h, p), dtype of x */
   tessel_mamba2_tensor dt_bias;        /* (h) f32 */
   tessel_mamba2_tensor initial_states; /* (b, h, p, n) f32 */
-  tessel_mamba2_tensor seq_idx;        /* (b, L) i32, nondecreasing per row */
+  tessel_mamba2_tensor seq_idx;        /* (b, L) i32, nondecreasing per row:
+                                          packed sequences; the state is reset
+                                          where the value changes, and the
+                                          token before token 0 counts as
+                                          sequence 0 (initial_states reach a
+                                          leading sequence 0 only), as in
+                                          mamba_ssm. Not checked on the
+                                          device. */
   /* Outputs. */
   tessel_mamba2_tensor y;            /* (b, L, h, p), dtype of x */
   tessel_mamba2_tensor final_states; /* optional, (b, h, p, n) f32 */
   /* Options. */
-  int64_t chunk_size; /* 64, 128 or 256 */
+  int64_t chunk_size; /* 64, 128 or 256 (args_init leaves it 0: set it) */
   int32_t dt_softplus;
   double dt_limit_lo, dt_limit_hi; /* default 0 and +inf */
   /* Device memory for the intermediates (dt, dA_cumsum, chunk states), of
@@ -113,8 +122,8 @@ TESSEL_MAMBA2_API int tessel_mamba2_forward(const tessel_mamba2_forward_args *ar
 /** The message of the last failing call on this thread ("" if none). */
 TESSEL_MAMBA2_API const char *tessel_mamba2_last_error(void);
 
-/** Per-kernel device times in ms of the last forward call on this thread when
- *  timing is on (tessel_mamba2_set_timing(1)): out[0..2] = chunk_cumsum,
+/** Timing is per thread (off by default). Per-kernel device times in ms of
+ *  the last timed forward call on this thread: out[0..2] = chunk_cumsum,
  *  fwd_pass_state, compute_out. Timing records CUDA events around each
  *  kernel; tessel_mamba2_last_times waits for them. Returns a status. */
 TESSEL_MAMBA2_API void tessel_mamba2_set_timing(int on);
