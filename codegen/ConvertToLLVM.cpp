@@ -817,13 +817,13 @@ LogicalResult KernelEmitter::emitMma(tile::MmaOp op) {
   // 16-bit operands: rows padded by 16 bytes, so that the eight 16-byte rows
   // each ldmatrix phase reads fall in distinct banks (and stay 16-byte
   // aligned, as ldmatrix requires).
-  int64_t padA = tf32 ? 0 : 8, padB = tf32 ? 0 : 8;
-  int64_t pitchA = K + padA, pitchB = N + padB;
+  int64_t pad = tf32 ? 0 : 8;
+  int64_t pitchA = K + pad, pitchB = N + pad;
   int64_t offB = align16(M * pitchA * eb),
           offC = align16(offB + K * pitchB * eb);
   barrier();
-  writeTile(op.getA(), 0, padA);
-  writeTile(op.getB(), offB, padB);
+  writeTile(op.getA(), 0, pad);
+  writeTile(op.getB(), offB, pad);
   writeTile(op.getAcc(), offC);
   barrier();
 

@@ -111,9 +111,13 @@ std::string parseAssignment(const KernelDef &kernel, const std::string &text,
          value + "' (allowed: " + allowed + ")";
 }
 
-std::vector<Config> enumerateConfigs(const KernelDef &kernel) {
-  std::vector<Config> configs(1);
+std::vector<Config>
+expandConfigs(const KernelDef &kernel, const Config &base,
+              const std::function<bool(const Param &)> &vary) {
+  std::vector<Config> configs = {base};
   for (const Param &p : kernel.params) {
+    if (!vary(p))
+      continue;
     std::vector<Config> next;
     for (const Config &c : configs)
       for (int64_t v : p.values) {
@@ -128,6 +132,10 @@ std::vector<Config> enumerateConfigs(const KernelDef &kernel) {
     if (!kernel.check || kernel.check(c).empty())
       valid.push_back(std::move(c));
   return valid;
+}
+
+std::vector<Config> enumerateConfigs(const KernelDef &kernel) {
+  return expandConfigs(kernel, Config(), [](const Param &) { return true; });
 }
 
 } // namespace tessel::dsl

@@ -56,7 +56,7 @@ struct GridDim {
   std::string view;
   int dim = 0;
   std::string divisor;   // a constant of the kernel, or "" for 1
-  std::string timesView; // "" for none
+  std::string timesView = ""; // "" for none
   int timesDim = 0;
 };
 
@@ -93,6 +93,12 @@ std::string parseAssignment(const KernelDef &kernel, const std::string &text,
 /// Every configuration of the search space (the cartesian product), skipping
 /// those the kernel's check rejects.
 std::vector<Config> enumerateConfigs(const KernelDef &kernel);
+/// The configurations that keep `base` but take every value of each
+/// parameter `vary` selects (their cartesian product), skipping those the
+/// kernel's check rejects.
+std::vector<Config>
+expandConfigs(const KernelDef &kernel, const Config &base,
+              const std::function<bool(const Param &)> &vary);
 
 //===----------------------------------------------------------------------===//
 // define(): turning a C++ kernel function into a traced kernel

@@ -51,7 +51,8 @@ void fwdPassState(const Config &cfg,
   // The sequence of the token before token 0 counts as 0 (as in mamba_ssm).
   Tile seq0 = zeros({1}, DType::i32);
 
-  auto [S, seqEnd] = for_range(
+  // The loop carries the state and the sequence that ended the last chunk.
+  Tile SEnd = std::get<0>(for_range(
       {0, numChunks}, std::tuple<Tile, Tile>{S0, seq0},
       [&](Scalar c, Tile S, Tile seqPrev) {
         store(states, {bi, c, hi, pb, nb}, S, {.squeeze = {0, 1, 2}});
@@ -84,10 +85,9 @@ void fwdPassState(const Config &cfg,
           return mma(transpose(xt), Bs, S);
         });
         return std::tuple<Tile, Tile>{S, seqLast};
-      });
-  (void)seqEnd;
+      }));
   if_(hasFinal != 0, [&] {
-    store(finalStates, {bi, hi, pb, nb}, S, {.squeeze = {0, 1}});
+    store(finalStates, {bi, hi, pb, nb}, SEnd, {.squeeze = {0, 1}});
   });
 }
 

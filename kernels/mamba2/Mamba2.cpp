@@ -15,9 +15,6 @@
 #include "kernels/mamba2/Validate.h"
 #include "tessel_mamba2_aot.h"
 
-#include <cmath>
-#include <cstring>
-#include <limits>
 #include <string>
 
 namespace tessel::mamba2 {
@@ -50,6 +47,10 @@ rt::View absent(int rank) {
   v.strides.back() = 1;
   return v;
 }
+/// `t` when given, else an absent view of `rank`.
+rt::View optional(const tessel_mamba2_tensor &t, int rank) {
+  return t.data ? view(t) : absent(rank);
+}
 
 int64_t dtypeVariant(int32_t d) {
   switch (d) {
@@ -62,9 +63,6 @@ int64_t dtypeVariant(int32_t d) {
   }
 }
 
-} // namespace
-
-namespace {
 Status setCode(Status s, tessel_mamba2_status value,
                tessel_mamba2_status *code) {
   if (code)
@@ -72,18 +70,85 @@ Status setCode(Status s, tessel_mamba2_status value,
   return s;
 }
 
-/// A failure of a launch: a variant or device this build lacks, else the
+/// A failure of a launch: a variant or device this build lacks (the
+/// messages of the generated launchers and of rt::selectImage), else the
 /// driver.
 tessel_mamba2_status launchFailure(const Status &s) {
   const std::string &m = s.message();
-  if (m.find("no compiled configuration") != std::string::npos ||
-      m.find("no image") != std::string::npos ||
-      m.find("one device per process") != std::string::npos)
-    return TESSEL_MAMBA2_UNSUPPORTED;
+  for (const char *unsupported :
+       {"no compiled configuration", "no cubin image runs on this device",
+        "one device per process"})
+    if (m.find(unsupported) != std::string::npos)
+      return TESSEL_MAMBA2_UNSUPPORTED;
   return TESSEL_MAMBA2_CUDA_ERROR;
 }
 
-Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d);
+Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d) {
+  Workspace w = layout(d);
+  auto base = reinterpret_cast<rt::DevicePtr>(a->workspace);
+  rt::View dtOut{base + w.dtOffset,
+                 {d.b, d.h, d.L},
+                 {d.h * d.Lp, d.Lp, 1}};
+  rt::View acs{base + w.acsOffset, {d.b, d.h, d.L}, {d.h * d.Lp, d.Lp, 1}};
+  rt::View states{base + w.statesOffset,
+                  {d.b, d.nc, d.h, d.p, d.n},
+                  {d.nc * d.h * d.p * d.np, d.h * d.p * d.np, d.p * d.np,
+                   d.np, 1}};
+  rt::View seq = optional(a->seq_idx, 2);
+  rt::View init = optional(a->initial_states, 4);
+  rt::View fin = optional(a->final_states, 4);
+  rt::View D = optional(a->D, 2);
+  if (a->D.data && a->D.rank == 1) { // (h) -> (h, p) with stride 0 along p
+    D.sizes = {d.h, d.p};
+    D.strides = {a->D.strides[0], 0};
+  }
+  rt::View z = optional(a->z, 4);
+  CUstream stream = static_cast<CUstream>(a->stream);
+
+  aot::chunk_cumsum_variant cv;
+  cv.Q = d.Q;
+  cv.DT_DTYPE = dtypeVariant(a->dt.dtype);
+  cv.HAS_DT_BIAS = a->dt_bias.data != nullptr;
+  cv.DT_SOFTPLUS = a->dt_softplus != 0;
+  aot::fwd_pass_state_variant sv;
+  sv.Q = d.Q;
+  sv.X_DTYPE = dtypeVariant(a->x.dtype);
+  aot::compute_out_variant ov;
+  ov.Q = d.Q;
+  ov.X_DTYPE = sv.X_DTYPE;
+
+  const bool timed = timingOn;
+  if (timed) {
+    timing.recorded = false;
+    for (rt::Event &e : timing.events)
+      if (!e.get())
+        TESSEL_RT_TRY(rt::Event::create(&e));
+    TESSEL_RT_TRY(timing.events[0].record(stream));
+  }
+  // dt_bias is read only by the HAS_DT_BIAS variant.
+  TESSEL_RT_TRY(aot::chunk_cumsum(
+      cv, view(a->dt), view(a->A), optional(a->dt_bias, 1), dtOut, acs,
+      static_cast<float>(a->dt_limit_lo), static_cast<float>(a->dt_limit_hi),
+      stream));
+  if (timed)
+    TESSEL_RT_TRY(timing.events[1].record(stream));
+  TESSEL_RT_TRY(aot::fwd_pass_state(
+      sv, view(a->x), view(a->B), dtOut, acs, seq, init, states, fin,
+      a->seq_idx.data != nullptr, a->initial_states.data != nullptr,
+      a->final_states.data != nullptr, stream));
+  if (timed)
+    TESSEL_RT_TRY(timing.events[2].record(stream));
+  TESSEL_RT_TRY(aot::compute_out(ov, view(a->x), view(a->B), view(a->C),
+                                 dtOut, acs, seq, states, D, z, view(a->y),
+                                 a->seq_idx.data != nullptr,
+                                 a->D.data != nullptr, a->z.data != nullptr,
+                                 stream));
+  if (timed) {
+    TESSEL_RT_TRY(timing.events[3].record(stream));
+    timing.recorded = true;
+  }
+  return Status();
+}
 } // namespace
 
 Status workspaceSize(const tessel_mamba2_forward_args *args, size_t *bytes,
@@ -110,79 +175,6 @@ Status forward(const tessel_mamba2_forward_args *a,
   return setCode(std::move(s), s.ok() ? TESSEL_MAMBA2_OK : launchFailure(s),
                  code);
 }
-
-namespace {
-Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d) {
-  Workspace w = layout(d);
-  auto base = reinterpret_cast<rt::DevicePtr>(a->workspace);
-  rt::View dtOut{base + w.dtOffset,
-                 {d.b, d.h, d.L},
-                 {d.h * d.Lp, d.Lp, 1}};
-  rt::View acs{base + w.acsOffset, {d.b, d.h, d.L}, {d.h * d.Lp, d.Lp, 1}};
-  rt::View states{base + w.statesOffset,
-                  {d.b, d.nc, d.h, d.p, d.n},
-                  {d.nc * d.h * d.p * d.np, d.h * d.p * d.np, d.p * d.np,
-                   d.np, 1}};
-  rt::View seq = a->seq_idx.data ? view(a->seq_idx) : absent(2);
-  rt::View init = a->initial_states.data ? view(a->initial_states) : absent(4);
-  rt::View fin = a->final_states.data ? view(a->final_states) : absent(4);
-  rt::View D = absent(2);
-  if (a->D.data) {
-    D = view(a->D);
-    if (a->D.rank == 1) { // (h) -> (h, p) with stride 0 along p
-      D.sizes = {d.h, d.p};
-      D.strides = {a->D.strides[0], 0};
-    }
-  }
-  rt::View z = a->z.data ? view(a->z) : absent(4);
-  CUstream stream = static_cast<CUstream>(a->stream);
-
-  aot::chunk_cumsum_variant cv;
-  cv.Q = d.Q;
-  cv.DT_DTYPE = dtypeVariant(a->dt.dtype);
-  cv.HAS_DT_BIAS = a->dt_bias.data != nullptr;
-  cv.DT_SOFTPLUS = a->dt_softplus != 0;
-  aot::fwd_pass_state_variant sv;
-  sv.Q = d.Q;
-  sv.X_DTYPE = dtypeVariant(a->x.dtype);
-  aot::compute_out_variant ov;
-  ov.Q = d.Q;
-  ov.X_DTYPE = sv.X_DTYPE;
-
-  const bool timed = timingOn;
-  if (timed) {
-    timing.recorded = false;
-    for (rt::Event &e : timing.events)
-      if (!e.get())
-        TESSEL_RT_TRY(rt::Event::create(&e));
-    TESSEL_RT_TRY(timing.events[0].record(stream));
-  }
-  // dt_bias is read only by the HAS_DT_BIAS variant.
-  rt::View bias = a->dt_bias.data ? view(a->dt_bias) : absent(1);
-  TESSEL_RT_TRY(aot::chunk_cumsum(
-      cv, view(a->dt), view(a->A), bias, dtOut, acs,
-      static_cast<float>(a->dt_limit_lo), static_cast<float>(a->dt_limit_hi),
-      stream));
-  if (timed)
-    TESSEL_RT_TRY(timing.events[1].record(stream));
-  TESSEL_RT_TRY(aot::fwd_pass_state(
-      sv, view(a->x), view(a->B), dtOut, acs, seq, init, states, fin,
-      a->seq_idx.data != nullptr, a->initial_states.data != nullptr,
-      a->final_states.data != nullptr, stream));
-  if (timed)
-    TESSEL_RT_TRY(timing.events[2].record(stream));
-  TESSEL_RT_TRY(aot::compute_out(ov, view(a->x), view(a->B), view(a->C),
-                                 dtOut, acs, seq, states, D, z, view(a->y),
-                                 a->seq_idx.data != nullptr,
-                                 a->D.data != nullptr, a->z.data != nullptr,
-                                 stream));
-  if (timed) {
-    TESSEL_RT_TRY(timing.events[3].record(stream));
-    timing.recorded = true;
-  }
-  return Status();
-}
-} // namespace
 
 } // namespace tessel::mamba2
 

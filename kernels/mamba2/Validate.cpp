@@ -7,6 +7,7 @@
 
 #include "kernels/mamba2/Validate.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <cstdint>
@@ -54,8 +55,8 @@ public:
     return false;
   }
 
-  /// A tensor of `rank` with one of `dtypes` (TESSEL_MAMBA2_NONE ends the
-  /// list), with the expected sizes (-1: any positive size).
+  /// A tensor with one of `dtypes` and the rank and sizes of `sizes` (-1:
+  /// any positive size).
   bool tensor(const char *name, const tessel_mamba2_tensor &t,
               std::initializer_list<int32_t> dtypes,
               std::initializer_list<int64_t> sizes) {
@@ -118,15 +119,28 @@ public:
     return true;
   }
 
-  /// Outputs: no two elements at one address (positive strides).
+  /// Outputs: no two elements at one address. Taking the dimensions from
+  /// the smallest stride up, each stride must pass the whole extent of the
+  /// dimensions inside it (which also rules out zero and negative strides).
   bool writable(const char *name, const tessel_mamba2_tensor &t) {
     if (!ok())
       return false;
+    int order[TESSEL_MAMBA2_MAX_RANK];
     for (int d = 0; d < t.rank; ++d)
-      if (t.strides[d] < 1 && t.sizes[d] > 1)
+      order[d] = d;
+    std::sort(order, order + t.rank,
+              [&](int x, int y) { return t.strides[x] < t.strides[y]; });
+    int64_t extent = 0; // the furthest element of the inner dimensions
+    for (int i = 0; i < t.rank; ++i) {
+      int d = order[i];
+      if (t.sizes[d] == 1)
+        continue;
+      if (t.strides[d] <= extent)
         return fail(std::string(name) + ": stride of dimension " +
-                    std::to_string(d) +
-                    " must be positive (an output cannot overlap itself)");
+                    std::to_string(d) + " (" + std::to_string(t.strides[d]) +
+                    ") makes the output overlap itself");
+      extent += t.strides[d] * (t.sizes[d] - 1);
+    }
     return true;
   }
 
@@ -144,7 +158,7 @@ private:
 };
 
 constexpr int64_t kMaxGridYZ = 65535;
-
+constexpr int64_t kMaxHeadOrStateDim = 256;
 
 } // namespace
 
@@ -152,16 +166,10 @@ Status validate(const tessel_mamba2_forward_args *a, Dims *dims) {
   if (!a)
     return Status::error("args: null pointer");
   Checker c;
-  if (!a->x.data)
-    return Status::error("x: null data pointer");
-  if (a->x.dtype != TESSEL_MAMBA2_BF16 && a->x.dtype != TESSEL_MAMBA2_F16)
-    return Status::error(std::string("x must be bfloat16 or float16, got ") +
-                         dtypeText(a->x.dtype));
-  if (a->x.rank != 4)
-    return Status::error("x must have 4 dimensions (b, L, h, p), got " +
-                         std::to_string(a->x.rank));
+  if (!c.tensor("x", a->x, {TESSEL_MAMBA2_BF16, TESSEL_MAMBA2_F16},
+                {-1, -1, -1, -1}))
+    return Status::error(c.message());
   const int32_t xd = a->x.dtype;
-  c.tensor("x", a->x, {xd}, {-1, -1, -1, -1});
   const int64_t b = a->x.sizes[0], L = a->x.sizes[1], h = a->x.sizes[2],
                 p = a->x.sizes[3];
   c.dense("x", a->x);
@@ -183,8 +191,11 @@ Status validate(const tessel_mamba2_forward_args *a, Dims *dims) {
   if (a->D.data) {
     if (a->D.rank == 1)
       c.tensor("D", a->D, {TESSEL_MAMBA2_F32}, {h});
-    else
+    else if (a->D.rank == 2)
       c.tensor("D", a->D, {TESSEL_MAMBA2_F32}, {h, p});
+    else
+      c.fail("D must have shape (h) or (h, p), got " +
+             std::to_string(a->D.rank) + " dimensions");
     c.aligned("D", a->D);
   }
   if (a->z.data) {
@@ -224,15 +235,20 @@ Status validate(const tessel_mamba2_forward_args *a, Dims *dims) {
     return Status::error("dt_limit must be (lo, hi) with lo <= hi, got (" +
                          std::to_string(a->dt_limit_lo) + ", " +
                          std::to_string(a->dt_limit_hi) + ")");
-  if (n > 256)
+  // Bounds that keep every index and the workspace size far from overflow
+  // (sizes are already below 2^30).
+  if (n > kMaxHeadOrStateDim)
     return Status::error("B: the state dimension n = " + std::to_string(n) +
-                         " is over the supported 256");
+                         " is over the supported " +
+                         std::to_string(kMaxHeadOrStateDim));
+  if (p > kMaxHeadOrStateDim)
+    return Status::error("x: the head dimension p = " + std::to_string(p) +
+                         " is over the supported " +
+                         std::to_string(kMaxHeadOrStateDim));
   if (b * h > kMaxGridYZ)
     return Status::error("x: batch x heads = " + std::to_string(b * h) +
                          " is over the supported " +
                          std::to_string(kMaxGridYZ));
-  if (L > std::numeric_limits<int32_t>::max() - 2 * Q)
-    return Status::error("x: the sequence length is over the supported limit");
   const int64_t nc = (L + Q - 1) / Q;
   *dims = {b, L, h, p, n, g, Q, nc, roundUp(L, 4), roundUp(n, 4)};
   return Status();

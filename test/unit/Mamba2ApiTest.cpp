@@ -164,7 +164,27 @@ INSTANTIATE_TEST_SUITE_P(
             "C: stride of dimension 2 (129 elements) must be a multiple of 16 "
             "bytes"},
         Bad{"y overlapping itself", [](auto &a) { a.y.strides[1] = 0; },
-            "y (out): stride of dimension 1"},
+            "y (out): stride of dimension 1 (0) makes the output overlap "
+            "itself"},
+        Bad{"y heads overlapping", [](auto &a) { a.y.strides[2] = 8; },
+            "y (out): stride of dimension 2 (8) makes the output overlap "
+            "itself"},
+        Bad{"final_states rows overlapping",
+            [](auto &a) { a.final_states.strides[2] = 64; },
+            "final_states (out): stride of dimension 2 (64) makes the output "
+            "overlap itself"},
+        Bad{"D of rank 3", [](auto &a) {
+              a.D = tensor(0x600000, TESSEL_MAMBA2_F32, {h, p, 1});
+            },
+            "D must have shape (h) or (h, p), got 3 dimensions"},
+        Bad{"p over 256", [](auto &a) {
+              for (auto *t : {&a.x, &a.z, &a.y})
+                *t = tensor(reinterpret_cast<uintptr_t>(t->data),
+                            TESSEL_MAMBA2_BF16, {b, L, h, 512});
+              a.D.data = a.initial_states.data = a.final_states.data =
+                  nullptr;
+            },
+            "x: the head dimension p = 512 is over the supported 256"},
         Bad{"final_states f16", [](auto &a) {
               a.final_states.dtype = TESSEL_MAMBA2_F16;
             },

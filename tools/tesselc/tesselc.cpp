@@ -193,6 +193,9 @@ int main(int argc, char **argv) {
                               "sm_103a)",
                               target.str()));
   }
+  if (variants && allConfigs)
+    return fail("--variants and --all-configs do not go together (the "
+                "latter already covers every variant)");
   if (emit != "tile" && emit != "ptx" && emit != "cubin")
     return fail(fmt::format("unknown --emit={} (known: cubin, ptx, tile)",
                             emit.getValue()));
@@ -252,24 +255,10 @@ int main(int argc, char **argv) {
         fixed.insert(d.substr(0, d.find('=')));
       }
       configs.push_back(config);
-      if (variants) {
-        for (const Param &p : kernel->params) {
-          if (p.tunable || fixed.count(p.name))
-            continue;
-          std::vector<Config> expanded;
-          for (const Config &c : configs)
-            for (int64_t v : p.values) {
-              Config e = c;
-              e.set(p.name, v);
-              expanded.push_back(e);
-            }
-          configs = std::move(expanded);
-        }
-        if (kernel->check)
-          std::erase_if(configs, [&](const Config &c) {
-            return !kernel->check(c).empty();
-          });
-      }
+      if (variants)
+        configs = expandConfigs(*kernel, config, [&](const Param &p) {
+          return !p.tunable && !fixed.count(p.name);
+        });
     }
     for (size_t configIndex = 0; configIndex < configs.size(); ++configIndex) {
       const Config &config = configs[configIndex];
