@@ -32,6 +32,8 @@
 
 #include <cmath>
 
+#include <map>
+
 namespace tessel {
 #define GEN_PASS_DEF_CONVERTTILEGPUTOLLVM
 #include "passes/Passes.h.inc"
@@ -96,6 +98,9 @@ private:
   /// access to the same view (or a load after a store) waits for the CTA.
   /// Distinct view arguments are assumed not to overlap.
   DenseSet<Value> loadedViews, storedViews;
+  /// Transposes only ever used as mma operands: not emitted, the mma stages
+  /// their sources instead (see emitMma).
+  DenseSet<Value> foldedPermutes;
 
   // Constants and small helpers.
   Value i32(int64_t v) {
@@ -168,6 +173,16 @@ private:
   /// CTA tile is larger than the tile, several threads hold each element.
   /// Null when every element has one holder.
   Value ownsRegister(const Distribution &dist, ArrayRef<Value> base, int64_t r);
+  /// When every register of a `dst` tile is an element the same thread
+  /// holds in a `src` tile (layouts with one root, dimensions lining up:
+  /// `srcDimOf[d]` is the source dimension result dimension d reads, -1 for
+  /// one read at 0), the source register of each result register.
+  static std::optional<SmallVector<int64_t>>
+  registerRemap(const Distribution &src, const Distribution &dst,
+                ArrayRef<int64_t> srcDimOf);
+  /// Broadcasts and unit-dimension reshapes between such layouts: register
+  /// copies, no instruction. False when the layouts do not allow it.
+  bool remapInRegisters(Value source, Value result, ArrayRef<int64_t> srcDimOf);
   /// Writes a tile to shared memory in row-major order (after a barrier, so
   /// earlier readers are done), then waits for all writes.
   void tileToShared(Value tile);
@@ -176,6 +191,10 @@ private:
   /// Writes a tile row-major at `byteOffset` of shared memory (no barriers),
   /// rows `rowPad` elements longer than the shape says.
   void writeTile(Value tile, int64_t byteOffset, int64_t rowPad = 0);
+  /// Elements per shared-memory vector access of a tile of `type` stored
+  /// row-major at `byteOffset` with rows `rowPad` longer (1: scalars).
+  int64_t sharedVector(RankedTensorType type, const Distribution &dist,
+                       int64_t byteOffset, int64_t rowPad);
   /// Reads the registers of a tile of `type` stored row-major at `byteOffset`.
   SmallVector<Value> readTile(RankedTensorType type, int64_t byteOffset,
                               int64_t rowPad = 0);
@@ -187,9 +206,13 @@ private:
   LogicalResult emitBlock(Block &block);
   LogicalResult emitOp(Operation &op);
   /// Addresses and bounds of the elements a load or store touches.
+  /// `interior`: for code that runs only where wholeTileFits holds (unit
+  /// stride along the last dimension when accesses are vectors, which then
+  /// become constant offsets). Emitted inside the branch that uses it, so
+  /// that the per-register addresses live only there.
   Access accessOf(Value view, ValueRange indices, RankedTensorType type,
                   std::optional<ArrayRef<int64_t>> squeeze,
-                  const Distribution &dist);
+                  const Distribution &dist, bool interior = false);
   /// Whether the whole box of a load/store is inside the view (and, for
   /// vector accesses, has unit stride and aligned rows): one uniform test
   /// that lets interior tiles skip every per-element check.
@@ -205,6 +228,28 @@ private:
   emitRemap(Operation *op,
             function_ref<SmallVector<Value>(ArrayRef<Value>)> sourceCoords);
   LogicalResult emitPermute(tile::PermuteOp op);
+  /// Loads whose tiles only feed mma operands (directly or through a folded
+  /// transpose): not emitted where they stand; the mma copies them from
+  /// global to shared memory with cp.async (see stageOperand), so that they
+  /// never occupy registers.
+  DenseSet<Value> deferredLoads;
+  static bool loadsIntoMma(tile::LoadOp op);
+  /// Puts an mma operand (its staged value) row-major at `byteOffset` of
+  /// shared memory, rows `rowPad` longer: a deferred load by cp.async, any
+  /// other tile from its registers.
+  void stageOperand(Value value, int64_t byteOffset, int64_t rowPad);
+  /// A 2-D transpose whose every use is an mma's A or B operand.
+  static bool foldsIntoMma(tile::PermuteOp op) {
+    if (op.getPerm().size() != 2 || op.getPerm()[0] != 1 ||
+        op.getResult().use_empty())
+      return false;
+    for (OpOperand &use : op.getResult().getUses()) {
+      auto mma = dyn_cast<tile::MmaOp>(use.getOwner());
+      if (!mma || use.get() == mma.getAcc())
+        return false;
+    }
+    return true;
+  }
   LogicalResult emitRemapInWarp(
       Value source, Value result,
       function_ref<SmallVector<Value>(ArrayRef<Value>)> sourceCoords);
@@ -241,27 +286,26 @@ private:
 };
 
 SmallVector<Value> KernelEmitter::threadBase(const Distribution &dist) {
-  tilegpu::BlockedLayoutAttr layout = dist.layout;
-  size_t rank = dist.shape.size();
-  if (rank == 0 || layout.getRank() != rank)
+  size_t rank = dist.shape.size(), rootRank = dist.order.size();
+  if (rank == 0 || rootRank == 0)
     return SmallVector<Value>(rank, i32(0));
-  SmallVector<Value> laneC(rank), warpC(rank);
+  SmallVector<Value> laneC(rootRank), warpC(rootRank);
   Value l = lane, w = warp;
-  for (unsigned d : layout.getOrder()) {
-    unsigned t = layout.getThreadsPerWarp()[d];
+  for (unsigned d : dist.order) {
+    unsigned t = dist.threadsPerWarp[d];
     laneC[d] = arith::RemUIOp::create(b, loc, l, i32(t));
     l = arith::DivUIOp::create(b, loc, l, i32(t));
-    unsigned wp = layout.getWarpsPerCTA()[d];
+    unsigned wp = dist.warpsPerCTA[d];
     warpC[d] = arith::RemUIOp::create(b, loc, w, i32(wp));
     w = arith::DivUIOp::create(b, loc, w, i32(wp));
   }
   SmallVector<Value> base(rank);
   for (size_t d = 0; d < rank; ++d) {
-    Value t = arith::MulIOp::create(b, loc, warpC[d],
-                                    i32(layout.getThreadsPerWarp()[d]));
-    t = arith::AddIOp::create(b, loc, t, laneC[d]);
-    base[d] =
-        arith::MulIOp::create(b, loc, t, i32(layout.getSizePerThread()[d]));
+    unsigned rd = dist.dimMap[d];
+    base[d] = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(b, loc, warpC[rd], i32(dist.warpScale[rd])),
+        arith::MulIOp::create(b, loc, laneC[rd], i32(dist.laneScale[rd])));
   }
   return base;
 }
@@ -283,16 +327,102 @@ SmallVector<Value> KernelEmitter::coordsOf(const Distribution &dist,
 Value KernelEmitter::ownsRegister(const Distribution &dist,
                                   ArrayRef<Value> base, int64_t r) {
   Value owns;
+  auto both = [&](Value c) {
+    owns = owns ? Value(arith::AndIOp::create(b, loc, owns, c)) : c;
+  };
   for (size_t d = 0; d < dist.shape.size(); ++d) {
     if (dist.ctaTile[d] <= dist.shape[d])
       continue;
     Value unwrapped =
         arith::AddIOp::create(b, loc, base[d], i32(dist.regOffsets[r][d]));
-    Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                         unwrapped, i32(dist.shape[d]));
-    owns = owns ? Value(arith::AndIOp::create(b, loc, owns, inside)) : inside;
+    both(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, unwrapped,
+                               i32(dist.shape[d])));
+  }
+  // A sliced layout: the threads that differ only along a removed root
+  // dimension hold the same elements; the first of them owns them.
+  SmallVector<bool> kept(dist.order.size(), false);
+  for (unsigned rd : dist.dimMap)
+    kept[rd] = true;
+  Value l = lane, w = warp;
+  for (unsigned d : dist.order) {
+    unsigned t = dist.threadsPerWarp[d], wp = dist.warpsPerCTA[d];
+    if (!kept[d]) {
+      if (t > 1)
+        both(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                   arith::RemUIOp::create(b, loc, l, i32(t)),
+                                   i32(0)));
+      if (wp > 1)
+        both(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                   arith::RemUIOp::create(b, loc, w, i32(wp)),
+                                   i32(0)));
+    }
+    l = arith::DivUIOp::create(b, loc, l, i32(t));
+    w = arith::DivUIOp::create(b, loc, w, i32(wp));
   }
   return owns;
+}
+
+std::optional<SmallVector<int64_t>>
+KernelEmitter::registerRemap(const Distribution &src, const Distribution &dst,
+                             ArrayRef<int64_t> srcDimOf) {
+  if (!src.root || src.root != dst.root)
+    return std::nullopt;
+  SmallVector<bool> mapped(src.shape.size(), false);
+  for (size_t d = 0; d < dst.shape.size(); ++d) {
+    int64_t sd = srcDimOf[d];
+    if (sd < 0)
+      continue;
+    if (src.dimMap[sd] != dst.dimMap[d] || src.shape[sd] != dst.shape[d] ||
+        src.ctaTile[sd] != dst.ctaTile[d])
+      return std::nullopt;
+    mapped[sd] = true;
+  }
+  for (size_t sd = 0; sd < src.shape.size(); ++sd)
+    if (!mapped[sd] && src.shape[sd] != 1)
+      return std::nullopt;
+  // Same threads, same bases: match the registers by their offsets along
+  // the mapped dimensions (modulo the size where CTA tiles wrap).
+  auto wrapped = [](const Distribution &dist, int64_t d, int64_t offset) {
+    return dist.ctaTile[d] > dist.shape[d] ? offset & (dist.shape[d] - 1)
+                                           : offset;
+  };
+  std::map<SmallVector<int64_t>, int64_t> bySrcOffsets;
+  for (int64_t r = 0; r < src.numRegisters; ++r) {
+    SmallVector<int64_t> key;
+    for (size_t d = 0; d < dst.shape.size(); ++d)
+      if (srcDimOf[d] >= 0)
+        key.push_back(wrapped(src, srcDimOf[d], src.regOffsets[r][srcDimOf[d]]));
+    bySrcOffsets.try_emplace(key, r);
+  }
+  SmallVector<int64_t> out;
+  for (int64_t r = 0; r < dst.numRegisters; ++r) {
+    SmallVector<int64_t> key;
+    for (size_t d = 0; d < dst.shape.size(); ++d)
+      if (srcDimOf[d] >= 0)
+        key.push_back(wrapped(dst, d, dst.regOffsets[r][d]));
+    auto it = bySrcOffsets.find(key);
+    if (it == bySrcOffsets.end())
+      return std::nullopt;
+    out.push_back(it->second);
+  }
+  return out;
+}
+
+bool KernelEmitter::remapInRegisters(Value source, Value result,
+                                     ArrayRef<int64_t> srcDimOf) {
+  auto srcType = cast<RankedTensorType>(source.getType());
+  auto type = cast<RankedTensorType>(result.getType());
+  if (srcType.getRank() == 0 || type.getRank() == 0)
+    return false;
+  std::optional<SmallVector<int64_t>> map =
+      registerRemap(distributionOf(srcType), distributionOf(type), srcDimOf);
+  if (!map)
+    return false;
+  SmallVector<Value> out;
+  for (int64_t r : *map)
+    out.push_back(regs[source][r]);
+  regs[result] = out;
+  return true;
 }
 
 Value KernelEmitter::linearIndex(ArrayRef<Value> coords,
@@ -337,6 +467,20 @@ void KernelEmitter::storeShared(Value linear, Value value, int64_t byteOffset) {
   LLVM::StoreOp::create(b, loc, value, addr);
 }
 
+int64_t KernelEmitter::sharedVector(RankedTensorType type,
+                                    const Distribution &dist,
+                                    int64_t byteOffset, int64_t rowPad) {
+  Type element = type.getElementType();
+  if (type.getRank() == 0 || element.isInteger(1))
+    return 1;
+  int64_t eb = storageBytes(element), pitch = type.getShape().back() + rowPad;
+  int64_t v = dist.vectorWidth;
+  while (v > 1 && (v * eb > 16 || (pitch * eb) % (v * eb) ||
+                   byteOffset % (v * eb) || type.getShape().back() % v))
+    v /= 2;
+  return v;
+}
+
 void KernelEmitter::writeTile(Value tile, int64_t byteOffset,
                               int64_t rowPad) {
   auto type = cast<RankedTensorType>(tile.getType());
@@ -352,9 +496,25 @@ void KernelEmitter::writeTile(Value tile, int64_t byteOffset,
   }
   Distribution dist = distributionOf(type);
   SmallVector<Value> base = threadBase(dist);
-  for (int64_t r = 0; r < dist.numRegisters; ++r)
-    storeShared(linearIndex(coordsOf(dist, base, r), type.getShape(), rowPad),
-                regs[tile][r], byteOffset);
+  // Groups of consecutive registers are consecutive elements of a row: one
+  // vector store each where the alignment allows.
+  int64_t v = sharedVector(type, dist, byteOffset, rowPad);
+  Type element = type.getElementType();
+  for (int64_t r = 0; r < dist.numRegisters; r += v) {
+    Value index = linearIndex(coordsOf(dist, base, r), type.getShape(), rowPad);
+    if (v == 1) {
+      storeShared(index, regs[tile][r], byteOffset);
+      continue;
+    }
+    auto vecType = VectorType::get({v}, element);
+    Value vec = LLVM::UndefOp::create(b, loc, vecType);
+    for (int64_t k = 0; k < v; ++k)
+      vec = LLVM::InsertElementOp::create(b, loc, vec, regs[tile][r + k],
+                                          i32(k));
+    LLVM::StoreOp::create(b, loc, vec,
+                          sharedAddress(index, element, byteOffset),
+                          v * storageBytes(element));
+  }
 }
 
 SmallVector<Value> KernelEmitter::readTile(RankedTensorType type,
@@ -362,10 +522,21 @@ SmallVector<Value> KernelEmitter::readTile(RankedTensorType type,
   Distribution dist = distributionOf(type);
   SmallVector<Value> base = threadBase(dist);
   SmallVector<Value> out;
-  for (int64_t r = 0; r < dist.numRegisters; ++r)
-    out.push_back(loadShared(
-        linearIndex(coordsOf(dist, base, r), type.getShape(), rowPad),
-        type.getElementType(), byteOffset));
+  int64_t v = sharedVector(type, dist, byteOffset, rowPad);
+  Type element = type.getElementType();
+  for (int64_t r = 0; r < dist.numRegisters; r += v) {
+    Value index = linearIndex(coordsOf(dist, base, r), type.getShape(), rowPad);
+    if (v == 1) {
+      out.push_back(loadShared(index, element, byteOffset));
+      continue;
+    }
+    auto vecType = VectorType::get({v}, element);
+    Value vec = LLVM::LoadOp::create(b, loc, vecType,
+                                     sharedAddress(index, element, byteOffset),
+                                     v * storageBytes(element));
+    for (int64_t k = 0; k < v; ++k)
+      out.push_back(LLVM::ExtractElementOp::create(b, loc, vec, i32(k)));
+  }
   return out;
 }
 
@@ -398,23 +569,57 @@ KernelEmitter::ifElse(Value cond, TypeRange types,
 // Memory
 //===----------------------------------------------------------------------===//
 
+/// Elements per vector access of a load or store: consecutive registers
+/// along the tile's last dimension when it is the view's last, up to 16
+/// bytes (1 when accesses are per element).
+static int64_t accessVector(tile::ViewType view, RankedTensorType tile,
+                            std::optional<ArrayRef<int64_t>> squeeze,
+                            const Distribution &dist) {
+  int64_t rank = view.getRank();
+  ArrayRef<int64_t> sq = squeeze ? *squeeze : ArrayRef<int64_t>();
+  Type element = tile.getElementType();
+  if (tile.getRank() == 0 || element.isInteger(1) ||
+      llvm::is_contained(sq, rank - 1))
+    return 1;
+  return std::max<int64_t>(1, std::min<int64_t>({dist.vectorWidth,
+                                                 16 / storageBytes(element),
+                                                 dist.shape.back()}));
+}
+
 static Access planAccess(OpBuilder &, Location, const ViewParts &, ValueRange,
                          RankedTensorType, std::optional<ArrayRef<int64_t>>,
                          ArrayRef<Value>,
                          function_ref<SmallVector<Value>(int64_t)>,
-                         const Distribution &);
+                         const Distribution &, bool);
 
 Access KernelEmitter::accessOf(Value view, ValueRange indices,
                                RankedTensorType type,
                                std::optional<ArrayRef<int64_t>> squeeze,
-                               const Distribution &dist) {
+                               const Distribution &dist, bool interior) {
   SmallVector<Value> base = threadBase(dist);
   SmallVector<Value> idx;
   for (Value i : indices)
     idx.push_back(regs[i][0]);
+  ViewParts parts = views[view];
+  if (!interior) {
+    // Border tiles are the rare case. Their per-element offsets are loop
+    // invariant, and hoisted out of the loops they sit in (by LLVM, or by
+    // ptxas) they would hold a register each for the whole loop: computed
+    // from an opaque zero (a shuffle the compilers cannot see through, one
+    // per border access), they stay in the branch that uses them.
+    Value zero = NVVM::ShflOp::create(
+        b, loc, b.getI32Type(), i32(-1), i32(0), lane, i32(31),
+        NVVM::ShflKindAttr::get(b.getContext(), NVVM::ShflKind::idx),
+        UnitAttr());
+    for (Value &v : base)
+      v = arith::AddIOp::create(b, loc, v, zero);
+    Value zero64 = arith::ExtUIOp::create(b, loc, b.getI64Type(), zero);
+    for (Value &v : parts.strides)
+      v = arith::AddIOp::create(b, loc, v, zero64);
+  }
   return planAccess(
-      b, loc, views[view], idx, type, squeeze, base,
-      [&](int64_t r) { return coordsOf(dist, base, r); }, dist);
+      b, loc, parts, idx, type, squeeze, base,
+      [&](int64_t r) { return coordsOf(dist, base, r); }, dist, interior);
 }
 
 Value KernelEmitter::wholeTileFits(Value viewValue, ValueRange indices,
@@ -473,15 +678,20 @@ LogicalResult KernelEmitter::emitLoad(tile::LoadOp op) {
   loadedViews.insert(op.getView());
   auto type = cast<RankedTensorType>(op.getType());
   Distribution dist = distributionOf(type);
-  Access access =
-      accessOf(op.getView(), op.getIndices(), type, op.getSqueeze(), dist);
+  // Planned inside each branch (see accessOf).
+  Access access;
+  auto plan = [&](bool interior) {
+    access = accessOf(op.getView(), op.getIndices(), type, op.getSqueeze(),
+                      dist, interior);
+  };
   Type element = type.getElementType();
   double padValue = 0;
   if (op.getPadding() == tile::Padding::neg_inf)
     padValue = -INFINITY;
   else if (op.getPadding() == tile::Padding::nan)
     padValue = NAN;
-  int64_t v = access.vector;
+  int64_t v =
+      accessVector(views[op.getView()].type, type, op.getSqueeze(), dist);
   int64_t bytes = storageBytes(element);
   auto vectorLoad = [&](int64_t g) -> SmallVector<Value> {
     auto vecType = VectorType::get({v}, element);
@@ -494,6 +704,7 @@ LogicalResult KernelEmitter::emitLoad(tile::LoadOp op) {
   };
   // Interior tiles: every access unconditional.
   auto fast = [&]() -> SmallVector<Value> {
+    plan(/*interior=*/true);
     SmallVector<Value> out;
     for (int64_t g = 0; g < dist.numRegisters / v; ++g) {
       if (v > 1) {
@@ -507,6 +718,7 @@ LogicalResult KernelEmitter::emitLoad(tile::LoadOp op) {
   };
   // Border tiles: per element (or vector group) bounds and alignment.
   auto slow = [&]() -> SmallVector<Value> {
+    plan(/*interior=*/false);
     SmallVector<Value> out(dist.numRegisters);
     for (int64_t g = 0; g < dist.numRegisters / v; ++g) {
       auto scalarLoads = [&]() {
@@ -546,26 +758,34 @@ LogicalResult KernelEmitter::emitStore(tile::StoreOp op) {
   storedViews.insert(op.getView());
   auto type = cast<RankedTensorType>(op.getValue().getType());
   Distribution dist = distributionOf(type);
-  Access access =
-      accessOf(op.getView(), op.getIndices(), type, op.getSqueeze(), dist);
   // Only one copy of a duplicated element is written.
   SmallVector<Value> base = threadBase(dist);
+  SmallVector<Value> owners(dist.numRegisters);
   bool duplicated = false;
   for (int64_t r = 0; r < dist.numRegisters; ++r) {
-    Value owns = ownsRegister(dist, base, r);
-    if (!owns)
-      continue;
-    duplicated = true;
-    access.inBounds[r] =
-        arith::AndIOp::create(b, loc, access.inBounds[r], owns);
-    if (access.vector > 1 && r % access.vector == 0)
-      access.groupInBounds[r / access.vector] = arith::AndIOp::create(
-          b, loc, access.groupInBounds[r / access.vector], owns);
+    owners[r] = ownsRegister(dist, base, r);
+    duplicated |= bool(owners[r]);
   }
+  int64_t v =
+      accessVector(views[op.getView()].type, type, op.getSqueeze(), dist);
+  // Planned inside each branch (see accessOf).
+  Access access;
+  auto plan = [&](bool interior) {
+    access = accessOf(op.getView(), op.getIndices(), type, op.getSqueeze(),
+                      dist, interior);
+    for (int64_t r = 0; r < dist.numRegisters; ++r) {
+      if (!owners[r])
+        continue;
+      access.inBounds[r] =
+          arith::AndIOp::create(b, loc, access.inBounds[r], owners[r]);
+      if (v > 1 && r % v == 0)
+        access.groupInBounds[r / v] = arith::AndIOp::create(
+            b, loc, access.groupInBounds[r / v], owners[r]);
+    }
+  };
   Type element = type.getElementType();
   int64_t bytes = storageBytes(element);
   ArrayRef<Value> values = regs[op.getValue()];
-  int64_t v = access.vector;
   auto vectorStore = [&](int64_t g) {
     auto vecType = VectorType::get({v}, element);
     Value vec = LLVM::UndefOp::create(b, loc, vecType);
@@ -576,6 +796,7 @@ LogicalResult KernelEmitter::emitStore(tile::StoreOp op) {
   };
   // Interior tiles without duplicated elements: every access unconditional.
   auto fast = [&]() -> SmallVector<Value> {
+    plan(/*interior=*/true);
     for (int64_t g = 0; g < dist.numRegisters / v; ++g) {
       if (v > 1)
         vectorStore(g);
@@ -585,6 +806,7 @@ LogicalResult KernelEmitter::emitStore(tile::StoreOp op) {
     return {};
   };
   auto slow = [&]() -> SmallVector<Value> {
+    plan(/*interior=*/false);
     for (int64_t g = 0; g < dist.numRegisters / v; ++g) {
       auto scalarStores = [&]() {
         for (int64_t r = g * v; r < (g + 1) * v; ++r)
@@ -622,6 +844,141 @@ LogicalResult KernelEmitter::emitStore(tile::StoreOp op) {
   return success();
 }
 
+bool KernelEmitter::loadsIntoMma(tile::LoadOp op) {
+  if (op.getPadding() != tile::Padding::zero || op.getResult().use_empty())
+    return false;
+  Type element = op.getType().getElementType();
+  if (!(element.isBF16() || element.isF16() || element.isF32()))
+    return false;
+  // Every use an mma operand (maybe through a folded transpose), in the
+  // load's block, with nothing in between that writes memory: copying at
+  // the mma then reads what the load would have read.
+  SmallVector<Operation *> users;
+  for (OpOperand &use : op.getResult().getUses()) {
+    Operation *user = use.getOwner();
+    if (auto permute = dyn_cast<tile::PermuteOp>(user)) {
+      if (!foldsIntoMma(permute))
+        return false;
+      for (Operation *mma : permute.getResult().getUsers())
+        users.push_back(mma);
+      continue;
+    }
+    auto mma = dyn_cast<tile::MmaOp>(user);
+    if (!mma || use.get() == mma.getAcc())
+      return false;
+    users.push_back(mma);
+  }
+  for (Operation *user : users) {
+    if (user->getBlock() != op->getBlock())
+      return false;
+    for (Operation *it = op->getNextNode(); it && it != user;
+         it = it->getNextNode()) {
+      bool writes = false;
+      it->walk([&](tile::StoreOp) { writes = true; });
+      if (writes)
+        return false;
+    }
+  }
+  return true;
+}
+
+void KernelEmitter::stageOperand(Value value, int64_t byteOffset,
+                                 int64_t rowPad) {
+  auto load = value.getDefiningOp<tile::LoadOp>();
+  if (!load || !deferredLoads.contains(value)) {
+    writeTile(value, byteOffset, rowPad);
+    return;
+  }
+  auto type = cast<RankedTensorType>(load.getType());
+  Type element = type.getElementType();
+  int64_t eb = storageBytes(element);
+  Distribution dist = distributionOf(type);
+  // cp.async copies 4, 8 or 16 bytes, aligned at both ends: groups of
+  // consecutive elements the thread holds. Too small a group (a view whose
+  // last dimension is not the tile's, 2-byte elements one by one): the
+  // load goes through registers.
+  int64_t copy = std::min<int64_t>({dist.vectorWidth, 16 / eb,
+                                    sharedVector(type, dist, byteOffset,
+                                                 rowPad)});
+  int64_t v = accessVector(views[load.getView()].type, type,
+                           load.getSqueeze(), dist),
+          group = std::min(v, copy);
+  // Planned inside each branch (see accessOf).
+  Access access;
+  auto plan = [&](bool interior) {
+    access = accessOf(load.getView(), load.getIndices(), type,
+                      load.getSqueeze(), dist, interior);
+  };
+  if (group * eb < 4) {
+    (void)emitLoad(load);
+    writeTile(value, byteOffset, rowPad);
+    return;
+  }
+  if (storedViews.contains(load.getView()))
+    barrier();
+  loadedViews.insert(load.getView());
+  int64_t elements = type.getNumElements();
+  elements += elements / type.getShape().back() * rowPad;
+  sharedBytes = std::max(sharedBytes, byteOffset + elements * eb);
+  SmallVector<Value> base = threadBase(dist);
+  auto sharedAt = [&](int64_t r) {
+    return sharedAddress(
+        linearIndex(coordsOf(dist, base, r), type.getShape(), rowPad), element,
+        byteOffset);
+  };
+  auto cpAsync = [&](int64_t r, int64_t count) {
+    int64_t bytes = count * eb;
+    NVVM::CpAsyncOp::create(
+        b, loc, sharedAt(r), access.address[r], b.getI32IntegerAttr(bytes),
+        NVVM::LoadCacheModifierKindAttr::get(b.getContext(),
+                                         bytes == 16
+                                             ? NVVM::LoadCacheModifierKind::CG
+                                             : NVVM::LoadCacheModifierKind::CA),
+        Value());
+  };
+  // Interior tiles: one copy per group (the group of planAccess, at most
+  // `copy` elements).
+  auto fast = [&]() -> SmallVector<Value> {
+    plan(/*interior=*/true);
+    for (int64_t r = 0; r < dist.numRegisters; r += group)
+      cpAsync(r, group);
+    return {};
+  };
+  // Border tiles: whole groups in bounds by copies, the rest element by
+  // element through registers (zeros outside).
+  auto slow = [&]() -> SmallVector<Value> {
+    plan(/*interior=*/false);
+    auto elementwise = [&](int64_t g) {
+      for (int64_t r = g * v; r < (g + 1) * v; ++r) {
+        Value x = ifElse(
+            access.inBounds[r], {element},
+            [&]() -> SmallVector<Value> {
+              return {LLVM::LoadOp::create(b, loc, element, access.address[r],
+                                           eb)};
+            },
+            [&]() -> SmallVector<Value> { return {constantOf(element, 0)}; })[0];
+        LLVM::StoreOp::create(b, loc, x, sharedAt(r), eb);
+      }
+      return SmallVector<Value>{};
+    };
+    for (int64_t g = 0; g < dist.numRegisters / v; ++g)
+      ifElse(
+          access.groupInBounds[g], {},
+          [&]() -> SmallVector<Value> {
+            for (int64_t r = g * v; r < (g + 1) * v; r += group)
+              cpAsync(r, group);
+            return {};
+          },
+          [&]() { return elementwise(g); });
+    return {};
+  };
+  Value fits = wholeTileFits(load.getView(), load.getIndices(), type,
+                             load.getSqueeze(), group);
+  ifElse(fits, {}, fast, slow);
+  NVVM::CpAsyncCommitGroupOp::create(b, loc);
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+}
+
 /// `base` is where the running thread's pattern starts in the tile,
 /// `coordsOf(r)` the (wrapped) tile coordinates of register r.
 static Access planAccess(OpBuilder &b, Location loc, const ViewParts &view,
@@ -629,7 +986,7 @@ static Access planAccess(OpBuilder &b, Location loc, const ViewParts &view,
                          std::optional<ArrayRef<int64_t>> squeeze,
                          ArrayRef<Value> base,
                          function_ref<SmallVector<Value>(int64_t)> coordsOf,
-                         const Distribution &dist) {
+                         const Distribution &dist, bool interior) {
   auto c64 = [&](int64_t v) -> Value {
     return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
   };
@@ -657,14 +1014,8 @@ static Access planAccess(OpBuilder &b, Location loc, const ViewParts &view,
   // promises is used statically; what it does not is checked at run time,
   // per group, beside the bounds (one uniform compare, one AND on the
   // address), with element accesses as the fallback.
-  bool lastIsTileDim =
-      tile.getRank() > 0 && tileDim[rank - 1] == tile.getRank() - 1;
-  int64_t width = 1;
-  if (lastIsTileDim)
-    width = std::min<int64_t>({int64_t(dist.layout.getSizePerThread().back()),
-                               16 / bytes, dist.shape.back()});
-  if (width > 1 && !element.isInteger(1))
-    access.vector = width;
+  int64_t width = accessVector(view.type, tile, squeeze, dist);
+  access.vector = width;
   bool checkStride = !view.type.getUnitStride();
   bool checkAlign = view.type.getAssumedAlignment() < width * bytes;
   Value unitStride;
@@ -673,6 +1024,12 @@ static Access planAccess(OpBuilder &b, Location loc, const ViewParts &view,
                                        view.strides[rank - 1], c64(1));
   Type ptrType = view.ptr.getType();
   Type storage = element.isInteger(1) ? b.getI8Type() : element;
+  // Inside interior tiles, vector accesses have checked the unit stride.
+  Value unit = c64(1);
+  auto strideOf = [&](int64_t d) {
+    return interior && access.vector > 1 && d == rank - 1 ? unit
+                                                          : view.strides[d];
+  };
   // Without wrap-around, register r sits at a constant offset from the
   // thread's first element: the bounds and the address are computed once per
   // thread, plus one compare and one constant multiple of a stride per
@@ -698,7 +1055,7 @@ static Access planAccess(OpBuilder &b, Location loc, const ViewParts &view,
       room[d] = arith::SubIOp::create(b, loc, view.sizes[d], first[d]);
       offset = arith::AddIOp::create(
           b, loc, offset,
-          arith::MulIOp::create(b, loc, first[d], view.strides[d]));
+          arith::MulIOp::create(b, loc, first[d], strideOf(d)));
     }
     threadPtr = LLVM::GEPOp::create(b, loc, ptrType, storage, view.ptr,
                                     ValueRange{offset});
@@ -734,7 +1091,7 @@ static Access planAccess(OpBuilder &b, Location loc, const ViewParts &view,
         continue;
       Value &step = steps[{d, delta}];
       if (!step)
-        step = arith::MulIOp::create(b, loc, view.strides[d], c64(delta));
+        step = arith::MulIOp::create(b, loc, strideOf(d), c64(delta));
       offset =
           offset ? Value(arith::AddIOp::create(b, loc, offset, step)) : step;
     }
@@ -771,7 +1128,7 @@ static Access planAccess(OpBuilder &b, Location loc, const ViewParts &view,
       inb = arith::AndIOp::create(b, loc, inb, lo);
       inb = arith::AndIOp::create(b, loc, inb, hi);
       offset = arith::AddIOp::create(
-          b, loc, offset, arith::MulIOp::create(b, loc, g, view.strides[d]));
+          b, loc, offset, arith::MulIOp::create(b, loc, g, strideOf(d)));
     }
     access.inBounds.push_back(inb);
     access.address.push_back(LLVM::GEPOp::create(b, loc, ptrType, storage,
@@ -794,15 +1151,32 @@ static Access planAccess(OpBuilder &b, Location loc, const ViewParts &view,
 //===----------------------------------------------------------------------===//
 
 /// tile.mma on the portable path: mma.sync.aligned (m16n8k16 for bf16/f16,
-/// m16n8k8 for tf32) on every target. Operands and accumulator are staged
-/// row-major in shared memory; warp w computes the 16x8 sub-tiles w, w + W,
-/// ... of the result, reading its fragments from shared memory in the
-/// register layout the PTX ISA specifies (groupID = lane / 4, threadID_in_group
-/// = lane % 4), and writes the result back for the blocked layout to read.
+/// m16n8k8 for tf32) on every target. A and B are staged in shared memory
+/// (16-bit operands with rows padded by 16 bytes, so that the eight 16-byte
+/// rows each ldmatrix phase reads fall in distinct banks, and stay 16-byte
+/// aligned as ldmatrix requires) and read as fragments in the register
+/// layout the PTX ISA specifies (groupID g = lane / 4, threadID_in_group t =
+/// lane % 4): ldmatrix.x4 for A, .x2 for B, with .trans where the staged
+/// matrix is the transpose of what the fragment wants. An operand that is a
+/// transpose nobody else uses (tile.permute [1, 0], see foldedPermutes) is
+/// staged untransposed and read the other way round: the permute costs
+/// nothing.
+///
+/// An accumulator in the #tilegpu.mma layout is already in the registers
+/// mma.sync wants: each warp computes its own 16x8 blocks in place. Any
+/// other accumulator layout goes through shared memory (warp w computing
+/// blocks w, w + W, ...) and back.
 LogicalResult KernelEmitter::emitMma(tile::MmaOp op) {
+  auto cType = cast<RankedTensorType>(op.getAcc().getType());
+  // Operands as staged: a folded transpose stages its source.
+  Value aSrc = op.getA(), bSrc = op.getB();
+  bool aT = foldedPermutes.contains(aSrc), bT = foldedPermutes.contains(bSrc);
+  if (aT)
+    aSrc = aSrc.getDefiningOp<tile::PermuteOp>().getSource();
+  if (bT)
+    bSrc = bSrc.getDefiningOp<tile::PermuteOp>().getSource();
   auto aType = cast<RankedTensorType>(op.getA().getType());
   auto bType = cast<RankedTensorType>(op.getB().getType());
-  auto cType = cast<RankedTensorType>(op.getAcc().getType());
   int64_t M = aType.getDimSize(0), K = aType.getDimSize(1),
           N = bType.getDimSize(1);
   Type element = aType.getElementType();
@@ -814,27 +1188,171 @@ LogicalResult KernelEmitter::emitMma(tile::MmaOp op) {
                         Twine(N) + "x" + Twine(K));
   int64_t eb = storageBytes(element);
   auto align16 = [](int64_t v) { return (v + 15) / 16 * 16; };
-  // 16-bit operands: rows padded by 16 bytes, so that the eight 16-byte rows
-  // each ldmatrix phase reads fall in distinct banks (and stay 16-byte
-  // aligned, as ldmatrix requires).
   int64_t pad = tf32 ? 0 : 8;
-  int64_t pitchA = K + pad, pitchB = N + pad;
-  int64_t offB = align16(M * pitchA * eb),
-          offC = align16(offB + K * pitchB * eb);
+  // Staged row pitches: A is M x K (or K x M when transposed), B K x N (or
+  // N x K).
+  int64_t pitchA = (aT ? M : K) + pad, pitchB = (bT ? K : N) + pad;
+  int64_t offB = align16((aT ? K : M) * pitchA * eb);
+  int64_t offC = align16(offB + (bT ? N : K) * pitchB * eb);
+  auto mmaLayout = dyn_cast_or_null<tilegpu::MmaLayoutAttr>(
+      tilegpu::getLayout(cType));
+  bool inPlace = mmaLayout &&
+                 tilegpu::getLayout(op.getType()) == mmaLayout &&
+                 M % (16 * mmaLayout.getWarpsPerCTA()[0]) == 0 &&
+                 N % (8 * mmaLayout.getWarpsPerCTA()[1]) == 0;
   barrier();
-  writeTile(op.getA(), 0, pad);
-  writeTile(op.getB(), offB, pad);
-  writeTile(op.getAcc(), offC);
+  stageOperand(aSrc, 0, pad);
+  stageOperand(bSrc, offB, pad);
+  if (!inPlace)
+    writeTile(op.getAcc(), offC);
   barrier();
 
   Type f32Type = b.getF32Type(), i32Type = b.getI32Type();
-  int64_t subN = N / 8, numSub = (M / 16) * subN;
-  int64_t rounds = (numSub + numWarps - 1) / numWarps;
   Value g = arith::ShRUIOp::create(b, loc, lane, i32(2));
   Value t = arith::AndIOp::create(b, loc, lane, i32(3));
   Value laneMod16 = arith::AndIOp::create(b, loc, lane, i32(15));
+  Value laneMod8 = arith::AndIOp::create(b, loc, lane, i32(7));
   Value laneHalf8 = arith::MulIOp::create(
       b, loc, arith::ShRUIOp::create(b, loc, lane, i32(4)), i32(8));
+  // 8 * ((l / 8) % 2): which half a lane names in the transposed reads.
+  Value laneBit8 = arith::MulIOp::create(
+      b, loc,
+      arith::AndIOp::create(b, loc, arith::ShRUIOp::create(b, loc, lane, i32(3)),
+                            i32(1)),
+      i32(8));
+  auto at = [&](Value row, Value col, int64_t cols) -> Value {
+    return arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, row, i32(cols)), col);
+  };
+  auto plus = [&](Value v, int64_t c) -> Value {
+    return c ? Value(arith::AddIOp::create(b, loc, v, i32(c))) : v;
+  };
+  // Element (row, k) of A and (k, col) of B, wherever they were staged.
+  auto aAt = [&](Value row, Value k) {
+    return loadShared(aT ? at(k, row, pitchA) : at(row, k, pitchA), element, 0);
+  };
+  auto bAt = [&](Value k, Value col) {
+    return loadShared(bT ? at(col, k, pitchB) : at(k, col, pitchB), element,
+                      offB);
+  };
+  // `count` 8x8 b16 matrices from the rows whose element index (at byte
+  // offset `off`) each lane gives, as mma operand registers.
+  auto ldmatrix = [&](Value index, int64_t off, int count, bool trans) {
+    auto structType = LLVM::LLVMStructType::getLiteral(
+        b.getContext(), SmallVector<Type>(count, i32Type));
+    Value m = NVVM::LdMatrixOp::create(
+        b, loc, structType, sharedAddress(index, element, off), count,
+        trans ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+        NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8),
+        NVVM::LdStMatrixEltType::B16);
+    SmallVector<Value> out;
+    for (int i = 0; i < count; ++i) {
+      Value v = LLVM::ExtractValueOp::create(b, loc, m, i);
+      if (element.isF16()) // NVVM takes f16 pairs as vector<2xf16>
+        v = LLVM::BitcastOp::create(b, loc, VectorType::get({2}, element), v);
+      out.push_back(v);
+    }
+    return out;
+  };
+  auto toTf32 = [&](Value x) {
+    return intrinsic("llvm.nvvm.f2tf32.rna", i32Type, {x});
+  };
+  // The A fragment of the 16 x kStep block at (m0, k0): a0..a3.
+  auto fragA = [&](Value m0, int64_t k0) -> SmallVector<Value> {
+    if (tf32) {
+      Value rowLo = arith::AddIOp::create(b, loc, m0, g), rowHi = plus(rowLo, 8);
+      Value k = plus(t, k0);
+      return {toTf32(aAt(rowLo, k)), toTf32(aAt(rowHi, k)),
+              toTf32(aAt(rowLo, plus(k, 4))), toTf32(aAt(rowHi, plus(k, 4)))};
+    }
+    if (aT) // matrices (m 0-7 | 8-15) x (k 0-7 | 8-15), stored k-major
+      return ldmatrix(at(plus(arith::AddIOp::create(
+                                  b, loc, laneMod8,
+                                  arith::MulIOp::create(
+                                      b, loc,
+                                      arith::ShRUIOp::create(b, loc, lane,
+                                                             i32(4)),
+                                      i32(8))),
+                              k0),
+                         arith::AddIOp::create(b, loc, m0, laneBit8), pitchA),
+                      0, 4, true);
+    // Lane l names row l % 16 of the block, its left or right half for
+    // l < 16 or not: the four matrices in the order of a0..a3.
+    return ldmatrix(at(arith::AddIOp::create(b, loc, m0, laneMod16),
+                       plus(laneHalf8, k0), pitchA),
+                    0, 4, false);
+  };
+  // The B fragment of the kStep x 8 block at (k0, n0): b0, b1.
+  auto fragB = [&](Value n0, int64_t k0) -> SmallVector<Value> {
+    if (tf32) {
+      Value col = arith::AddIOp::create(b, loc, n0, g);
+      Value k = plus(t, k0);
+      return {toTf32(bAt(k, col)), toTf32(bAt(plus(k, 4), col))};
+    }
+    if (bT) // stored n-major: rows n0 + l % 8, halves k0 and k0 + 8
+      return ldmatrix(at(arith::AddIOp::create(b, loc, n0, laneMod8),
+                         plus(laneBit8, k0), pitchB),
+                      offB, 2, false);
+    // Stored k-major, read transposed: lanes 0..15 name rows k0..k0+15.
+    return ldmatrix(at(plus(laneMod16, k0), n0, pitchB), offB, 2, true);
+  };
+  auto mmaSync = [&](ArrayRef<Value> aFrag, ArrayRef<Value> bFrag,
+                     ArrayRef<Value> acc) -> SmallVector<Value> {
+    auto resultType = LLVM::LLVMStructType::getLiteral(
+        b.getContext(), {f32Type, f32Type, f32Type, f32Type});
+    NVVM::MMATypes ptx = tf32               ? NVVM::MMATypes::tf32
+                         : element.isBF16() ? NVVM::MMATypes::bf16
+                                            : NVVM::MMATypes::f16;
+    Value d = NVVM::MmaOp::create(
+        b, loc, resultType, aFrag, bFrag, acc, {16, 8, kStep}, std::nullopt,
+        std::nullopt, std::array<NVVM::MMATypes, 2>{ptx, ptx},
+        std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                       NVVM::MMALayout::col});
+    SmallVector<Value> out;
+    for (int64_t i = 0; i < 4; ++i)
+      out.push_back(LLVM::ExtractValueOp::create(b, loc, d, i));
+    return out;
+  };
+
+  if (inPlace) {
+    // Warp (wm, wn), wn fastest; its blocks repeat every 16 * WM rows and
+    // 8 * WN columns. Register (2i + h) * 2R + 2j + e holds row h * 8 + g,
+    // column 2t + e of block (i, j) (Distribution's order for this layout).
+    unsigned WM = mmaLayout.getWarpsPerCTA()[0],
+             WN = mmaLayout.getWarpsPerCTA()[1];
+    int64_t repsM = M / (16 * WM), repsN = N / (8 * WN);
+    Value warpN = arith::RemUIOp::create(b, loc, warp, i32(WN));
+    Value warpM = arith::RemUIOp::create(
+        b, loc, arith::DivUIOp::create(b, loc, warp, i32(WN)), i32(WM));
+    Value mBase = arith::MulIOp::create(b, loc, warpM, i32(16));
+    Value nBase = arith::MulIOp::create(b, loc, warpN, i32(8));
+    SmallVector<Value> acc(regs[op.getAcc()]);
+    auto reg = [&](int64_t i, int64_t h, int64_t j, int64_t e) {
+      return (2 * i + h) * (2 * repsN) + 2 * j + e;
+    };
+    for (int64_t k0 = 0; k0 < K; k0 += kStep) {
+      SmallVector<SmallVector<Value>> aFrags, bFrags;
+      for (int64_t i = 0; i < repsM; ++i)
+        aFrags.push_back(fragA(plus(mBase, i * 16 * WM), k0));
+      for (int64_t j = 0; j < repsN; ++j)
+        bFrags.push_back(fragB(plus(nBase, j * 8 * WN), k0));
+      for (int64_t i = 0; i < repsM; ++i)
+        for (int64_t j = 0; j < repsN; ++j) {
+          SmallVector<Value> c = {acc[reg(i, 0, j, 0)], acc[reg(i, 0, j, 1)],
+                                  acc[reg(i, 1, j, 0)], acc[reg(i, 1, j, 1)]};
+          SmallVector<Value> d = mmaSync(aFrags[i], bFrags[j], c);
+          acc[reg(i, 0, j, 0)] = d[0];
+          acc[reg(i, 0, j, 1)] = d[1];
+          acc[reg(i, 1, j, 0)] = d[2];
+          acc[reg(i, 1, j, 1)] = d[3];
+        }
+    }
+    regs[op.getResult()] = acc;
+    return success();
+  }
+
+  int64_t subN = N / 8, numSub = (M / 16) * subN;
+  int64_t rounds = (numSub + numWarps - 1) / numWarps;
   auto loop = scf::ForOp::create(b, loc, i32(0), i32(rounds), i32(1));
   {
     OpBuilder::InsertionGuard guard(b);
@@ -854,13 +1372,6 @@ LogicalResult KernelEmitter::emitMma(tile::MmaOp op) {
               b, loc, arith::DivUIOp::create(b, loc, sub, i32(subN)), i32(16));
           Value n0 = arith::MulIOp::create(
               b, loc, arith::RemUIOp::create(b, loc, sub, i32(subN)), i32(8));
-          auto at = [&](Value row, Value col, int64_t cols) -> Value {
-            return arith::AddIOp::create(
-                b, loc, arith::MulIOp::create(b, loc, row, i32(cols)), col);
-          };
-          auto plus = [&](Value v, int64_t c) -> Value {
-            return c ? Value(arith::AddIOp::create(b, loc, v, i32(c))) : v;
-          };
           Value rowLo = arith::AddIOp::create(b, loc, m0, g),
                 rowHi = plus(rowLo, 8);
           Value col2 = arith::AddIOp::create(
@@ -871,71 +1382,8 @@ LogicalResult KernelEmitter::emitMma(tile::MmaOp op) {
           SmallVector<Value> acc;
           for (Value idx : cIdx)
             acc.push_back(loadShared(idx, f32Type, offC));
-          // A operand element (row, k) and B operand element (k, col).
-          auto aAt = [&](Value row, Value k) {
-            return loadShared(at(row, k, pitchA), element, 0);
-          };
-          auto bAt = [&](Value k, Value col) {
-            return loadShared(at(k, col, pitchB), element, offB);
-          };
-          // `count` 8x8 b16 matrices from the rows whose element index
-          // (at byte offset `off`) each lane gives, as mma operand registers.
-          auto ldmatrix = [&](Value index, int64_t off, int count,
-                              bool trans) {
-            auto structType = LLVM::LLVMStructType::getLiteral(
-                b.getContext(), SmallVector<Type>(count, i32Type));
-            Value m = NVVM::LdMatrixOp::create(
-                b, loc, structType, sharedAddress(index, element, off), count,
-                trans ? NVVM::MMALayout::col : NVVM::MMALayout::row,
-                NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8),
-                NVVM::LdStMatrixEltType::B16);
-            SmallVector<Value> out;
-            for (int i = 0; i < count; ++i) {
-              Value v = LLVM::ExtractValueOp::create(b, loc, m, i);
-              if (element.isF16()) // NVVM takes f16 pairs as vector<2xf16>
-                v = LLVM::BitcastOp::create(
-                    b, loc, VectorType::get({2}, element), v);
-              out.push_back(v);
-            }
-            return out;
-          };
-          auto toTf32 = [&](Value x) {
-            return intrinsic("llvm.nvvm.f2tf32.rna", i32Type, {x});
-          };
-          Value colB = arith::AddIOp::create(b, loc, n0, g);
-          for (int64_t k0 = 0; k0 < K; k0 += kStep) {
-            SmallVector<Value> aFrag, bFrag;
-            if (tf32) {
-              Value k = plus(t, k0);
-              aFrag = {toTf32(aAt(rowLo, k)), toTf32(aAt(rowHi, k)),
-                       toTf32(aAt(rowLo, plus(k, 4))),
-                       toTf32(aAt(rowHi, plus(k, 4)))};
-              bFrag = {toTf32(bAt(k, colB)), toTf32(bAt(plus(k, 4), colB))};
-            } else {
-              // ldmatrix: lane i names row i % 16 of the 16x16 A block (its
-              // left or right half for i < 16 or not): four 8x8 matrices in
-              // the order of the mma's a0..a3. B (k x n, row-major) is read
-              // transposed: lanes 0..15 name rows k0..k0+15 at column n0.
-              Value aRow = arith::AddIOp::create(b, loc, m0, laneMod16);
-              Value aCol = plus(laneHalf8, k0);
-              aFrag = ldmatrix(at(aRow, aCol, pitchA), 0, 4, false);
-              Value bRow = plus(laneMod16, k0);
-              bFrag = ldmatrix(at(bRow, n0, pitchB), offB, 2, true);
-            }
-            auto resultType = LLVM::LLVMStructType::getLiteral(
-                b.getContext(), {f32Type, f32Type, f32Type, f32Type});
-            NVVM::MMATypes ptx = tf32               ? NVVM::MMATypes::tf32
-                                 : element.isBF16() ? NVVM::MMATypes::bf16
-                                                    : NVVM::MMATypes::f16;
-            Value d = NVVM::MmaOp::create(
-                b, loc, resultType, aFrag, bFrag, acc, {16, 8, kStep},
-                std::nullopt, std::nullopt,
-                std::array<NVVM::MMATypes, 2>{ptx, ptx},
-                std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                               NVVM::MMALayout::col});
-            for (int64_t i = 0; i < 4; ++i)
-              acc[i] = LLVM::ExtractValueOp::create(b, loc, d, i);
-          }
+          for (int64_t k0 = 0; k0 < K; k0 += kStep)
+            acc = mmaSync(fragA(m0, k0), fragB(n0, k0), acc);
           for (auto [idx, v] : llvm::zip(cIdx, acc))
             storeShared(idx, v, offC);
           return {};
@@ -958,7 +1406,7 @@ LogicalResult KernelEmitter::emitCumsumInWarps(tile::CumsumOp op) {
   Type element = type.getElementType();
   Distribution dist = distributionOf(type);
   int64_t axis = op.getAxis(), rank = type.getRank();
-  tilegpu::BlockedLayoutAttr layout = dist.layout;
+  tilegpu::BlockedLayoutAttr layout = dist.blocked;
   bool reverse = op.getReverse();
   int64_t spt = layout.getSizePerThread()[axis];
   int64_t lanes = layout.getThreadsPerWarp()[axis];
@@ -1055,9 +1503,9 @@ LogicalResult KernelEmitter::emitCumsum(tile::CumsumOp op) {
   {
     Distribution dist = distributionOf(type);
     int64_t axis = op.getAxis();
-    tilegpu::BlockedLayoutAttr layout = dist.layout;
+    tilegpu::BlockedLayoutAttr layout = dist.blocked;
     Type element = type.getElementType();
-    if (layout.getOrder()[0] == axis && layout.getWarpsPerCTA()[axis] == 1 &&
+    if (layout && layout.getOrder()[0] == axis && layout.getWarpsPerCTA()[axis] == 1 &&
         dist.ctaTile[axis] <= type.getDimSize(axis) &&
         (element.isF32() || element.isInteger(32)))
       return emitCumsumInWarps(op);
@@ -1178,7 +1626,9 @@ LogicalResult KernelEmitter::emitRemapInWarp(
       !(element.isF32() || element.isInteger(32)))
     return failure();
   Distribution src = distributionOf(srcType);
-  tilegpu::BlockedLayoutAttr layout = src.layout;
+  tilegpu::BlockedLayoutAttr layout = src.blocked;
+  if (!layout)
+    return failure();
   int64_t rank = srcType.getRank();
   for (int64_t d = 0; d < rank; ++d)
     if (int64_t(layout.getSizePerThread()[d]) * layout.getThreadsPerWarp()[d] <
@@ -1574,8 +2024,13 @@ LogicalResult KernelEmitter::emitBlock(Block &block) {
 }
 
 LogicalResult KernelEmitter::emitOp(Operation &op) {
-  if (auto load = dyn_cast<tile::LoadOp>(op))
+  if (auto load = dyn_cast<tile::LoadOp>(op)) {
+    if (loadsIntoMma(load)) {
+      deferredLoads.insert(load.getResult());
+      return success();
+    }
     return emitLoad(load);
+  }
   if (auto store = dyn_cast<tile::StoreOp>(op))
     return emitStore(store);
   if (auto pid = dyn_cast<tile::ProgramIdOp>(op)) {
@@ -1604,12 +2059,25 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
     return emitCumsum(cumsum);
   if (auto reduce = dyn_cast<tile::ReduceOp>(op))
     return emitReduce(reduce);
-  if (auto permute = dyn_cast<tile::PermuteOp>(op))
+  if (auto permute = dyn_cast<tile::PermuteOp>(op)) {
+    if (foldsIntoMma(permute)) {
+      foldedPermutes.insert(permute.getResult());
+      return success();
+    }
     return emitPermute(permute);
+  }
   if (auto bc = dyn_cast<tile::BroadcastOp>(op)) {
     auto srcType = cast<RankedTensorType>(bc.getSource().getType());
-    int64_t offset =
-        cast<RankedTensorType>(bc.getType()).getRank() - srcType.getRank();
+    auto type = cast<RankedTensorType>(bc.getType());
+    int64_t offset = type.getRank() - srcType.getRank();
+    if (offset == 0) {
+      SmallVector<int64_t> srcDimOf;
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        srcDimOf.push_back(srcType.getDimSize(d) == type.getDimSize(d) ? d
+                                                                       : -1);
+      if (remapInRegisters(bc.getSource(), bc.getResult(), srcDimOf))
+        return success();
+    }
     return emitRemap(&op, [&](ArrayRef<Value> out) {
       SmallVector<Value> src;
       for (int64_t d = 0; d < srcType.getRank(); ++d)
@@ -1620,6 +2088,10 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
   if (auto rs = dyn_cast<tile::ReshapeOp>(op)) {
     auto srcType = cast<RankedTensorType>(rs.getSource().getType());
     auto type = cast<RankedTensorType>(rs.getType());
+    if (std::optional<SmallVector<int64_t>> srcDimOf = tilegpu::alignUnitDims(
+            srcType.getShape(), type.getShape()))
+      if (remapInRegisters(rs.getSource(), rs.getResult(), *srcDimOf))
+        return success();
     return emitRemap(&op, [&](ArrayRef<Value> out) {
       // Row-major linear index in the result, unflattened in the source.
       Value lin = linearIndex(out, type.getShape());
@@ -1708,27 +2180,30 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
       auto tensor = dyn_cast<RankedTensorType>(v.getType());
       if (!tensor || tensor.getRank() == 0)
         continue;
-      auto layout = tilegpu::getLayout(tensor);
+      Attribute layout = tilegpu::getLayout(tensor);
       if (!layout) {
         op->emitOpError("has a tile without a layout; run "
                         "--tilegpu-assign-layouts first");
         return WalkResult::interrupt();
       }
-      if (layout.getRank() != tensor.getRank() ||
-          static_cast<int>(layout.getNumWarps()) != numWarps) {
+      if (tilegpu::getLayoutRank(layout) != tensor.getRank() ||
+          static_cast<int>(tilegpu::getNumWarps(layout)) != numWarps) {
         op->emitOpError() << "layout " << layout << " does not fit a "
                           << tensor.getRank() << "-D tile on " << numWarps
                           << " warps";
         return WalkResult::interrupt();
       }
-      for (int64_t d = 0; d < tensor.getRank(); ++d)
-        if (layout.getSizePerThread()[d] > tensor.getDimSize(d)) {
-          op->emitOpError()
-              << "layout " << layout << " gives a thread "
-              << layout.getSizePerThread()[d] << " elements of a dimension of "
-              << tensor.getDimSize(d);
-          return WalkResult::interrupt();
-        }
+      Distribution dist(tensor.getShape(), layout);
+      if (auto blocked = dist.blocked) {
+        for (int64_t d = 0; d < tensor.getRank(); ++d)
+          if (blocked.getSizePerThread()[d] > tensor.getDimSize(d)) {
+            op->emitOpError()
+                << "layout " << layout << " gives a thread "
+                << blocked.getSizePerThread()[d]
+                << " elements of a dimension of " << tensor.getDimSize(d);
+            return WalkResult::interrupt();
+          }
+      }
     }
     return WalkResult::advance();
   });

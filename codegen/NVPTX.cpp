@@ -15,6 +15,7 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
@@ -37,6 +38,13 @@ static void initNVPTX() {
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
+    // 32-bit shared-memory (and local, const) pointers, as nvcc and Triton
+    // emit them: every shared address held across a loop costs one register
+    // instead of two. The NVPTX backend reads this when it builds a target
+    // machine's data layout.
+    auto &options = llvm::cl::getRegisteredOptions();
+    if (llvm::cl::Option *shortPtr = options.lookup("nvptx-short-ptr"))
+      static_cast<llvm::cl::opt<bool> *>(shortPtr)->setValue(true);
   });
 }
 

@@ -4,6 +4,7 @@
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 
 namespace tessel {
@@ -27,18 +28,45 @@ unsigned numWarpsFor(func::FuncOp kernel, StringRef target) {
   return 4;
 }
 
-Type withLayout(Type type, unsigned numWarps) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
+bool isTile(Value v) {
+  auto tensor = dyn_cast<RankedTensorType>(v.getType());
   // A rank-0 tile is one value every thread holds: no layout to choose.
-  if (!tensor || tensor.getEncoding() || tensor.getRank() == 0)
-    return type;
-  Type element = tensor.getElementType();
-  // The layout depends on the shape only, so that elementwise ops mixing
-  // element types (compares, selects, casts) find their operands' registers
-  // in the same places: 4 elements per thread along the last dimension.
-  auto layout = tilegpu::BlockedLayoutAttr::getDefault(
-      type.getContext(), tensor.getShape(), /*elementBytes=*/4, numWarps);
-  return RankedTensorType::get(tensor.getShape(), element, layout);
+  return tensor && tensor.getRank() > 0;
+}
+
+/// Tiles that must share a layout: the operands and result of an
+/// elementwise op (their registers are combined one by one), the values a
+/// loop or an if carries (init, iteration argument, yield, result), an mma's
+/// accumulator and result. Union-find over tile values.
+class LayoutClasses {
+public:
+  Value find(Value v) {
+    auto it = parent.find(v);
+    if (it == parent.end() || it->second == v)
+      return v;
+    Value root = find(it->second);
+    parent[v] = root;
+    return root;
+  }
+  void join(Value a, Value c) {
+    if (!isTile(a) || !isTile(c) ||
+        cast<ShapedType>(a.getType()).getShape() !=
+            cast<ShapedType>(c.getType()).getShape())
+      return;
+    Value ra = find(a), rc = find(c);
+    if (ra != rc)
+      parent[ra] = rc;
+  }
+
+private:
+  DenseMap<Value, Value> parent;
+};
+
+bool isElementwise(Operation *op) {
+  Dialect *dialect = op->getDialect();
+  return dialect && op->getNumRegions() == 0 && op->getNumResults() == 1 &&
+         (dialect->getNamespace() == "arith" ||
+          dialect->getNamespace() == "math");
 }
 
 struct AssignLayouts
@@ -52,22 +80,151 @@ struct AssignLayouts
       unsigned numWarps = numWarpsFor(kernel, target);
       kernel->setAttr(tilegpu::TileGPUDialect::getNumWarpsAttrName(),
                       Builder(kernel).getI64IntegerAttr(numWarps));
-      // Tile types appear as op results and region arguments (loops); the
-      // kernel's own arguments are views and scalars.
+      assign(kernel, numWarps);
+    }
+  }
+
+  /// Broadcasts and unit-dimension reshapes into an mma-laid-out tile: their
+  /// sources take the same layout (sliced where the reshape inserts unit
+  /// dimensions), so that per-row or per-column values meet the tile in the
+  /// threads that hold it and the shape change moves no data. Only sources
+  /// without a layout of their own are changed; repeated until nothing
+  /// changes (a chain of reshapes and broadcasts).
+  static void propagateToSources(func::FuncOp kernel, LayoutClasses &classes,
+                                 DenseMap<Value, Attribute> &chosen) {
+    MLIRContext *ctx = kernel.getContext();
+    auto mmaRooted = [](Attribute layout) {
+      while (auto slice = dyn_cast_or_null<tilegpu::SliceLayoutAttr>(layout))
+        layout = slice.getParent();
+      return isa_and_nonnull<tilegpu::MmaLayoutAttr>(layout);
+    };
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      auto offer = [&](Value source, Attribute layout) {
+        Value root = classes.find(source);
+        if (chosen.count(root))
+          return;
+        chosen[root] = layout;
+        changed = true;
+      };
       kernel.walk([&](Operation *op) {
-        for (Value result : op->getResults())
-          result.setType(withLayout(result.getType(), numWarps));
-        // A constant's value carries its type too.
-        if (auto constant = dyn_cast<arith::ConstantOp>(op))
-          if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue()))
-            constant.setValueAttr(dense.reshape(
-                cast<ShapedType>(constant.getResult().getType())));
-        for (Region &region : op->getRegions())
-          for (Block &block : region)
-            for (BlockArgument arg : block.getArguments())
-              arg.setType(withLayout(arg.getType(), numWarps));
+        if (op->getNumOperands() != 1 || op->getNumResults() != 1 ||
+            !isa<tile::BroadcastOp, tile::ReshapeOp>(op))
+          return;
+        Value source = op->getOperand(0), result = op->getResult(0);
+        if (!isTile(source) || !isTile(result))
+          return;
+        Attribute layout = chosen.lookup(classes.find(result));
+        if (!mmaRooted(layout))
+          return;
+        auto srcShape = cast<ShapedType>(source.getType()).getShape();
+        auto shape = cast<ShapedType>(result.getType()).getShape();
+        if (isa<tile::BroadcastOp>(op)) {
+          if (srcShape.size() == shape.size())
+            offer(source, layout);
+          return;
+        }
+        std::optional<SmallVector<int64_t>> srcDimOf =
+            tilegpu::alignUnitDims(srcShape, shape);
+        if (!srcDimOf || shape.size() != srcShape.size() + llvm::count(
+                                                               *srcDimOf, -1))
+          return; // only insertions of unit dimensions
+        for (int64_t d = int64_t(shape.size()) - 1; d >= 0; --d)
+          if ((*srcDimOf)[d] < 0)
+            layout = tilegpu::SliceLayoutAttr::get(ctx, d, layout);
+        offer(source, layout);
       });
     }
+  }
+
+  void assign(func::FuncOp kernel, unsigned numWarps) {
+    MLIRContext *ctx = kernel.getContext();
+    LayoutClasses classes;
+    SmallVector<Value> tiles;
+    // Anchors: layouts an op asks for, per tile.
+    SmallVector<std::pair<Value, Attribute>> anchors;
+    kernel.walk([&](Operation *op) {
+      for (Value result : op->getResults())
+        if (isTile(result))
+          tiles.push_back(result);
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (BlockArgument arg : block.getArguments())
+            if (isTile(arg))
+              tiles.push_back(arg);
+      if (isElementwise(op)) {
+        for (Value operand : op->getOperands())
+          classes.join(operand, op->getResult(0));
+      } else if (auto loop = dyn_cast<scf::ForOp>(op)) {
+        auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+        for (auto [init, arg, next, result] :
+             llvm::zip(loop.getInitArgs(), loop.getRegionIterArgs(),
+                       yield.getOperands(), loop.getResults())) {
+          classes.join(init, arg);
+          classes.join(arg, next);
+          classes.join(next, result);
+        }
+      } else if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+        for (Region *region : {&ifOp.getThenRegion(), &ifOp.getElseRegion()}) {
+          if (region->empty())
+            continue;
+          auto yield = cast<scf::YieldOp>(region->front().getTerminator());
+          for (auto [next, result] :
+               llvm::zip(yield.getOperands(), ifOp.getResults()))
+            classes.join(next, result);
+        }
+      } else if (auto mma = dyn_cast<tile::MmaOp>(op)) {
+        classes.join(mma.getAcc(), mma.getResult());
+        auto type = cast<RankedTensorType>(mma.getType());
+        if (Attribute layout = tilegpu::MmaLayoutAttr::choose(
+                ctx, type.getDimSize(0), type.getDimSize(1), numWarps))
+          anchors.push_back({mma.getResult(), layout});
+      }
+    });
+    // A class takes its anchors' layout when they agree, else the default.
+    DenseMap<Value, Attribute> chosen;
+    DenseSet<Value> conflicted;
+    for (auto [value, layout] : anchors) {
+      Value root = classes.find(value);
+      auto [it, inserted] = chosen.try_emplace(root, layout);
+      if (!inserted && it->second != layout)
+        conflicted.insert(root);
+    }
+    for (Value root : conflicted)
+      chosen.erase(root);
+    propagateToSources(kernel, classes, chosen);
+    // The default blocked layout of a class is made for its narrowest
+    // element: 16 bytes of it per thread along the last dimension (vector
+    // memory accesses); wider elements take several vectors.
+    DenseMap<Value, int64_t> narrowest;
+    for (Value v : tiles) {
+      Type element = cast<RankedTensorType>(v.getType()).getElementType();
+      int64_t bytes = element.isIntOrFloat() && element.getIntOrFloatBitWidth() >= 8
+                          ? element.getIntOrFloatBitWidth() / 8
+                          : 4;
+      auto [it, inserted] = narrowest.try_emplace(classes.find(v), bytes);
+      if (!inserted)
+        it->second = std::min(it->second, bytes);
+    }
+    for (Value v : tiles) {
+      auto tensor = cast<RankedTensorType>(v.getType());
+      if (tensor.getEncoding())
+        continue;
+      Value root = classes.find(v);
+      Attribute layout = chosen.lookup(root);
+      if (!layout)
+        layout = tilegpu::BlockedLayoutAttr::getDefault(
+            ctx, tensor.getShape(), narrowest.lookup(root), numWarps);
+      v.setType(RankedTensorType::get(tensor.getShape(),
+                                      tensor.getElementType(), layout));
+    }
+    // A constant's value carries its type too.
+    kernel.walk([&](arith::ConstantOp constant) {
+      if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue()))
+        constant.setValueAttr(
+            dense.reshape(cast<ShapedType>(constant.getResult().getType())));
+    });
   }
 };
 

@@ -8,6 +8,9 @@
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <functional>
+#include <set>
+
 using namespace mlir;
 using namespace tessel::tilegpu;
 
@@ -102,24 +105,184 @@ BlockedLayoutAttr BlockedLayoutAttr::getDefault(MLIRContext *ctx,
   return BlockedLayoutAttr::get(ctx, spt, tpw, wpc, order);
 }
 
-BlockedLayoutAttr tessel::tilegpu::getLayout(Type type) {
+Attribute tessel::tilegpu::getLayout(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
-  return tensor ? dyn_cast_or_null<BlockedLayoutAttr>(tensor.getEncoding())
-                : BlockedLayoutAttr();
+  if (!tensor)
+    return {};
+  Attribute encoding = tensor.getEncoding();
+  return isa_and_nonnull<BlockedLayoutAttr, MmaLayoutAttr, SliceLayoutAttr>(
+             encoding)
+             ? encoding
+             : Attribute();
 }
 
-Distribution::Distribution(ArrayRef<int64_t> tileShape,
-                           BlockedLayoutAttr layout)
-    : shape(tileShape.begin(), tileShape.end()), layout(layout) {
-  size_t rank = shape.size();
-  SmallVector<int64_t> regShape(rank);
-  for (size_t d = 0; d < rank; ++d) {
-    ctaTile.push_back(int64_t(layout.getSizePerThread()[d]) *
-                      layout.getThreadsPerWarp()[d] *
-                      layout.getWarpsPerCTA()[d]);
-    int64_t reps = std::max<int64_t>(1, shape[d] / ctaTile[d]);
-    regShape[d] = reps * layout.getSizePerThread()[d];
+BlockedLayoutAttr tessel::tilegpu::getBlockedLayout(Type type) {
+  return dyn_cast_or_null<BlockedLayoutAttr>(getLayout(type));
+}
+
+unsigned tessel::tilegpu::getNumWarps(Attribute layout) {
+  if (auto blocked = dyn_cast_or_null<BlockedLayoutAttr>(layout))
+    return blocked.getNumWarps();
+  if (auto mma = dyn_cast_or_null<MmaLayoutAttr>(layout))
+    return mma.getNumWarps();
+  if (auto slice = dyn_cast_or_null<SliceLayoutAttr>(layout))
+    return getNumWarps(slice.getParent());
+  return 0;
+}
+
+int64_t tessel::tilegpu::getLayoutRank(Attribute layout) {
+  if (auto blocked = dyn_cast_or_null<BlockedLayoutAttr>(layout))
+    return blocked.getRank();
+  if (isa_and_nonnull<MmaLayoutAttr>(layout))
+    return 2;
+  if (auto slice = dyn_cast_or_null<SliceLayoutAttr>(layout)) {
+    int64_t parent = getLayoutRank(slice.getParent());
+    return parent > 0 ? parent - 1 : -1;
   }
+  return -1;
+}
+
+std::optional<SmallVector<int64_t>>
+tessel::tilegpu::alignUnitDims(ArrayRef<int64_t> source,
+                               ArrayRef<int64_t> result) {
+  SmallVector<int64_t> out;
+  size_t i = 0;
+  for (int64_t size : result) {
+    // Skip source unit dimensions the result drops.
+    while (i < source.size() && source[i] == 1 && size != 1)
+      ++i;
+    if (i < source.size() && source[i] == size) {
+      out.push_back(i++);
+      continue;
+    }
+    if (size != 1)
+      return std::nullopt;
+    out.push_back(-1);
+  }
+  while (i < source.size() && source[i] == 1)
+    ++i;
+  if (i != source.size())
+    return std::nullopt;
+  return out;
+}
+
+LogicalResult
+SliceLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        unsigned dim, Attribute parent) {
+  if (!isa<BlockedLayoutAttr, MmaLayoutAttr, SliceLayoutAttr>(parent))
+    return emitError() << "slice layout needs a tilegpu layout as its parent";
+  if (int64_t(dim) >= getLayoutRank(parent))
+    return emitError() << "slice dimension " << dim
+                       << " is not a dimension of the parent";
+  return success();
+}
+
+LogicalResult
+MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                      ArrayRef<unsigned> warpsPerCTA) {
+  if (warpsPerCTA.size() != 2)
+    return emitError() << "mma layout is 2-D: warpsPerCTA needs 2 entries";
+  for (unsigned w : warpsPerCTA)
+    if (w == 0 || !llvm::isPowerOf2_32(w))
+      return emitError() << "mma layout warps must be powers of two";
+  if (warpsPerCTA[0] * warpsPerCTA[1] > 32)
+    return emitError() << "mma layout spreads over more than 32 warps";
+  return success();
+}
+
+MmaLayoutAttr MmaLayoutAttr::choose(MLIRContext *ctx, int64_t M, int64_t N,
+                                    unsigned numWarps) {
+  // Each warp reads the A rows and B columns of its blocks: spreading warps
+  // along M re-reads B, along N re-reads A. Pick the split reading least.
+  MmaLayoutAttr best;
+  int64_t bestCost = 0;
+  for (unsigned wm = numWarps; wm >= 1; wm /= 2) {
+    unsigned wn = numWarps / wm;
+    if (M % (16 * wm) || N % (8 * wn))
+      continue;
+    int64_t cost = M * wn + N * wm;
+    if (!best || cost < bestCost) {
+      best = MmaLayoutAttr::get(ctx, {wm, wn});
+      bestCost = cost;
+    }
+  }
+  return best;
+}
+
+Distribution::Distribution(ArrayRef<int64_t> tileShape, Attribute layoutAttr)
+    : shape(tileShape.begin(), tileShape.end()), layout(layoutAttr) {
+  size_t rank = shape.size();
+  blocked = dyn_cast_or_null<BlockedLayoutAttr>(layoutAttr);
+  if (auto slice = dyn_cast_or_null<SliceLayoutAttr>(layoutAttr)) {
+    // The parent's distribution of the tile with a unit dimension put back;
+    // its coordinate along that dimension is dropped and registers holding
+    // the same element merged.
+    unsigned cut = slice.getDim();
+    SmallVector<int64_t> parentShape(shape);
+    parentShape.insert(parentShape.begin() + cut, 1);
+    Distribution parent(parentShape, slice.getParent());
+    root = parent.root;
+    threadsPerWarp = parent.threadsPerWarp;
+    warpsPerCTA = parent.warpsPerCTA;
+    order = parent.order;
+    laneScale = parent.laneScale;
+    warpScale = parent.warpScale;
+    for (size_t d = 0; d < rank; ++d) {
+      size_t pd = d < cut ? d : d + 1;
+      dimMap.push_back(parent.dimMap[pd]);
+      ctaTile.push_back(parent.ctaTile[pd]);
+    }
+    vectorWidth = cut + 1 == parentShape.size() ? 1 : parent.vectorWidth;
+    std::set<SmallVector<int64_t>> seen;
+    for (const SmallVector<int64_t> &offset : parent.regOffsets) {
+      SmallVector<int64_t> kept(offset);
+      kept.erase(kept.begin() + cut);
+      if (seen.insert(kept).second)
+        regOffsets.push_back(kept);
+    }
+    numRegisters = regOffsets.size();
+    return;
+  }
+  root = layoutAttr;
+  for (size_t d = 0; d < rank; ++d)
+    dimMap.push_back(d);
+  // Per dimension: registers of one pattern (`inner`), with offsets
+  // `innerOffset(d, e)`; the pattern repeats every CTA tile.
+  SmallVector<int64_t> inner(rank);
+  std::function<int64_t(size_t, int64_t)> innerOffset;
+  if (auto mma = dyn_cast_or_null<MmaLayoutAttr>(layoutAttr)) {
+    threadsPerWarp = {8, 4};
+    warpsPerCTA = llvm::to_vector(mma.getWarpsPerCTA());
+    order = {1, 0};
+    laneScale = {1, 2};
+    warpScale = {16, 8};
+    ctaTile = {16 * int64_t(warpsPerCTA[0]), 8 * int64_t(warpsPerCTA[1])};
+    inner = {2, 2};
+    // Rows g and g + 8; columns 2t and 2t + 1.
+    innerOffset = [](size_t d, int64_t e) { return d == 0 ? 8 * e : e; };
+    vectorWidth = 2;
+  } else if (blocked) {
+    threadsPerWarp = llvm::to_vector(blocked.getThreadsPerWarp());
+    warpsPerCTA = llvm::to_vector(blocked.getWarpsPerCTA());
+    order = llvm::to_vector(blocked.getOrder());
+    for (size_t d = 0; d < rank; ++d) {
+      int64_t spt = blocked.getSizePerThread()[d];
+      laneScale.push_back(spt);
+      warpScale.push_back(spt * threadsPerWarp[d]);
+      ctaTile.push_back(spt * threadsPerWarp[d] * warpsPerCTA[d]);
+      inner[d] = spt;
+    }
+    innerOffset = [](size_t, int64_t e) { return e; };
+    vectorWidth = rank ? blocked.getSizePerThread().back() : 1;
+  } else {
+    // No layout (a rank-0 tile): one register, the same in every thread.
+    numRegisters = 1;
+    regOffsets.push_back(SmallVector<int64_t>(rank, 0));
+    return;
+  }
+  SmallVector<int64_t> regShape(rank);
+  for (size_t d = 0; d < rank; ++d)
+    regShape[d] = std::max<int64_t>(1, shape[d] / ctaTile[d]) * inner[d];
   numRegisters = 1;
   for (int64_t r : regShape)
     numRegisters *= r;
@@ -131,8 +294,7 @@ Distribution::Distribution(ArrayRef<int64_t> tileShape,
     for (int64_t d = rank - 1; d >= 0; --d) {
       int64_t rd = rest % regShape[d];
       rest /= regShape[d];
-      unsigned spt = layout.getSizePerThread()[d];
-      offset[d] = (rd / spt) * ctaTile[d] + rd % spt;
+      offset[d] = (rd / inner[d]) * ctaTile[d] + innerOffset(d, rd % inner[d]);
     }
     regOffsets.push_back(offset);
   }

@@ -73,6 +73,61 @@ def TileGPU_BlockedLayout : AttrDef<TileGPU_Dialect, "BlockedLayout"> {
   }];
 }
 
+def TileGPU_MmaLayout : AttrDef<TileGPU_Dialect, "MmaLayout"> {
+  let mnemonic = "mma";
+  let summary = "The accumulator of mma.sync m16n8 spread over warps";
+  let description = [{
+    A 2-D tile held the way `mma.sync.aligned.m16n8kK` keeps its f32
+    accumulator: warp (wm, wn) of the `warpsPerCTA` grid (warps numbered with
+    wn fastest) owns the 16x8 blocks at rows `16 * wm + 16 * warpsPerCTA[0] *
+    i` and columns `8 * wn + 8 * warpsPerCTA[1] * j`; in each block lane l
+    holds rows `l / 4` and `l / 4 + 8`, columns `2 * (l % 4)` and the one after
+    (the PTX ISA's c0..c3). A tile in this layout feeds and receives
+    `tile.mma` with no data movement, so accumulators stay in registers across
+    loop iterations; every elementwise op, load and store works on it as on
+    any layout.
+
+    ```mlir
+    tensor<64x64xf32, #tilegpu.mma<warpsPerCTA = [4, 1]>>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"unsigned">:$warpsPerCTA);
+  let assemblyFormat = "`<` `warpsPerCTA` `=` `[` $warpsPerCTA `]` `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    unsigned getNumWarps() const {
+      return getWarpsPerCTA()[0] * getWarpsPerCTA()[1];
+    }
+    /// The layout for an M x N accumulator over `numWarps` warps: warps go
+    /// along M first (each warp then keeps whole rows of 8-column blocks),
+    /// never more than the tile has 16-row or 8-column blocks. Null when
+    /// the tile is not made of whole 16x8 blocks for every warp.
+    static MmaLayoutAttr choose(::mlir::MLIRContext *ctx, int64_t M,
+                                int64_t N, unsigned numWarps);
+  }];
+}
+
+def TileGPU_SliceLayout : AttrDef<TileGPU_Dialect, "SliceLayout"> {
+  let mnemonic = "slice";
+  let summary = "A parent layout with one dimension removed";
+  let description = [{
+    The tile is the parent's tile with dimension `dim` taken away: a thread
+    holds the elements whose other coordinates the parent gives it, whatever
+    its lane or warp along `dim` (those threads hold copies). A row of
+    per-token values in `#tilegpu.slice<dim = 1, parent = #mma>` sits in the
+    threads that hold the matching rows of an `#mma` tile, so reshaping it to
+    a column and broadcasting it over the tile moves no data.
+
+    ```mlir
+    tensor<64xf32, #tilegpu.slice<dim = 1,
+        parent = #tilegpu.mma<warpsPerCTA = [2, 2]>>>
+    ```
+  }];
+  let parameters = (ins "unsigned":$dim, "::mlir::Attribute":$parent);
+  let assemblyFormat = "`<` `dim` `=` $dim `,` `parent` `=` $parent `>`";
+  let genVerifyDecl = 1;
+}
+
 class TileGPU_Op<string mnemonic, list<Trait> traits = []>
     : Op<TileGPU_Dialect, mnemonic, traits>;
 

@@ -19,13 +19,15 @@ module attributes {tilegpu.target = "sm_90a"} {
 // -----
 
 // Without a hint for the target, the `default` entry; without hints, 4 warps.
-// Element types do not change the layout, so compares and selects line up.
+// Tiles combined elementwise share one layout (so compares, selects and
+// casts find their operands' registers in the same places), made for the
+// narrowest element among them: 16 bytes of bf16 per thread.
 // A tile smaller than the CTA's threads wraps around (threads share elements).
 // CHECK-LABEL: func.func @default_warps
 // CHECK-SAME: tilegpu.num_warps = 4
-// CHECK: tile.load {{.*}} -> tensor<64xbf16, #tilegpu.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
-// CHECK: arith.extf {{.*}} to tensor<64xf32, #tilegpu.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
-// CHECK: arith.cmpf {{.*}} : tensor<64xf32, #tilegpu.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
+// CHECK: tile.load {{.*}} -> tensor<64xbf16, #tilegpu.blocked<sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
+// CHECK: arith.extf {{.*}} to tensor<64xf32, #tilegpu.blocked<sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
+// CHECK: arith.cmpf {{.*}} : tensor<64xf32, #tilegpu.blocked<sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
 module {
   func.func @default_warps(%x: !tile.view<?xbf16>) {
     %c0 = arith.constant 0 : i32
@@ -52,6 +54,59 @@ module {
       %a = arith.addf %acc, %acc : tensor<32x32xf32>
       scf.yield %a : tensor<32x32xf32>
     }
+    return
+  }
+}
+
+// -----
+
+// An mma's accumulator and result take the mma layout, and so does every
+// tile tied to them: the loop that carries the accumulator, the elementwise
+// ops on it, the zeros it starts from. A per-row value broadcast over the
+// result takes the same layout, sliced where a reshape inserted the unit
+// dimension, so that the threads holding a row of the tile hold its value.
+// The operands, loaded from memory, keep blocked layouts (16 bytes per
+// thread). 64x32 on 4 warps: 4x1 (as few A and B re-reads as 2x2).
+// CHECK-LABEL: func.func @mma_layouts
+// CHECK: tile.load {{.*}} -> tensor<64xf32, #tilegpu.slice<dim = 1, parent = #tilegpu.mma<warpsPerCTA = [4, 1]>>>
+// CHECK: tile.reshape {{.*}} -> tensor<64x1xf32, #tilegpu.mma<warpsPerCTA = [4, 1]>>
+// CHECK: tile.broadcast {{.*}} -> tensor<64x32xf32, #tilegpu.mma<warpsPerCTA = [4, 1]>>
+// CHECK: scf.for {{.*}} -> (tensor<64x32xf32, #tilegpu.mma<warpsPerCTA = [4, 1]>>)
+// CHECK: tile.load {{.*}} -> tensor<64x16xbf16, #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]>>
+// CHECK: tile.mma {{.*}} tensor<64x32xf32, #tilegpu.mma<warpsPerCTA = [4, 1]>>
+// CHECK: arith.mulf {{.*}} : tensor<64x32xf32, #tilegpu.mma<warpsPerCTA = [4, 1]>>
+module {
+  func.func @mma_layouts(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %s: !tile.view<?xf32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %row = tile.load %s[%c0] : !tile.view<?xf32> -> tensor<64xf32>
+    %col = tile.reshape %row : tensor<64xf32> -> tensor<64x1xf32>
+    %init = tile.broadcast %col : tensor<64x1xf32> -> tensor<64x32xf32>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %init) -> (tensor<64x32xf32>) : i32 {
+      %x = tile.load %a[%c0, %k] : !tile.view<?x?xbf16> -> tensor<64x16xbf16>
+      %y = tile.load %b[%k, %c0] : !tile.view<?x?xbf16> -> tensor<16x32xbf16>
+      %d = tile.mma %x, %y, %acc {precision = #tile<precision bf16>} : tensor<64x16xbf16>, tensor<16x32xbf16>, tensor<64x32xf32>
+      %e = arith.mulf %d, %init : tensor<64x32xf32>
+      scf.yield %e : tensor<64x32xf32>
+    }
+    return
+  }
+}
+
+// -----
+
+// Where the tile is not made of whole 16x8 blocks for its warps, no mma
+// layout: the accumulator keeps a blocked layout (the mma then goes through
+// shared memory).
+// CHECK-LABEL: func.func @mma_too_small
+// CHECK: tile.mma {{.*}}, tensor<16x8xf32, #tilegpu.blocked
+module {
+  func.func @mma_too_small(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>) {
+    %c0 = arith.constant 0 : i32
+    %x = tile.load %a[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<16x16xbf16>
+    %y = tile.load %b[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<16x8xbf16>
+    %z = arith.constant dense<0.0> : tensor<16x8xf32>
+    %d = tile.mma %x, %y, %z {precision = #tile<precision bf16>} : tensor<16x16xbf16>, tensor<16x8xbf16>, tensor<16x8xf32>
     return
   }
 }

@@ -14,11 +14,12 @@
 // The load: bounds-checked, 16-byte vectors when stride and alignment allow.
 // CHECK: scf.if
 // CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
-// The transpose through shared memory, between barriers.
+// The transpose through shared memory, between barriers, read back in
+// 16-byte vectors.
 // CHECK: nvvm.barrier0
 // CHECK: llvm.store %{{.*}} : f32, !llvm.ptr<3>
 // CHECK: nvvm.barrier0
-// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
 // CHECK: llvm.store %{{.*}} : vector<4xf32>, !llvm.ptr<1>
 // CHECK: llvm.return
 module attributes {tilegpu.target = "sm_90a"} {
