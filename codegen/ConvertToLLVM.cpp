@@ -46,6 +46,7 @@ using tilegpu::Distribution;
 namespace {
 
 constexpr StringLiteral kSharedName = "tessel_smem";
+constexpr StringLiteral kDynamicSharedName = "tessel_dsmem";
 
 struct ViewParts {
   Value ptr;
@@ -76,16 +77,19 @@ struct Access {
 
 class KernelEmitter {
 public:
-  KernelEmitter(func::FuncOp kernel, LLVM::GlobalOp shared)
-      : kernel(kernel), shared(shared), b(kernel.getContext()) {}
+  KernelEmitter(func::FuncOp kernel, LLVM::GlobalOp shared,
+                LLVM::GlobalOp dynamicShared)
+      : kernel(kernel), shared(shared), dynamicShared(dynamicShared),
+        b(kernel.getContext()) {}
 
   /// Builds the llvm.func; returns failure after reporting an error.
   FailureOr<LLVM::LLVMFuncOp> run();
   int64_t sharedBytesNeeded() const { return sharedBytes; }
+  int64_t dynamicSharedBytesNeeded() const { return dynamicBytes; }
 
 private:
   func::FuncOp kernel;
-  LLVM::GlobalOp shared;
+  LLVM::GlobalOp shared, dynamicShared;
   OpBuilder b;
   Location loc = UnknownLoc::get(kernel.getContext());
   DenseMap<Value, SmallVector<Value>> regs;
@@ -154,6 +158,20 @@ private:
 
   // Shared memory.
   Value sharedAddress(Value linear, Type element, int64_t byteOffset = 0);
+  /// Byte `byteOffset` of the static scratch buffer, as a ptr<3>.
+  Value scratch(int64_t byteOffset) {
+    Value base = LLVM::AddressOfOp::create(b, loc, shared);
+    if (!byteOffset)
+      return base;
+    return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
+                               ArrayRef<LLVM::GEPArg>{byteOffset});
+  }
+  /// Element `linear` of a buffer of `element`s at `base` (ptr<3>).
+  Value elementAddress(Value base, Value linear, Type element) {
+    Type storage = element.isInteger(1) ? b.getI8Type() : element;
+    return LLVM::GEPOp::create(b, loc, base.getType(), storage, base,
+                               ValueRange{linear});
+  }
   void barrier() {
     NVVM::Barrier0Op::create(b, loc);
     loadedViews.clear();
@@ -173,6 +191,23 @@ private:
   /// CTA tile is larger than the tile, several threads hold each element.
   /// Null when every element has one holder.
   Value ownsRegister(const Distribution &dist, ArrayRef<Value> base, int64_t r);
+  /// Runs `store` (a shared-memory write of register r) in the thread that
+  /// owns the element only (see ownsRegister).
+  void storeOwned(const Distribution &dist, ArrayRef<Value> base, int64_t r,
+                  function_ref<void()> store) {
+    Value owns = ownsRegister(dist, base, r);
+    if (!owns) {
+      store();
+      return;
+    }
+    ifElse(
+        owns, {},
+        [&]() -> SmallVector<Value> {
+          store();
+          return {};
+        },
+        [] { return SmallVector<Value>(); });
+  }
   /// When every register of a `dst` tile is an element the same thread
   /// holds in a `src` tile (layouts with one root, dimensions lining up:
   /// `srcDimOf[d]` is the source dimension result dimension d reads, -1 for
@@ -234,10 +269,38 @@ private:
   /// never occupy registers.
   DenseSet<Value> deferredLoads;
   static bool loadsIntoMma(tile::LoadOp op);
-  /// Puts an mma operand (its staged value) row-major at `byteOffset` of
-  /// shared memory, rows `rowPad` longer: a deferred load by cp.async, any
-  /// other tile from its registers.
-  void stageOperand(Value value, int64_t byteOffset, int64_t rowPad);
+  /// Where an mma operand sits in shared memory (row-major, padded rows).
+  struct Staged {
+    Value base;      // ptr<3> to its first element
+    bool async;      // copied by cp.async in a group committed just now
+    bool prefetched; // copied by an earlier iteration (see emitFor)
+  };
+  /// Puts an mma operand (its staged value) row-major at `byteOffset` of the
+  /// scratch buffer, rows `rowPad` longer: a deferred load by cp.async, any
+  /// other tile from its registers; a prefetched load is already in place.
+  Staged stageOperand(Value value, int64_t byteOffset, int64_t rowPad);
+  /// Elements per cp.async of a deferred load staged with `rowPad`, or 0
+  /// when it cannot be copied asynchronously (then it goes through
+  /// registers).
+  int64_t asyncCopyGroup(tile::LoadOp load, int64_t rowPad);
+  /// Issues the cp.async copies of `load` (indices as `regs` says now) to
+  /// the row-major buffer at `dst`; the caller commits the group.
+  void issueCopy(tile::LoadOp load, Value dst, int64_t rowPad);
+  /// Deferred mma operand loads of a loop, copied one iteration ahead into
+  /// two alternating buffers of dynamic shared memory.
+  struct Prefetch {
+    tile::LoadOp load;
+    int64_t rowPad = 0, stageBytes = 0, offset = 0;
+  };
+  SmallVector<Prefetch> planPrefetch(scf::ForOp loop,
+                                     SmallVector<Operation *> &slice);
+  /// Buffer `stage` (0 or 1, i32) of a prefetch.
+  Value prefetchBuffer(const Prefetch &p, Value stage);
+  /// Per load result, the buffer the current iteration reads.
+  DenseMap<Value, Value> prefetchedAt;
+  /// Dynamic shared memory: a stack of pipeline buffers (a loop's are live
+  /// while it runs); the high-water mark is what launches pass.
+  int64_t dynamicTop = 0, dynamicBytes = 0;
   /// A 2-D transpose whose every use is an mma's A or B operand.
   static bool foldsIntoMma(tile::PermuteOp op) {
     if (op.getPerm().size() != 2 || op.getPerm()[0] != 1 ||
@@ -502,18 +565,27 @@ void KernelEmitter::writeTile(Value tile, int64_t byteOffset,
   Type element = type.getElementType();
   for (int64_t r = 0; r < dist.numRegisters; r += v) {
     Value index = linearIndex(coordsOf(dist, base, r), type.getShape(), rowPad);
-    if (v == 1) {
-      storeShared(index, regs[tile][r], byteOffset);
-      continue;
-    }
-    auto vecType = VectorType::get({v}, element);
-    Value vec = LLVM::UndefOp::create(b, loc, vecType);
-    for (int64_t k = 0; k < v; ++k)
-      vec = LLVM::InsertElementOp::create(b, loc, vec, regs[tile][r + k],
-                                          i32(k));
-    LLVM::StoreOp::create(b, loc, vec,
-                          sharedAddress(index, element, byteOffset),
-                          v * storageBytes(element));
+    auto store = [&]() -> SmallVector<Value> {
+      if (v == 1) {
+        storeShared(index, regs[tile][r], byteOffset);
+        return {};
+      }
+      auto vecType = VectorType::get({v}, element);
+      Value vec = LLVM::UndefOp::create(b, loc, vecType);
+      for (int64_t k = 0; k < v; ++k)
+        vec = LLVM::InsertElementOp::create(b, loc, vec, regs[tile][r + k],
+                                            i32(k));
+      LLVM::StoreOp::create(b, loc, vec,
+                            sharedAddress(index, element, byteOffset),
+                            v * storageBytes(element));
+      return {};
+    };
+    // Where several threads hold an element, its owner writes it (the same
+    // value from every holder would still be a write-write race).
+    if (Value owns = ownsRegister(dist, base, r))
+      ifElse(owns, {}, store, [] { return SmallVector<Value>(); });
+    else
+      store();
   }
 }
 
@@ -882,66 +954,76 @@ bool KernelEmitter::loadsIntoMma(tile::LoadOp op) {
   return true;
 }
 
-void KernelEmitter::stageOperand(Value value, int64_t byteOffset,
-                                 int64_t rowPad) {
-  auto load = value.getDefiningOp<tile::LoadOp>();
-  if (!load || !deferredLoads.contains(value)) {
-    writeTile(value, byteOffset, rowPad);
-    return;
-  }
+int64_t KernelEmitter::asyncCopyGroup(tile::LoadOp load, int64_t rowPad) {
+  auto type = cast<RankedTensorType>(load.getType());
+  int64_t eb = storageBytes(type.getElementType());
+  Distribution dist = distributionOf(type);
+  // cp.async copies 4, 8 or 16 bytes, aligned at both ends: groups of
+  // consecutive elements the thread holds, as the load's vectors allow.
+  // Destinations are 16-byte aligned.
+  int64_t copy = std::min<int64_t>(
+      {dist.vectorWidth, 16 / eb, sharedVector(type, dist, 0, rowPad)});
+  int64_t v = accessVector(views[load.getView()].type, type,
+                           load.getSqueeze(), dist);
+  int64_t group = std::min(v, copy);
+  return group * eb >= 4 ? group : 0;
+}
+
+void KernelEmitter::issueCopy(tile::LoadOp load, Value dst, int64_t rowPad) {
   auto type = cast<RankedTensorType>(load.getType());
   Type element = type.getElementType();
   int64_t eb = storageBytes(element);
   Distribution dist = distributionOf(type);
-  // cp.async copies 4, 8 or 16 bytes, aligned at both ends: groups of
-  // consecutive elements the thread holds. Too small a group (a view whose
-  // last dimension is not the tile's, 2-byte elements one by one): the
-  // load goes through registers.
-  int64_t copy = std::min<int64_t>({dist.vectorWidth, 16 / eb,
-                                    sharedVector(type, dist, byteOffset,
-                                                 rowPad)});
   int64_t v = accessVector(views[load.getView()].type, type,
-                           load.getSqueeze(), dist),
-          group = std::min(v, copy);
+                           load.getSqueeze(), dist);
+  int64_t group = asyncCopyGroup(load, rowPad);
+  if (storedViews.contains(load.getView()))
+    barrier();
+  loadedViews.insert(load.getView());
   // Planned inside each branch (see accessOf).
   Access access;
   auto plan = [&](bool interior) {
     access = accessOf(load.getView(), load.getIndices(), type,
                       load.getSqueeze(), dist, interior);
   };
-  if (group * eb < 4) {
-    (void)emitLoad(load);
-    writeTile(value, byteOffset, rowPad);
-    return;
-  }
-  if (storedViews.contains(load.getView()))
-    barrier();
-  loadedViews.insert(load.getView());
-  int64_t elements = type.getNumElements();
-  elements += elements / type.getShape().back() * rowPad;
-  sharedBytes = std::max(sharedBytes, byteOffset + elements * eb);
   SmallVector<Value> base = threadBase(dist);
   auto sharedAt = [&](int64_t r) {
-    return sharedAddress(
-        linearIndex(coordsOf(dist, base, r), type.getShape(), rowPad), element,
-        byteOffset);
+    return elementAddress(
+        dst, linearIndex(coordsOf(dist, base, r), type.getShape(), rowPad),
+        element);
   };
   auto cpAsync = [&](int64_t r, int64_t count) {
     int64_t bytes = count * eb;
     NVVM::CpAsyncOp::create(
         b, loc, sharedAt(r), access.address[r], b.getI32IntegerAttr(bytes),
-        NVVM::LoadCacheModifierKindAttr::get(b.getContext(),
-                                         bytes == 16
-                                             ? NVVM::LoadCacheModifierKind::CG
-                                             : NVVM::LoadCacheModifierKind::CA),
+        NVVM::LoadCacheModifierKindAttr::get(
+            b.getContext(), bytes == 16 ? NVVM::LoadCacheModifierKind::CG
+                                        : NVVM::LoadCacheModifierKind::CA),
         Value());
   };
-  // Interior tiles: one copy per group (the group of planAccess, at most
-  // `copy` elements).
+  // Duplicated elements (a tile smaller than the CTA's threads) are copied
+  // by their owners only.
+  SmallVector<Value> owners;
+  for (int64_t r = 0; r < dist.numRegisters; ++r)
+    owners.push_back(ownsRegister(dist, base, r));
+  auto owned = [&](int64_t r, function_ref<void()> fn) {
+    if (!owners[r]) {
+      fn();
+      return;
+    }
+    ifElse(
+        owners[r], {},
+        [&]() -> SmallVector<Value> {
+          fn();
+          return {};
+        },
+        [] { return SmallVector<Value>(); });
+  };
+  // Interior tiles: one copy per group.
   auto fast = [&]() -> SmallVector<Value> {
     plan(/*interior=*/true);
     for (int64_t r = 0; r < dist.numRegisters; r += group)
-      cpAsync(r, group);
+      owned(r, [&] { cpAsync(r, group); });
     return {};
   };
   // Border tiles: whole groups in bounds by copies, the rest element by
@@ -957,7 +1039,7 @@ void KernelEmitter::stageOperand(Value value, int64_t byteOffset,
                                            eb)};
             },
             [&]() -> SmallVector<Value> { return {constantOf(element, 0)}; })[0];
-        LLVM::StoreOp::create(b, loc, x, sharedAt(r), eb);
+        owned(r, [&] { LLVM::StoreOp::create(b, loc, x, sharedAt(r), eb); });
       }
       return SmallVector<Value>{};
     };
@@ -966,7 +1048,7 @@ void KernelEmitter::stageOperand(Value value, int64_t byteOffset,
           access.groupInBounds[g], {},
           [&]() -> SmallVector<Value> {
             for (int64_t r = g * v; r < (g + 1) * v; r += group)
-              cpAsync(r, group);
+              owned(r, [&] { cpAsync(r, group); });
             return {};
           },
           [&]() { return elementwise(g); });
@@ -975,8 +1057,30 @@ void KernelEmitter::stageOperand(Value value, int64_t byteOffset,
   Value fits = wholeTileFits(load.getView(), load.getIndices(), type,
                              load.getSqueeze(), group);
   ifElse(fits, {}, fast, slow);
-  NVVM::CpAsyncCommitGroupOp::create(b, loc);
-  NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+}
+
+KernelEmitter::Staged KernelEmitter::stageOperand(Value value,
+                                                  int64_t byteOffset,
+                                                  int64_t rowPad) {
+  if (Value at = prefetchedAt.lookup(value))
+    return {at, /*async=*/false, /*prefetched=*/true};
+  auto type = cast<RankedTensorType>(value.getType());
+  int64_t elements = type.getNumElements();
+  elements += elements / type.getShape().back() * rowPad;
+  sharedBytes = std::max(
+      sharedBytes, byteOffset + elements * storageBytes(type.getElementType()));
+  Value dst = scratch(byteOffset);
+  auto load = value.getDefiningOp<tile::LoadOp>();
+  if (load && deferredLoads.contains(value)) {
+    if (asyncCopyGroup(load, rowPad)) {
+      issueCopy(load, dst, rowPad);
+      NVVM::CpAsyncCommitGroupOp::create(b, loc);
+      return {dst, /*async=*/true, /*prefetched=*/false};
+    }
+    (void)emitLoad(load); // cannot fail for a load
+  }
+  writeTile(value, byteOffset, rowPad);
+  return {dst, false, false};
 }
 
 /// `base` is where the running thread's pattern starts in the tile,
@@ -1200,12 +1304,24 @@ LogicalResult KernelEmitter::emitMma(tile::MmaOp op) {
                  tilegpu::getLayout(op.getType()) == mmaLayout &&
                  M % (16 * mmaLayout.getWarpsPerCTA()[0]) == 0 &&
                  N % (8 * mmaLayout.getWarpsPerCTA()[1]) == 0;
-  barrier();
-  stageOperand(aSrc, 0, pad);
-  stageOperand(bSrc, offB, pad);
+  // The scratch buffer is rewritten: earlier readers must be done (not
+  // needed when both operands were prefetched into their own buffers).
+  bool aPre = prefetchedAt.count(aSrc), bPre = prefetchedAt.count(bSrc);
+  if (!(aPre && bPre && inPlace))
+    barrier();
+  // Both operands' copies are in flight together; one wait for both. A
+  // prefetched operand's group is older than the one the loop committed for
+  // the next iteration: waiting for all but the newest group is enough.
+  Staged aStaged = stageOperand(aSrc, 0, pad);
+  Staged bStaged = stageOperand(bSrc, offB, pad);
   if (!inPlace)
     writeTile(op.getAcc(), offC);
+  if (aStaged.async || bStaged.async)
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+  else if (aStaged.prefetched || bStaged.prefetched)
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, 1);
   barrier();
+  Value aBase = aStaged.base, bBase = bStaged.base;
 
   Type f32Type = b.getF32Type(), i32Type = b.getI32Type();
   Value g = arith::ShRUIOp::create(b, loc, lane, i32(2));
@@ -1229,19 +1345,24 @@ LogicalResult KernelEmitter::emitMma(tile::MmaOp op) {
   };
   // Element (row, k) of A and (k, col) of B, wherever they were staged.
   auto aAt = [&](Value row, Value k) {
-    return loadShared(aT ? at(k, row, pitchA) : at(row, k, pitchA), element, 0);
+    return LLVM::LoadOp::create(
+        b, loc, element,
+        elementAddress(aBase, aT ? at(k, row, pitchA) : at(row, k, pitchA),
+                       element));
   };
   auto bAt = [&](Value k, Value col) {
-    return loadShared(bT ? at(col, k, pitchB) : at(k, col, pitchB), element,
-                      offB);
+    return LLVM::LoadOp::create(
+        b, loc, element,
+        elementAddress(bBase, bT ? at(col, k, pitchB) : at(k, col, pitchB),
+                       element));
   };
   // `count` 8x8 b16 matrices from the rows whose element index (at byte
   // offset `off`) each lane gives, as mma operand registers.
-  auto ldmatrix = [&](Value index, int64_t off, int count, bool trans) {
+  auto ldmatrix = [&](Value index, Value base, int count, bool trans) {
     auto structType = LLVM::LLVMStructType::getLiteral(
         b.getContext(), SmallVector<Type>(count, i32Type));
     Value m = NVVM::LdMatrixOp::create(
-        b, loc, structType, sharedAddress(index, element, off), count,
+        b, loc, structType, elementAddress(base, index, element), count,
         trans ? NVVM::MMALayout::col : NVVM::MMALayout::row,
         NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8),
         NVVM::LdStMatrixEltType::B16);
@@ -1275,12 +1396,12 @@ LogicalResult KernelEmitter::emitMma(tile::MmaOp op) {
                                       i32(8))),
                               k0),
                          arith::AddIOp::create(b, loc, m0, laneBit8), pitchA),
-                      0, 4, true);
+                      aBase, 4, true);
     // Lane l names row l % 16 of the block, its left or right half for
     // l < 16 or not: the four matrices in the order of a0..a3.
     return ldmatrix(at(arith::AddIOp::create(b, loc, m0, laneMod16),
                        plus(laneHalf8, k0), pitchA),
-                    0, 4, false);
+                    aBase, 4, false);
   };
   // The B fragment of the kStep x 8 block at (k0, n0): b0, b1.
   auto fragB = [&](Value n0, int64_t k0) -> SmallVector<Value> {
@@ -1292,9 +1413,9 @@ LogicalResult KernelEmitter::emitMma(tile::MmaOp op) {
     if (bT) // stored n-major: rows n0 + l % 8, halves k0 and k0 + 8
       return ldmatrix(at(arith::AddIOp::create(b, loc, n0, laneMod8),
                          plus(laneBit8, k0), pitchB),
-                      offB, 2, false);
+                      bBase, 2, false);
     // Stored k-major, read transposed: lanes 0..15 name rows k0..k0+15.
-    return ldmatrix(at(plus(laneMod16, k0), n0, pitchB), offB, 2, true);
+    return ldmatrix(at(plus(laneMod16, k0), n0, pitchB), bBase, 2, true);
   };
   auto mmaSync = [&](ArrayRef<Value> aFrag, ArrayRef<Value> bFrag,
                      ArrayRef<Value> acc) -> SmallVector<Value> {
@@ -1549,7 +1670,7 @@ LogicalResult KernelEmitter::emitCumsum(tile::CumsumOp op) {
     values = next;
     barrier();
     for (int64_t r = 0; r < dist.numRegisters; ++r)
-      storeShared(linear[r], values[r]);
+      storeOwned(dist, base, r, [&] { storeShared(linear[r], values[r]); });
     barrier();
   }
   regs[op.getResult()] = values;
@@ -1734,8 +1855,10 @@ LogicalResult KernelEmitter::emitPermute(tile::PermuteOp op) {
     SmallVector<Value> c = coordsOf(srcDist, srcBase, r), out(c.size());
     for (size_t k = 0; k < c.size(); ++k)
       out[k] = c[perm[k]];
-    storeShared(linearIndex(out, type.getShape(), rowPad),
-                regs[op.getSource()][r]);
+    storeOwned(srcDist, srcBase, r, [&] {
+      storeShared(linearIndex(out, type.getShape(), rowPad),
+                  regs[op.getSource()][r]);
+    });
   }
   barrier();
   regs[op.getResult()] = readTile(type, 0, rowPad);
@@ -1949,13 +2072,147 @@ LogicalResult KernelEmitter::emitElementwise(Operation &op) {
 // Control flow
 //===----------------------------------------------------------------------===//
 
+/// A scalar op the prefetch can evaluate for another iteration.
+static bool isScalarIndexOp(Operation *op) {
+  if (op->getNumRegions() || op->getNumResults() != 1 ||
+      isa<RankedTensorType>(op->getResult(0).getType()))
+    return false;
+  if (isa<tile::DimOp, tile::ProgramIdOp, tile::NumProgramsOp>(op))
+    return true;
+  Dialect *dialect = op->getDialect();
+  return dialect && (dialect->getNamespace() == "arith" ||
+                     dialect->getNamespace() == "math") &&
+         llvm::none_of(op->getOperandTypes(),
+                       [](Type t) { return isa<RankedTensorType>(t); });
+}
+
+SmallVector<KernelEmitter::Prefetch>
+KernelEmitter::planPrefetch(scf::ForOp loop,
+                            SmallVector<Operation *> &slice) {
+  SmallVector<Prefetch> plan;
+  Block *body = loop.getBody();
+  DenseSet<Value> written;
+  loop.walk([&](tile::StoreOp store) { written.insert(store.getView()); });
+  DenseSet<Operation *> inSlice;
+  int64_t budget = 160 * 1024; // leaves room for the static scratch buffer
+  for (Operation &op : body->without_terminator()) {
+    auto load = dyn_cast<tile::LoadOp>(op);
+    if (!load || !loadsIntoMma(load) || written.contains(load.getView()))
+      continue;
+    auto type = cast<RankedTensorType>(load.getType());
+    int64_t eb = storageBytes(type.getElementType());
+    // The mma pads 16-bit operand rows by 16 bytes (see emitMma).
+    int64_t pad = eb == 2 ? 8 : 0;
+    if (!asyncCopyGroup(load, pad))
+      continue;
+    // Its indices, evaluated one iteration ahead: scalar ops of the body on
+    // the induction variable and values from outside the loop.
+    SmallVector<Operation *> ops;
+    SmallVector<Value> work(load.getIndices());
+    bool ok = true;
+    DenseSet<Operation *> seen;
+    while (!work.empty() && ok) {
+      Value v = work.pop_back_val();
+      if (v == loop.getInductionVar())
+        continue;
+      if (auto arg = dyn_cast<BlockArgument>(v)) {
+        ok = arg.getOwner() != body; // a loop-carried value: no
+        continue;
+      }
+      Operation *def = v.getDefiningOp();
+      if (!loop->isAncestor(def))
+        continue; // defined before the loop
+      if (def->getBlock() != body || !isScalarIndexOp(def)) {
+        ok = false;
+        continue;
+      }
+      if (seen.insert(def).second) {
+        ops.push_back(def);
+        llvm::append_range(work, def->getOperands());
+      }
+    }
+    int64_t rows = type.getNumElements() / type.getShape().back();
+    int64_t bytes =
+        (rows * (type.getShape().back() + pad) * eb + 15) / 16 * 16;
+    if (!ok || 2 * bytes > budget)
+      continue;
+    budget -= 2 * bytes;
+    plan.push_back({load, pad, bytes, 0});
+    inSlice.insert(ops.begin(), ops.end());
+  }
+  for (Operation &op : body->without_terminator())
+    if (inSlice.contains(&op))
+      slice.push_back(&op);
+  return plan;
+}
+
+Value KernelEmitter::prefetchBuffer(const Prefetch &p, Value stage) {
+  Value base = LLVM::AddressOfOp::create(b, loc, dynamicShared);
+  Value offset = arith::AddIOp::create(
+      b, loc, i32(p.offset),
+      arith::MulIOp::create(b, loc, stage, i32(p.stageBytes)));
+  return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
+                             ValueRange{offset});
+}
+
+/// scf.for keeps its shape, carrying the per-thread registers. Loads that
+/// only feed mma operands (and whose indices depend on nothing the loop
+/// carries but its induction variable) are software-pipelined: two buffers
+/// per load in dynamic shared memory; the copy for the first iteration goes
+/// out before the loop, and each iteration, after a barrier (everyone is
+/// done with the buffer read the iteration before), starts the copy for the
+/// next one before computing on its own, so that global-memory latency
+/// overlaps the work of an iteration.
 LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   // The body follows itself: what it accesses counts as accessed at its
   // start, and after the loop.
   noteAccesses(op);
-  auto loop = scf::ForOp::create(
-      b, loc, regs[op.getLowerBound()][0], regs[op.getUpperBound()][0],
-      regs[op.getStep()][0], flatten(op.getInitArgs()));
+  Value lb = regs[op.getLowerBound()][0], ub = regs[op.getUpperBound()][0],
+        step = regs[op.getStep()][0];
+  SmallVector<Operation *> slice;
+  SmallVector<Prefetch> plan = planPrefetch(op, slice);
+  int64_t savedTop = dynamicTop;
+  for (Prefetch &p : plan) {
+    p.offset = dynamicTop;
+    dynamicTop += 2 * p.stageBytes;
+  }
+  dynamicBytes = std::max(dynamicBytes, dynamicTop);
+  // Issues the copies of every planned load for iteration `iv` into `stage`.
+  auto copyFor = [&](Value iv, Value stage) {
+    DenseMap<Value, SmallVector<Value>> saved;
+    auto save = [&](Value v) {
+      auto it = regs.find(v);
+      saved[v] = it == regs.end() ? SmallVector<Value>() : it->second;
+    };
+    save(op.getInductionVar());
+    for (Operation *o : slice)
+      save(o->getResult(0));
+    regs[op.getInductionVar()] = {iv};
+    for (Operation *o : slice)
+      (void)emitOp(*o); // scalar arith: cannot fail
+    for (Prefetch &p : plan)
+      issueCopy(p.load, prefetchBuffer(p, stage), p.rowPad);
+    for (auto &[v, r] : saved) {
+      if (r.empty())
+        regs.erase(v);
+      else
+        regs[v] = r;
+    }
+  };
+  if (!plan.empty()) {
+    Value runs =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, lb, ub);
+    ifElse(
+        runs, {},
+        [&]() -> SmallVector<Value> {
+          copyFor(lb, i32(0));
+          return {};
+        },
+        [&]() -> SmallVector<Value> { return {}; });
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+  }
+  auto loop =
+      scf::ForOp::create(b, loc, lb, ub, step, flatten(op.getInitArgs()));
   OpBuilder::InsertionGuard guard(b);
   Block *body = loop.getBody();
   if (!body->empty())
@@ -1963,11 +2220,39 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   b.setInsertionPointToEnd(body);
   regs[op.getInductionVar()] = {loop.getInductionVar()};
   unflatten(op.getRegionIterArgs(), loop.getRegionIterArgs());
+  if (!plan.empty()) {
+    Value iv = loop.getInductionVar();
+    Value stage = arith::AndIOp::create(
+        b, loc,
+        arith::DivSIOp::create(b, loc, arith::SubIOp::create(b, loc, iv, lb),
+                               step),
+        i32(1));
+    barrier();
+    Value next = arith::AddIOp::create(b, loc, iv, step);
+    Value more =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next, ub);
+    Value other = arith::XOrIOp::create(b, loc, stage, i32(1));
+    ifElse(
+        more, {},
+        [&]() -> SmallVector<Value> {
+          copyFor(next, other);
+          return {};
+        },
+        [&]() -> SmallVector<Value> { return {}; });
+    // Committed even when empty: the mma waits for all groups but the
+    // newest, which must be this one.
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+    for (Prefetch &p : plan)
+      prefetchedAt[p.load.getResult()] = prefetchBuffer(p, stage);
+  }
   if (failed(emitBlock(*op.getBody())))
     return failure();
   auto yield = cast<scf::YieldOp>(op.getBody()->getTerminator());
   scf::YieldOp::create(b, loc, flatten(yield.getOperands()));
   b.setInsertionPointAfter(loop);
+  for (Prefetch &p : plan)
+    prefetchedAt.erase(p.load.getResult());
+  dynamicTop = savedTop;
   noteAccesses(op);
   unflatten(op.getResults(), loop.getResults());
   return success();
@@ -2285,16 +2570,28 @@ struct ConvertTileGPUToLLVM
         b, module.getLoc(), LLVM::LLVMArrayType::get(b.getI8Type(), 1),
         /*isConstant=*/false, LLVM::Linkage::Internal, kSharedName, Attribute(),
         /*alignment=*/16, /*addrSpace=*/3);
-    int64_t sharedBytes = 0;
+    // Pipeline buffers: dynamic shared memory, sized at launch.
+    auto dynamicShared = LLVM::GlobalOp::create(
+        b, module.getLoc(), LLVM::LLVMArrayType::get(b.getI8Type(), 0),
+        /*isConstant=*/false, LLVM::Linkage::External, kDynamicSharedName,
+        Attribute(), /*alignment=*/16, /*addrSpace=*/3);
+    int64_t sharedBytes = 0, dynamicBytes = 0;
     SmallVector<func::FuncOp> kernels(module.getOps<func::FuncOp>());
     for (func::FuncOp kernel : kernels) {
-      KernelEmitter emitter(kernel, shared);
+      KernelEmitter emitter(kernel, shared, dynamicShared);
       FailureOr<LLVM::LLVMFuncOp> fn = emitter.run();
       if (failed(fn))
         return signalPassFailure();
       sharedBytes = std::max(sharedBytes, emitter.sharedBytesNeeded());
+      dynamicBytes =
+          std::max(dynamicBytes, emitter.dynamicSharedBytesNeeded());
       kernel.erase();
     }
+    if (dynamicBytes == 0)
+      dynamicShared.erase();
+    else
+      module->setAttr("tilegpu.dynamic_shared_bytes",
+                      b.getI64IntegerAttr(dynamicBytes));
     if (sharedBytes == 0) {
       shared.erase();
       return;

@@ -85,11 +85,22 @@ FailureOr<Artifact> compile(ModuleOp module, const TargetInfo &target,
       artifact.numWarps = reqntid.asArrayRef()[0] / 32;
   if (auto bytes = module->getAttrOfType<IntegerAttr>("tilegpu.shared_bytes"))
     artifact.sharedBytes = bytes.getInt();
+  if (auto bytes =
+          module->getAttrOfType<IntegerAttr>("tilegpu.dynamic_shared_bytes"))
+    artifact.dynamicSharedBytes = bytes.getInt();
   if (artifact.sharedBytes > target.maxStaticShared)
     return module.emitError("kernel '")
            << artifact.kernel << "' needs " << artifact.sharedBytes
            << " bytes of shared memory; static allocations are limited to "
            << target.maxStaticShared << " on " << target.name;
+  if (artifact.sharedBytes + artifact.dynamicSharedBytes > target.maxShared)
+    return module.emitError("kernel '")
+           << artifact.kernel << "' needs "
+           << artifact.sharedBytes + artifact.dynamicSharedBytes
+           << " bytes of shared memory (" << artifact.dynamicSharedBytes
+           << " of them for pipeline buffers); a CTA gets at most "
+           << target.maxShared << " on " << target.name
+           << ": use smaller blocks";
 
   std::string llvmIR;
   FailureOr<std::string> ptx = emitPTX(module, target, &llvmIR);

@@ -21,7 +21,8 @@ struct Artifact {
   std::vector<char> cubin; // empty when not assembled
   ResourceUsage usage;
   int numWarps = 0;
-  int64_t sharedBytes = 0;
+  int64_t sharedBytes = 0;        // static shared memory
+  int64_t dynamicSharedBytes = 0; // to pass at launch (pipeline buffers)
 };
 
 /// Called with (stage name, text) after every stage when dumping.

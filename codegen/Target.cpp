@@ -5,12 +5,13 @@
 
 namespace tessel::codegen {
 
-// Static shared memory is limited to 48 KB per CTA on every target (more needs
-// dynamic shared memory and the opt-in attribute).
+// Static shared memory is limited to 48 KB per CTA on every target; more is
+// dynamic shared memory with the opt-in attribute (the runtime sets it), up
+// to 227 KB per CTA on Hopper and Blackwell.
 static const TargetInfo kTargets[] = {
-    {"sm_90a", "+ptx80", 48 * 1024},
-    {"sm_100a", "+ptx86", 48 * 1024},
-    {"sm_103a", "+ptx88", 48 * 1024},
+    {"sm_90a", "+ptx80", 48 * 1024, 227 * 1024},
+    {"sm_100a", "+ptx86", 48 * 1024, 227 * 1024},
+    {"sm_103a", "+ptx88", 48 * 1024, 227 * 1024},
 };
 
 const TargetInfo *lookupTarget(llvm::StringRef name) {

@@ -22,6 +22,7 @@ struct TargetInfo {
   llvm::StringRef name;       // "sm_90a"
   llvm::StringRef ptxFeature; // the LLVM feature selecting the PTX ISA
   int64_t maxStaticShared;    // bytes of static shared memory per CTA
+  int64_t maxShared;          // static + dynamic per CTA (with the opt-in)
 };
 
 /// The row for `name`, or null when tessel does not target it.

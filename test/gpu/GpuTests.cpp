@@ -146,8 +146,10 @@ Row runCase(const Case &c, rt::Stream &stream, bool time) {
     s = upload(c, &run);
   rt::Dim3 grid{c.grid[0], c.grid[1], c.grid[2]};
   int numWarps = static_cast<int>(reported(c.kernel, "warps", c.numWarps));
+  size_t dynamicShared =
+      static_cast<size_t>(reported(c.kernel, "dynamic_shared_bytes", 0));
   if (s.ok())
-    s = kernel.launch(grid, numWarps, run.args, stream.get());
+    s = kernel.launch(grid, numWarps, run.args, stream.get(), dynamicShared);
   if (s.ok())
     s = stream.synchronize();
   if (s.ok())
@@ -161,7 +163,7 @@ Row runCase(const Case &c, rt::Stream &stream, bool time) {
   if (row.pass && time) {
     std::vector<float> ms;
     s = rt::timeKernel(
-        [&] { return kernel.launch(grid, numWarps, run.args, stream.get()); },
+        [&] { return kernel.launch(grid, numWarps, run.args, stream.get(), dynamicShared); },
         /*warmup=*/20, /*iters=*/200, stream.get(), &ms);
     if (s.ok())
       row.ms = rt::median(ms);

@@ -151,6 +151,7 @@ std::string generateSource(const std::string &library, const std::string &ns,
       "  std::vector<int64_t> key;\n"
       "  std::vector<::tessel::rt::Image> images;\n"
       "  int numWarps;\n"
+      "  size_t dynamicShared; // bytes, passed at every launch\n"
       "  std::vector<int> elementBytes; // per parameter (0: scalar)\n"
       "  std::vector<unsigned> flags;   // per parameter\n"
       "  std::vector<int64_t> divisors; // per grid dimension\n"
@@ -229,10 +230,10 @@ std::string generateSource(const std::string &library, const std::string &ns,
       for (const GridDim &g : c.grid)
         divisors += fmt::format("{}{}", divisors.empty() ? "" : ", ",
                                 g.divisor);
-      out += fmt::format("  {{{}, {{{}}}, {{{}}}, {}, {{{}}}, {{{}}}, {{{}}}, "
-                         "{{}}, nullptr, {{}}, {{}}, {{}}}},\n",
-                         cString(c.config), key, images, c.numWarps, bytes,
-                         flags, divisors);
+      out += fmt::format("  {{{}, {{{}}}, {{{}}}, {}, {}, {{{}}}, {{{}}}, "
+                         "{{{}}}, {{}}, nullptr, {{}}, {{}}, {{}}}},\n",
+                         cString(c.config), key, images, c.numWarps,
+                         c.dynamicShared, bytes, flags, divisors);
     }
     out += "};\n\n";
     std::string compiledList;
@@ -278,7 +279,8 @@ std::string generateSource(const std::string &library, const std::string &ns,
       else
         out += fmt::format("  args.push_back({});\n", p.name);
     }
-    out += "  return e.kernel.launch(grid, e.numWarps, args, stream);\n}\n\n";
+    out += "  return e.kernel.launch(grid, e.numWarps, args, stream, "
+           "e.dynamicShared);\n}\n\n";
     out += "} // namespace\n\n";
     std::string params = parameters(first.params);
     std::string names = argumentNames(first.params);

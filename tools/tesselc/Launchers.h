@@ -50,6 +50,7 @@ struct Compiled {
   std::string config;        // "Q=256,DT_DTYPE=bf16,..."
   std::vector<int64_t> key;  // its values of the kernel's VariantParams
   int numWarps = 0;
+  int64_t dynamicShared = 0; // bytes of dynamic shared memory per launch
   std::vector<Param> params; // the signature of this configuration
   std::vector<GridDim> grid; // empty: the caller gives the grid
   std::vector<std::pair<std::string, std::vector<char>>> images; // target

@@ -319,11 +319,13 @@ int main(int argc, char **argv) {
           ok &= writeFile(
               base + ".txt",
               fmt::format("kernel {}\ntarget {}\nconfig {}\nwarps {}\n"
-                          "registers {}\nshared_bytes {}\nspill_stores {}\n"
+                          "registers {}\nshared_bytes {}\n"
+                          "dynamic_shared_bytes {}\nspill_stores {}\n"
                           "spill_loads {}\nstack_bytes {}\n",
                           kernel->name, targetName.str(),
                           configString(*kernel, config), artifact->numWarps,
-                          u.registers, artifact->sharedBytes, u.spillStores,
+                          u.registers, artifact->sharedBytes,
+                          artifact->dynamicSharedBytes, u.spillStores,
                           u.spillLoads, u.stackBytes));
         }
         if (!ok) {
@@ -340,6 +342,8 @@ int main(int argc, char **argv) {
           launcherOk = false;
         }
         launcher.numWarps = artifact->numWarps;
+        launcher.dynamicShared =
+            std::max(launcher.dynamicShared, artifact->dynamicSharedBytes);
         launcher.images.push_back({targetName.str(), artifact->cubin});
       }
       if (!library.empty() && launcherOk) {
@@ -362,7 +366,8 @@ int main(int argc, char **argv) {
       fmt::print(
           "{:<16} {:<8} {:>5} {:>5} {:>8} {:>7} {:>9}  {}\n",
           row.kernel, row.target, row.artifact.numWarps,
-          row.artifact.usage.registers, row.artifact.sharedBytes,
+          row.artifact.usage.registers,
+          row.artifact.sharedBytes + row.artifact.dynamicSharedBytes,
           row.artifact.usage.spillStores + row.artifact.usage.spillLoads,
           row.artifact.cubin.size(),
           variants ? row.config
