@@ -9,12 +9,23 @@ def TileGPUAssignLayouts : Pass<"tilegpu-assign-layouts", "mlir::ModuleOp"> {
   let summary = "Give every tile a distributed layout";
   let description = [{
     Chooses how each tile value is spread over the threads of a CTA and records
-    it as the encoding of the tile's tensor type (`#tilegpu.blocked`). The
-    number of warps comes from the kernel's `tile.hints` for the module's
-    target (`tilegpu.target`, default `sm_90a`), else 4; it is recorded on the
-    kernel as `tilegpu.num_warps`. Today every tile gets the default blocked
-    layout of its shape; ops that need another arrangement (scans, shape
-    changes) move data through shared memory when lowered.
+    it as the encoding of the tile's tensor type. The number of warps comes
+    from the kernel's `tile.hints` for the module's target (`tilegpu.target`,
+    default `sm_90a`), else 4; it is recorded on the kernel as
+    `tilegpu.num_warps`.
+
+    Tiles that must share a layout are grouped (union-find): the operands and
+    result of an elementwise op, the init / iteration argument / yield /
+    result of a loop, the yields and results of an if, an mma's accumulator
+    and result. A group holding an mma accumulator that is whole 16x8 blocks
+    per warp gets `#tilegpu.mma` (mma.sync's accumulator registers: the mma
+    then moves no data); other groups get the default `#tilegpu.blocked`,
+    made for the group's narrowest element (16 bytes per thread along the
+    last dimension). Then, repeatedly, the source of a broadcast or of a
+    reshape that inserts unit dimensions into an mma-laid-out tile, when its
+    group has no layout yet, gets the same layout (`#tilegpu.slice` of it for
+    the inserted dimensions), so that per-row values meet the tile in the
+    threads that hold its rows.
 
     Before:
     ```mlir
@@ -26,6 +37,7 @@ def TileGPUAssignLayouts : Pass<"tilegpu-assign-layouts", "mlir::ModuleOp"> {
         #tilegpu.blocked<sizePerThread = [4], threadsPerWarp = [32],
                          warpsPerCTA = [2], order = [0]>>
     ```
+    (test/codegen/assign-layouts.mlir has the mma and slice cases.)
     Numerics are unchanged.
   }];
   let dependentDialects = ["::tessel::tilegpu::TileGPUDialect"];
@@ -40,9 +52,13 @@ def ConvertTileGPUToLLVM : Pass<"convert-tilegpu-to-llvm", "mlir::ModuleOp"> {
     thread holds. Loads and stores are bounds-checked per element (vectorised
     up to 16 bytes when the view's alignment and unit stride allow); scans,
     reductions and shape changes go through one shared-memory buffer with
-    barriers; `scf.for`/`scf.if` carry the per-thread scalars. Transcendentals
-    use the PTX approximate instructions with range reduction (see the source).
-    Ops the lowering does not handle yet are reported as errors.
+    barriers, or stay in registers where the layouts allow; `tile.mma`
+    becomes mma.sync with ldmatrix fragments, its operands loaded by cp.async
+    and, in loops, one iteration ahead (dynamic shared memory,
+    `tilegpu.dynamic_shared_bytes`); `scf.for`/`scf.if` carry the per-thread
+    scalars. Transcendentals use the PTX approximate instructions with range
+    reduction (see the source). Ops the lowering does not handle yet are
+    reported as errors. codegen/README.md has the whole table.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect",

@@ -1,0 +1,73 @@
+// RUN: tessel-opt %s -split-input-file --tilegpu-assign-layouts --convert-tilegpu-to-llvm | FileCheck %s
+
+// Loads that only feed an mma, indexed by the induction variable, are copied
+// one iteration ahead: the first iteration's copies (cp.async, 16 bytes)
+// before the loop; in the loop a barrier (the buffer about to be refilled was
+// read the iteration before), the next iteration's copies, a commit, then the
+// mma waits for all groups but that newest one. Two buffers per load in
+// dynamic shared memory: (64 x (16 + 8) + 16 x (32 + 8)) x 2 B, twice.
+// CHECK: module attributes {tilegpu.dynamic_shared_bytes = 8704 : i64
+// CHECK: llvm.mlir.global external @tessel_dsmem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+// CHECK-LABEL: llvm.func @pipelined
+// CHECK: nvvm.cp.async.shared.global {{.*}}, 16, cache = cg
+// CHECK: nvvm.cp.async.commit.group
+// CHECK-NEXT: scf.for
+// CHECK: nvvm.barrier0
+// CHECK: nvvm.cp.async.shared.global {{.*}}, 16, cache = cg
+// CHECK: nvvm.cp.async.commit.group
+// CHECK-NOT: nvvm.cp.async.wait.group 0
+// CHECK: nvvm.cp.async.wait.group 1
+// CHECK-NEXT: nvvm.barrier0
+// CHECK: nvvm.ldmatrix
+// CHECK: nvvm.mma.sync
+// CHECK: scf.yield
+module attributes {tilegpu.target = "sm_90a"} {
+  func.func @pipelined(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<64x32xf32>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x32xf32>) : i32 {
+      %x = tile.load %a[%c0, %k] : !tile.view<?x?xbf16> -> tensor<64x16xbf16>
+      %y = tile.load %b[%k, %c0] : !tile.view<?x?xbf16> -> tensor<16x32xbf16>
+      %d = tile.mma %x, %y, %acc {precision = #tile<precision bf16>} : tensor<64x16xbf16>, tensor<16x32xbf16>, tensor<64x32xf32>
+      scf.yield %d : tensor<64x32xf32>
+    }
+    tile.store %r, %c[%c0, %c0] : tensor<64x32xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
+
+// -----
+
+// Must not fire: the loop writes the view (a copy one iteration early would
+// read before the write), and the other operand's index comes from a value
+// the loop carries. Both operands are copied where the mma stands, and it
+// waits for everything; no dynamic shared memory.
+// CHECK-NOT: tilegpu.dynamic_shared_bytes
+// CHECK-NOT: tessel_dsmem
+// CHECK-LABEL: llvm.func @not_pipelined
+// CHECK: scf.for
+// CHECK: nvvm.cp.async.shared.global
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: nvvm.cp.async.shared.global
+// CHECK: nvvm.cp.async.commit.group
+// CHECK-NEXT: nvvm.cp.async.wait.group 0
+// CHECK-NOT: nvvm.cp.async.wait.group 1
+module attributes {tilegpu.target = "sm_90a"} {
+  func.func @not_pipelined(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<64x32xf32>
+    %r:2 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z, %j = %c0) -> (tensor<64x32xf32>, i32) : i32 {
+      %x = tile.load %a[%c0, %k] : !tile.view<?x?xbf16> -> tensor<64x16xbf16>
+      %y = tile.load %b[%j, %c0] : !tile.view<?x?xbf16> -> tensor<16x32xbf16>
+      %d = tile.mma %x, %y, %acc {precision = #tile<precision bf16>} : tensor<64x16xbf16>, tensor<16x32xbf16>, tensor<64x32xf32>
+      %w = arith.truncf %d : tensor<64x32xf32> to tensor<64x32xbf16>
+      tile.store %w, %a[%c1, %k] : tensor<64x32xbf16>, !tile.view<?x?xbf16>
+      %j2 = arith.addi %j, %c1 : i32
+      scf.yield %d, %j2 : tensor<64x32xf32>, i32
+    }
+    tile.store %r#0, %c[%c0, %c0] : tensor<64x32xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
