@@ -68,6 +68,32 @@ int64_t storageBytes(Type element) {
 /// The part of load/store addressing shared by both: per register, whether it
 /// is in bounds and its address; plus the vector groups that may be accessed
 /// as one 16-byte (or narrower) access.
+/// How a tile is laid out when staged in shared memory: row-major with rows
+/// `rowPad` elements longer (mma.sync operands, transposes), or in 8x8 core
+/// matrices of 16-byte rows (wgmma's canonical layout without swizzling:
+/// K-major when the tile's columns run along K, else M/N-major).
+struct StageLayout {
+  int64_t rowPad = 0;
+  bool core = false, mnMajor = false;
+  StageLayout(int64_t rowPad = 0) : rowPad(rowPad) {}
+  static StageLayout coreMatrices(bool mnMajor) {
+    StageLayout s;
+    s.core = true;
+    s.mnMajor = mnMajor;
+    return s;
+  }
+  bool operator==(const StageLayout &o) const {
+    return rowPad == o.rowPad && core == o.core && mnMajor == o.mnMajor;
+  }
+  /// Elements the staged tile occupies.
+  int64_t elements(ArrayRef<int64_t> shape) const {
+    int64_t n = 1;
+    for (int64_t d : shape)
+      n *= d;
+    return core || shape.empty() ? n : n + n / shape.back() * rowPad;
+  }
+};
+
 struct Access {
   SmallVector<Value> inBounds;      // i1 per register
   SmallVector<Value> address;       // ptr<1> per register
@@ -225,11 +251,11 @@ private:
   void storeShared(Value linear, Value value, int64_t byteOffset = 0);
   /// Writes a tile row-major at `byteOffset` of shared memory (no barriers),
   /// rows `rowPad` elements longer than the shape says.
-  void writeTile(Value tile, int64_t byteOffset, int64_t rowPad = 0);
+  void writeTile(Value tile, int64_t byteOffset, StageLayout layout = {});
   /// Elements per shared-memory vector access of a tile of `type` stored
   /// row-major at `byteOffset` with rows `rowPad` longer (1: scalars).
   int64_t sharedVector(RankedTensorType type, const Distribution &dist,
-                       int64_t byteOffset, int64_t rowPad);
+                       int64_t byteOffset, StageLayout layout);
   /// Reads the registers of a tile of `type` stored row-major at `byteOffset`.
   SmallVector<Value> readTile(RankedTensorType type, int64_t byteOffset,
                               int64_t rowPad = 0);
@@ -257,6 +283,10 @@ private:
   LogicalResult emitStore(tile::StoreOp op);
   LogicalResult emitCumsum(tile::CumsumOp op);
   LogicalResult emitMma(tile::MmaOp op);
+  /// tile.mma as wgmma.mma_async (see usesWgmma): operands staged (A from
+  /// `aSrc`, transposed when `aT`; B likewise) in core matrices.
+  LogicalResult emitWgmma(tile::MmaOp op, Value aSrc, Value bSrc, bool aT,
+                          bool bT);
   LogicalResult emitCumsumInWarps(tile::CumsumOp op);
   LogicalResult emitReduce(tile::ReduceOp op);
   LogicalResult
@@ -278,19 +308,23 @@ private:
   /// Puts an mma operand (its staged value) row-major at `byteOffset` of the
   /// scratch buffer, rows `rowPad` longer: a deferred load by cp.async, any
   /// other tile from its registers; a prefetched load is already in place.
-  Staged stageOperand(Value value, int64_t byteOffset, int64_t rowPad);
+  Staged stageOperand(Value value, int64_t byteOffset, StageLayout layout);
   /// Elements per cp.async of a deferred load staged with `rowPad`, or 0
   /// when it cannot be copied asynchronously (then it goes through
   /// registers).
-  int64_t asyncCopyGroup(tile::LoadOp load, int64_t rowPad);
+  int64_t asyncCopyGroup(tile::LoadOp load, StageLayout layout);
   /// Issues the cp.async copies of `load` (indices as `regs` says now) to
   /// the row-major buffer at `dst`; the caller commits the group.
-  void issueCopy(tile::LoadOp load, Value dst, int64_t rowPad);
+  void issueCopy(tile::LoadOp load, Value dst, StageLayout layout);
+  /// Element index of `coords` in a tile of `shape` staged as `layout`.
+  Value stagedIndex(ArrayRef<Value> coords, ArrayRef<int64_t> shape,
+                    StageLayout layout);
   /// Deferred mma operand loads of a loop, copied one iteration ahead into
   /// two alternating buffers of dynamic shared memory.
   struct Prefetch {
     tile::LoadOp load;
-    int64_t rowPad = 0, stageBytes = 0, offset = 0;
+    StageLayout layout;
+    int64_t stageBytes = 0, offset = 0;
   };
   SmallVector<Prefetch> planPrefetch(scf::ForOp loop,
                                      SmallVector<Operation *> &slice);
@@ -301,6 +335,15 @@ private:
   /// Dynamic shared memory: a stack of pipeline buffers (a loop's are live
   /// while it runs); the high-water mark is what launches pass.
   int64_t dynamicTop = 0, dynamicBytes = 0;
+  /// Whether `op` runs as wgmma.mma_async (sm_90a, the kernel allows it, a
+  /// 16-bit mma whose accumulator is in a warpgroup #tilegpu.mma layout).
+  bool usesWgmma(tile::MmaOp op);
+  /// How `op` stages its A (`isA`) or B operand, staged transposed when the
+  /// operand is a folded permute.
+  StageLayout operandStage(tile::MmaOp op, bool isA, bool transposed);
+  /// The staging every mma use of a deferred load asks for; none when uses
+  /// disagree.
+  std::optional<StageLayout> loadStage(tile::LoadOp load);
   /// A 2-D transpose whose every use is an mma's A or B operand.
   static bool foldsIntoMma(tile::PermuteOp op) {
     if (op.getPerm().size() != 2 || op.getPerm()[0] != 1 ||
@@ -500,6 +543,27 @@ Value KernelEmitter::linearIndex(ArrayRef<Value> coords,
   return lin;
 }
 
+Value KernelEmitter::stagedIndex(ArrayRef<Value> coords,
+                                 ArrayRef<int64_t> shape, StageLayout layout) {
+  if (!layout.core)
+    return linearIndex(coords, shape, layout.rowPad);
+  // Core matrix (p / 8, q / 8) of 64 elements, row p % 8, element q % 8;
+  // p runs along M/N, q along K. K-major: core matrices K-fastest; M/N-major:
+  // M/N-fastest (see wgmmaDescriptor).
+  Value row = coords[0], col = coords[1];
+  int64_t rows = shape[0], cols = shape[1];
+  auto shr3 = [&](Value v) { return arith::ShRUIOp::create(b, loc, v, i32(3)); };
+  auto and7 = [&](Value v) { return arith::AndIOp::create(b, loc, v, i32(7)); };
+  auto mul = [&](Value v, int64_t c) {
+    return arith::MulIOp::create(b, loc, v, i32(c));
+  };
+  auto add = [&](Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); };
+  // K-major: p = row, q = col; M/N-major: p = col, q = row. The core matrix
+  // index runs fastest along the tile's columns in both cases.
+  Value core = add(mul(shr3(row), cols / 8), shr3(col));
+  return add(mul(core, 64), add(mul(and7(row), 8), and7(col)));
+}
+
 Value KernelEmitter::sharedAddress(Value linear, Type element,
                                    int64_t byteOffset) {
   Type storage = element.isInteger(1) ? b.getI8Type() : element;
@@ -532,12 +596,15 @@ void KernelEmitter::storeShared(Value linear, Value value, int64_t byteOffset) {
 
 int64_t KernelEmitter::sharedVector(RankedTensorType type,
                                     const Distribution &dist,
-                                    int64_t byteOffset, int64_t rowPad) {
+                                    int64_t byteOffset, StageLayout layout) {
   Type element = type.getElementType();
   if (type.getRank() == 0 || element.isInteger(1))
     return 1;
-  int64_t eb = storageBytes(element), pitch = type.getShape().back() + rowPad;
+  int64_t eb = storageBytes(element),
+          pitch = type.getShape().back() + layout.rowPad;
   int64_t v = dist.vectorWidth;
+  if (layout.core) // runs of 8 consecutive columns are 16 contiguous bytes
+    v = std::min<int64_t>(v, 8);
   while (v > 1 && (v * eb > 16 || (pitch * eb) % (v * eb) ||
                    byteOffset % (v * eb) || type.getShape().back() % v))
     v /= 2;
@@ -545,11 +612,9 @@ int64_t KernelEmitter::sharedVector(RankedTensorType type,
 }
 
 void KernelEmitter::writeTile(Value tile, int64_t byteOffset,
-                              int64_t rowPad) {
+                              StageLayout layout) {
   auto type = cast<RankedTensorType>(tile.getType());
-  int64_t elements = type.getNumElements();
-  if (rowPad && type.getRank() > 0)
-    elements += elements / type.getShape().back() * rowPad;
+  int64_t elements = layout.elements(type.getShape());
   sharedBytes = std::max(sharedBytes,
                          byteOffset +
                              elements * storageBytes(type.getElementType()));
@@ -561,10 +626,11 @@ void KernelEmitter::writeTile(Value tile, int64_t byteOffset,
   SmallVector<Value> base = threadBase(dist);
   // Groups of consecutive registers are consecutive elements of a row: one
   // vector store each where the alignment allows.
-  int64_t v = sharedVector(type, dist, byteOffset, rowPad);
+  int64_t v = sharedVector(type, dist, byteOffset, layout);
   Type element = type.getElementType();
   for (int64_t r = 0; r < dist.numRegisters; r += v) {
-    Value index = linearIndex(coordsOf(dist, base, r), type.getShape(), rowPad);
+    Value index =
+        stagedIndex(coordsOf(dist, base, r), type.getShape(), layout);
     auto store = [&]() -> SmallVector<Value> {
       if (v == 1) {
         storeShared(index, regs[tile][r], byteOffset);
@@ -916,6 +982,52 @@ LogicalResult KernelEmitter::emitStore(tile::StoreOp op) {
   return success();
 }
 
+bool KernelEmitter::usesWgmma(tile::MmaOp op) {
+  if (!kernel->hasAttr(tilegpu::TileGPUDialect::getWgmmaAttrName()))
+    return false;
+  if (op.getPrecision() != tile::Precision::bf16 &&
+      op.getPrecision() != tile::Precision::f16)
+    return false;
+  auto cType = cast<RankedTensorType>(op.getAcc().getType());
+  auto layout =
+      dyn_cast_or_null<tilegpu::MmaLayoutAttr>(tilegpu::getLayout(cType));
+  auto aType = cast<RankedTensorType>(op.getA().getType());
+  return layout && tilegpu::getLayout(op.getType()) == layout &&
+         layout.fitsWgmma(cType.getDimSize(0), cType.getDimSize(1)) &&
+         aType.getDimSize(1) % 16 == 0;
+}
+
+StageLayout KernelEmitter::operandStage(tile::MmaOp op, bool isA,
+                                        bool transposed) {
+  if (usesWgmma(op)) // A K-major unless transposed; B the other way round
+    return StageLayout::coreMatrices(isA ? transposed : !transposed);
+  return StageLayout(op.getPrecision() == tile::Precision::tf32 ? 0 : 8);
+}
+
+std::optional<StageLayout> KernelEmitter::loadStage(tile::LoadOp load) {
+  std::optional<StageLayout> out;
+  bool agree = true;
+  auto note = [&](tile::MmaOp mma, Value operand, bool transposed) {
+    StageLayout s = operandStage(mma, operand == mma.getA(), transposed);
+    if (out && !(*out == s))
+      agree = false;
+    out = s;
+  };
+  for (OpOperand &use : load.getResult().getUses()) {
+    if (auto mma = dyn_cast<tile::MmaOp>(use.getOwner())) {
+      note(mma, use.get(), false);
+      continue;
+    }
+    if (auto permute = dyn_cast<tile::PermuteOp>(use.getOwner()))
+      for (OpOperand &inner : permute.getResult().getUses())
+        if (auto mma = dyn_cast<tile::MmaOp>(inner.getOwner()))
+          note(mma, inner.get(), true);
+  }
+  if (!agree)
+    return std::nullopt;
+  return out;
+}
+
 bool KernelEmitter::loadsIntoMma(tile::LoadOp op) {
   if (op.getPadding() != tile::Padding::zero || op.getResult().use_empty())
     return false;
@@ -954,7 +1066,7 @@ bool KernelEmitter::loadsIntoMma(tile::LoadOp op) {
   return true;
 }
 
-int64_t KernelEmitter::asyncCopyGroup(tile::LoadOp load, int64_t rowPad) {
+int64_t KernelEmitter::asyncCopyGroup(tile::LoadOp load, StageLayout layout) {
   auto type = cast<RankedTensorType>(load.getType());
   int64_t eb = storageBytes(type.getElementType());
   Distribution dist = distributionOf(type);
@@ -962,21 +1074,22 @@ int64_t KernelEmitter::asyncCopyGroup(tile::LoadOp load, int64_t rowPad) {
   // consecutive elements the thread holds, as the load's vectors allow.
   // Destinations are 16-byte aligned.
   int64_t copy = std::min<int64_t>(
-      {dist.vectorWidth, 16 / eb, sharedVector(type, dist, 0, rowPad)});
+      {dist.vectorWidth, 16 / eb, sharedVector(type, dist, 0, layout)});
   int64_t v = accessVector(views[load.getView()].type, type,
                            load.getSqueeze(), dist);
   int64_t group = std::min(v, copy);
   return group * eb >= 4 ? group : 0;
 }
 
-void KernelEmitter::issueCopy(tile::LoadOp load, Value dst, int64_t rowPad) {
+void KernelEmitter::issueCopy(tile::LoadOp load, Value dst,
+                              StageLayout layout) {
   auto type = cast<RankedTensorType>(load.getType());
   Type element = type.getElementType();
   int64_t eb = storageBytes(element);
   Distribution dist = distributionOf(type);
   int64_t v = accessVector(views[load.getView()].type, type,
                            load.getSqueeze(), dist);
-  int64_t group = asyncCopyGroup(load, rowPad);
+  int64_t group = asyncCopyGroup(load, layout);
   if (storedViews.contains(load.getView()))
     barrier();
   loadedViews.insert(load.getView());
@@ -989,7 +1102,7 @@ void KernelEmitter::issueCopy(tile::LoadOp load, Value dst, int64_t rowPad) {
   SmallVector<Value> base = threadBase(dist);
   auto sharedAt = [&](int64_t r) {
     return elementAddress(
-        dst, linearIndex(coordsOf(dist, base, r), type.getShape(), rowPad),
+        dst, stagedIndex(coordsOf(dist, base, r), type.getShape(), layout),
         element);
   };
   auto cpAsync = [&](int64_t r, int64_t count) {
@@ -1061,25 +1174,24 @@ void KernelEmitter::issueCopy(tile::LoadOp load, Value dst, int64_t rowPad) {
 
 KernelEmitter::Staged KernelEmitter::stageOperand(Value value,
                                                   int64_t byteOffset,
-                                                  int64_t rowPad) {
+                                                  StageLayout layout) {
   if (Value at = prefetchedAt.lookup(value))
     return {at, /*async=*/false, /*prefetched=*/true};
   auto type = cast<RankedTensorType>(value.getType());
-  int64_t elements = type.getNumElements();
-  elements += elements / type.getShape().back() * rowPad;
+  int64_t elements = layout.elements(type.getShape());
   sharedBytes = std::max(
       sharedBytes, byteOffset + elements * storageBytes(type.getElementType()));
   Value dst = scratch(byteOffset);
   auto load = value.getDefiningOp<tile::LoadOp>();
   if (load && deferredLoads.contains(value)) {
-    if (asyncCopyGroup(load, rowPad)) {
-      issueCopy(load, dst, rowPad);
+    if (asyncCopyGroup(load, layout)) {
+      issueCopy(load, dst, layout);
       NVVM::CpAsyncCommitGroupOp::create(b, loc);
       return {dst, /*async=*/true, /*prefetched=*/false};
     }
     (void)emitLoad(load); // cannot fail for a load
   }
-  writeTile(value, byteOffset, rowPad);
+  writeTile(value, byteOffset, layout);
   return {dst, false, false};
 }
 
@@ -1292,6 +1404,8 @@ LogicalResult KernelEmitter::emitMma(tile::MmaOp op) {
                         Twine(N) + "x" + Twine(K));
   int64_t eb = storageBytes(element);
   auto align16 = [](int64_t v) { return (v + 15) / 16 * 16; };
+  if (usesWgmma(op))
+    return emitWgmma(op, aSrc, bSrc, aT, bT);
   int64_t pad = tf32 ? 0 : 8;
   // Staged row pitches: A is M x K (or K x M when transposed), B K x N (or
   // N x K).
@@ -1514,6 +1628,139 @@ LogicalResult KernelEmitter::emitMma(tile::MmaOp op) {
   }
   barrier();
   regs[op.getResult()] = readTile(cType, offC);
+  return success();
+}
+
+/// wgmma.mma_async m64nNk16 on sm_90a. Both operands are staged in shared
+/// memory in 8x8 core matrices of 16-byte rows (no swizzle; the tile's 8x8
+/// blocks row-major, see stagedIndex), by cp.async for loads that only feed
+/// the mma (prefetched one iteration ahead in loops), else from registers;
+/// stores and copies are made visible to the asynchronous proxy
+/// (fence.proxy.async) before the barrier. A descriptor gives each operand's
+/// start, the distance between core matrices along K (LBO) and along M/N
+/// (SBO). Warpgroup g (warps 4g..4g+3) computes rows 64 g (+ 16 W i) of the
+/// accumulator, which is already in its registers: the #tilegpu.mma layout
+/// [W, 1] is wgmma's accumulator layout, per 8-column block j the registers
+/// d[4 j .. 4 j + 3] = rows (g, g + 8) x columns (2t, 2t + 1).
+LogicalResult KernelEmitter::emitWgmma(tile::MmaOp op, Value aSrc, Value bSrc,
+                                       bool aT, bool bT) {
+  auto aType = cast<RankedTensorType>(op.getA().getType());
+  auto cType = cast<RankedTensorType>(op.getAcc().getType());
+  int64_t M = cType.getDimSize(0), N = cType.getDimSize(1),
+          K = aType.getDimSize(1);
+  Type element = aType.getElementType();
+  int64_t eb = storageBytes(element);
+  StageLayout aStage = operandStage(op, true, aT),
+              bStage = operandStage(op, false, bT);
+  int64_t offB = (M * K * eb + 127) / 128 * 128;
+  bool aPre = prefetchedAt.count(aSrc), bPre = prefetchedAt.count(bSrc);
+  if (!(aPre && bPre))
+    barrier();
+  Staged aStaged = stageOperand(aSrc, 0, aStage);
+  Staged bStaged = stageOperand(bSrc, offB, bStage);
+  if (aStaged.async || bStaged.async)
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+  else if (aStaged.prefetched || bStaged.prefetched)
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, 1);
+  NVVM::FenceProxyOp::create(
+      b, loc, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
+  barrier();
+
+  Type i64Type = b.getI64Type();
+  auto addressOf = [&](Value ptr) -> Value {
+    return LLVM::PtrToIntOp::create(b, loc, i64Type, ptr);
+  };
+  Value aAddr = addressOf(aStaged.base), bAddr = addressOf(bStaged.base);
+  // Descriptor: start >> 4 (bits 0-13), LBO >> 4 (16-29), SBO >> 4 (32-45),
+  // no swizzle (bits 62-63 zero).
+  auto descriptor = [&](Value address, int64_t lbo, int64_t sbo) -> Value {
+    Value start = arith::AndIOp::create(
+        b, loc, arith::ShRUIOp::create(b, loc, address, i64(4)), i64(0x3FFF));
+    int64_t fields = ((lbo >> 4) << 16) | ((sbo >> 4) << 32);
+    return arith::OrIOp::create(b, loc, start, i64(fields));
+  };
+  // Core matrix (r / 8, c / 8) of a staged R x C tile is at byte
+  // ((r / 8) * (C / 8) + c / 8) * 128. Along its columns: 128 bytes; along
+  // its rows: C / 8 * 128. K-major tiles have K along the columns.
+  auto coreAt = [&](Value address, Value row, int64_t col, int64_t cols) {
+    Value rowBytes = arith::MulIOp::create(
+        b, loc, arith::ShRUIOp::create(b, loc, row, i64(3)),
+        i64(cols / 8 * 128));
+    return arith::AddIOp::create(
+        b, loc, address,
+        arith::AddIOp::create(b, loc, rowBytes, i64(col / 8 * 128)));
+  };
+  // A: M x K staged (K-major: LBO 128 along K, SBO K/8*128 along M), or
+  // K x M (M-major: SBO 128 along M, LBO M/8*128 along K).
+  auto descA = [&](Value m0, int64_t k0) {
+    if (!aT)
+      return descriptor(coreAt(aAddr, m0, k0, K), 128, K / 8 * 128);
+    Value start = arith::AddIOp::create(
+        b, loc,
+        coreAt(aAddr, i64(k0), 0, M),
+        arith::MulIOp::create(b, loc, arith::ShRUIOp::create(b, loc, m0, i64(3)),
+                              i64(128)));
+    return descriptor(start, M / 8 * 128, 128);
+  };
+  // B: N x K staged when transposed (K-major), else K x N (N-major).
+  auto descB = [&](int64_t k0) {
+    if (bT)
+      return descriptor(coreAt(bAddr, i64(0), k0, K), 128, K / 8 * 128);
+    return descriptor(coreAt(bAddr, i64(k0), 0, N), N / 8 * 128, 128);
+  };
+
+  unsigned W = numWarps;
+  int64_t repsM = M / (16 * W), repsN = N / 8;
+  Value warpgroup = arith::DivUIOp::create(b, loc, warp, i32(4));
+  Value wgRow = arith::ExtUIOp::create(
+      b, loc, i64Type, arith::MulIOp::create(b, loc, warpgroup, i32(64)));
+  SmallVector<Value> acc(regs[op.getAcc()]);
+  auto reg = [&](int64_t i, int64_t h, int64_t j, int64_t e) {
+    return (2 * i + h) * (2 * repsN) + 2 * j + e;
+  };
+  Type f32Type = b.getF32Type();
+  auto structType = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), SmallVector<Type>(N / 2, f32Type));
+  NVVM::WGMMATypes type =
+      element.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+  NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  SmallVector<Value> results;
+  for (int64_t i = 0; i < repsM; ++i) {
+    Value d = LLVM::UndefOp::create(b, loc, structType);
+    for (int64_t j = 0; j < repsN; ++j)
+      for (int64_t h = 0; h < 2; ++h)
+        for (int64_t e = 0; e < 2; ++e)
+          d = LLVM::InsertValueOp::create(b, loc, d, acc[reg(i, h, j, e)],
+                                          4 * j + 2 * h + e);
+    Value m0 = arith::AddIOp::create(b, loc, wgRow, i64(i * 16 * W));
+    for (int64_t k0 = 0; k0 < K; k0 += 16)
+      d = NVVM::WgmmaMmaAsyncOp::create(
+          b, loc, structType, d, descA(m0, k0), descB(k0),
+          NVVM::MMAShapeAttr::get(b.getContext(), 64, N, 16),
+          NVVM::WGMMATypesAttr::get(b.getContext(), type),
+          NVVM::WGMMATypesAttr::get(b.getContext(), type),
+          NVVM::WGMMATypesAttr::get(b.getContext(), NVVM::WGMMATypes::f32),
+          NVVM::WGMMAScaleOutAttr::get(b.getContext(),
+                                       NVVM::WGMMAScaleOut::one),
+          NVVM::WGMMAScaleInAttr::get(b.getContext(), NVVM::WGMMAScaleIn::one),
+          NVVM::WGMMAScaleInAttr::get(b.getContext(), NVVM::WGMMAScaleIn::one),
+          NVVM::MMALayoutAttr::get(b.getContext(), aT ? NVVM::MMALayout::col
+                                                      : NVVM::MMALayout::row),
+          NVVM::MMALayoutAttr::get(b.getContext(), bT ? NVVM::MMALayout::col
+                                                      : NVVM::MMALayout::row),
+          NVVM::MMAIntOverflowAttr());
+    results.push_back(d);
+  }
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  for (int64_t i = 0; i < repsM; ++i)
+    for (int64_t j = 0; j < repsN; ++j)
+      for (int64_t h = 0; h < 2; ++h)
+        for (int64_t e = 0; e < 2; ++e)
+          acc[reg(i, h, j, e)] = LLVM::ExtractValueOp::create(
+              b, loc, results[i], 4 * j + 2 * h + e);
+  regs[op.getResult()] = acc;
   return success();
 }
 
@@ -2101,9 +2348,9 @@ KernelEmitter::planPrefetch(scf::ForOp loop,
       continue;
     auto type = cast<RankedTensorType>(load.getType());
     int64_t eb = storageBytes(type.getElementType());
-    // The mma pads 16-bit operand rows by 16 bytes (see emitMma).
-    int64_t pad = eb == 2 ? 8 : 0;
-    if (!asyncCopyGroup(load, pad))
+    // Staged as its mma will read it (every use the same way).
+    std::optional<StageLayout> layout = loadStage(load);
+    if (!layout || !asyncCopyGroup(load, *layout))
       continue;
     // Its indices, evaluated one iteration ahead: scalar ops of the body on
     // the induction variable and values from outside the loop.
@@ -2132,12 +2379,12 @@ KernelEmitter::planPrefetch(scf::ForOp loop,
       }
     }
     int64_t rows = type.getNumElements() / type.getShape().back();
-    int64_t bytes =
-        (rows * (type.getShape().back() + pad) * eb + 15) / 16 * 16;
+    (void)rows;
+    int64_t bytes = (layout->elements(type.getShape()) * eb + 15) / 16 * 16;
     if (!ok || 2 * bytes > budget)
       continue;
     budget -= 2 * bytes;
-    plan.push_back({load, pad, bytes, 0});
+    plan.push_back({load, *layout, bytes, 0});
     inSlice.insert(ops.begin(), ops.end());
   }
   for (Operation &op : body->without_terminator())
@@ -2191,7 +2438,7 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     for (Operation *o : slice)
       (void)emitOp(*o); // scalar arith: cannot fail
     for (Prefetch &p : plan)
-      issueCopy(p.load, prefetchBuffer(p, stage), p.rowPad);
+      issueCopy(p.load, prefetchBuffer(p, stage), p.layout);
     for (auto &[v, r] : saved) {
       if (r.empty())
         regs.erase(v);

@@ -3,6 +3,8 @@
 
 #include "codegen/Pipeline.h"
 
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
+
 #include "passes/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -42,6 +44,9 @@ FailureOr<Artifact> compile(ModuleOp module, const TargetInfo &target,
   artifact.kernel = (*kernels.begin()).getSymName().str();
   module->setAttr(tilegpu::TileGPUDialect::getTargetAttrName(),
                   StringAttr::get(module.getContext(), target.name));
+  if (target.wgmma)
+    module->setAttr(tilegpu::TileGPUDialect::getWgmmaAvailableAttrName(),
+                    UnitAttr::get(module.getContext()));
   if (dump)
     dump("0-tile", print(module));
 
@@ -66,6 +71,9 @@ FailureOr<Artifact> compile(ModuleOp module, const TargetInfo &target,
          pm.addPass(createConvertMathToLLVMPass());
          pm.addPass(createArithToLLVMConversionPass());
          pm.addPass(createConvertControlFlowToLLVMPass());
+         // NVVM ops without an LLVM intrinsic (wgmma.mma_async) become the
+         // inline PTX the NVVM dialect defines for them.
+         pm.addPass(createConvertNVVMToLLVMPass());
          pm.addPass(createReconcileUnrealizedCastsPass());
          pm.addPass(createCanonicalizerPass());
          pm.addPass(createCSEPass());

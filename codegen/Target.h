@@ -2,10 +2,9 @@
 //
 // One row per `sm_*`: what code generation needs to know about it. Today that
 // is the PTX ISA to ask LLVM for and the shared-memory limit the pipeline
-// checks (a diagnostic instead of a failure in ptxas or at launch). The
-// portable path uses no target-specific instruction; rows gain instruction
-// families when the wgmma and tcgen05 paths arrive, so that a kernel needing
-// one its target lacks is diagnosed before LLVM aborts on it.
+// checks (a diagnostic instead of a failure in ptxas or at launch), and the
+// instruction families that differ between targets, so that a kernel asking
+// for one its target lacks is diagnosed before LLVM sees it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +22,7 @@ struct TargetInfo {
   llvm::StringRef ptxFeature; // the LLVM feature selecting the PTX ISA
   int64_t maxStaticShared;    // bytes of static shared memory per CTA
   int64_t maxShared;          // static + dynamic per CTA (with the opt-in)
+  bool wgmma;                 // warpgroup MMA (wgmma.mma_async): sm_90a only
 };
 
 /// The row for `name`, or null when tessel does not target it.

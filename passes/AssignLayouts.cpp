@@ -3,6 +3,8 @@
 
 #include "passes/Passes.h"
 
+#include <optional>
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -76,11 +78,35 @@ struct AssignLayouts
     auto targetAttr = module->getAttrOfType<StringAttr>(
         tilegpu::TileGPUDialect::getTargetAttrName());
     StringRef target = targetAttr ? targetAttr.getValue() : "sm_90a";
+    // The pipeline marks targets with warpgroup MMA (codegen/Target.h).
+    bool wgmmaAvailable =
+        module->hasAttr(tilegpu::TileGPUDialect::getWgmmaAvailableAttrName());
     for (auto kernel : module.getOps<func::FuncOp>()) {
       unsigned numWarps = numWarpsFor(kernel, target);
       kernel->setAttr(tilegpu::TileGPUDialect::getNumWarpsAttrName(),
                       Builder(kernel).getI64IntegerAttr(numWarps));
-      assign(kernel, numWarps);
+      // wgmma when the kernel's hint asks for it (not yet the default: on the
+      // H200 it is still slower than mma.sync, see codegen/README.md); a
+      // hint of 1 on a target without it is the kernel's error.
+      std::optional<int64_t> hint;
+      if (auto hints = kernel->getAttrOfType<tile::HintsAttr>(
+              tile::TileDialect::getHintsAttrName()))
+        if (auto value =
+                dyn_cast_or_null<IntegerAttr>(hints.lookup(target, "wgmma")))
+          hint = value.getInt();
+      if (hint == 1 && !wgmmaAvailable) {
+        kernel.emitError()
+            << "kernel '" << kernel.getSymName()
+            << "' asks for wgmma (hint 'wgmma' = 1): warpgroup MMA is an "
+               "sm_90a instruction, and "
+            << target << " does not have it (ask for it on sm_90a only)";
+        return signalPassFailure();
+      }
+      bool wgmma = wgmmaAvailable && hint == 1;
+      if (wgmma)
+        kernel->setAttr(tilegpu::TileGPUDialect::getWgmmaAttrName(),
+                        UnitAttr::get(kernel.getContext()));
+      assign(kernel, numWarps, wgmma);
     }
   }
 
@@ -138,7 +164,7 @@ struct AssignLayouts
     }
   }
 
-  void assign(func::FuncOp kernel, unsigned numWarps) {
+  void assign(func::FuncOp kernel, unsigned numWarps, bool wgmma) {
     MLIRContext *ctx = kernel.getContext();
     LayoutClasses classes;
     SmallVector<Value> tiles;
@@ -177,8 +203,12 @@ struct AssignLayouts
       } else if (auto mma = dyn_cast<tile::MmaOp>(op)) {
         classes.join(mma.getAcc(), mma.getResult());
         auto type = cast<RankedTensorType>(mma.getType());
+        bool sixteenBit =
+            mma.getPrecision() == tile::Precision::bf16 ||
+            mma.getPrecision() == tile::Precision::f16;
         if (Attribute layout = tilegpu::MmaLayoutAttr::choose(
-                ctx, type.getDimSize(0), type.getDimSize(1), numWarps))
+                ctx, type.getDimSize(0), type.getDimSize(1), numWarps,
+                wgmma && sixteenBit))
           anchors.push_back({mma.getResult(), layout});
       }
     });

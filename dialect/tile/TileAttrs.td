@@ -48,7 +48,10 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
     - `occupancy`: CTAs per SM the compiler should aim for, 1..32;
     - `num_stages`: software-pipeline depth for loads in loops, 1..8;
     - `cluster`: CTA cluster shape, 1 to 3 positive sizes whose product is at
-      most 16.
+      most 16;
+    - `wgmma`: 1 asks for warpgroup MMA (`wgmma.mma_async`) where the tile
+      allows; an sm_90a instruction: any other target is diagnosed. 0 or
+      absent: `mma.sync` (today the faster of the two on the H200).
 
     ```mlir
     func.func @k(...) attributes {tile.hints = #tile.hints<{

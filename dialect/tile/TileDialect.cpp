@@ -78,6 +78,8 @@ static LogicalResult verifyHint(function_ref<InFlightDiagnostic()> emitError,
     return intHint(1, 32, /*pow2=*/false);
   if (name == "num_stages")
     return intHint(1, 8, /*pow2=*/false);
+  if (name == "wgmma")
+    return intHint(0, 1, /*pow2=*/false);
   if (name == "cluster") {
     auto dims = dyn_cast<DenseI64ArrayAttr>(hint.getValue());
     if (!dims || dims.empty() || dims.size() > 3)
@@ -98,7 +100,7 @@ static LogicalResult verifyHint(function_ref<InFlightDiagnostic()> emitError,
     return success();
   }
   return emitError() << "unknown hint '" << name << "' for target '" << target
-                     << "' (known: num_warps, occupancy, num_stages, cluster)";
+                     << "' (known: num_warps, occupancy, num_stages, cluster, wgmma)";
 }
 
 LogicalResult HintsAttr::verify(function_ref<InFlightDiagnostic()> emitError,

@@ -191,7 +191,12 @@ MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 MmaLayoutAttr MmaLayoutAttr::choose(MLIRContext *ctx, int64_t M, int64_t N,
-                                    unsigned numWarps) {
+                                    unsigned numWarps, bool warpgroups) {
+  if (warpgroups) {
+    auto wg = MmaLayoutAttr::get(ctx, {numWarps, 1});
+    if (wg.fitsWgmma(M, N))
+      return wg;
+  }
   // Each warp reads the A rows and B columns of its blocks: spreading warps
   // along M re-reads B, along N re-reads A. Pick the split reading least.
   MmaLayoutAttr best;

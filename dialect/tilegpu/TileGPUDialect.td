@@ -27,6 +27,14 @@ def TileGPU_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getNumWarpsAttrName() {
       return ::llvm::StringLiteral("tilegpu.num_warps");
     }
+    /// Module attribute (unit): the target has warpgroup MMA.
+    static constexpr ::llvm::StringLiteral getWgmmaAvailableAttrName() {
+      return ::llvm::StringLiteral("tilegpu.wgmma_available");
+    }
+    /// Kernel attribute (unit): tile.mma may use wgmma.mma_async.
+    static constexpr ::llvm::StringLiteral getWgmmaAttrName() {
+      return ::llvm::StringLiteral("tilegpu.wgmma");
+    }
   }];
 }
 
@@ -98,12 +106,21 @@ def TileGPU_MmaLayout : AttrDef<TileGPU_Dialect, "MmaLayout"> {
     unsigned getNumWarps() const {
       return getWarpsPerCTA()[0] * getWarpsPerCTA()[1];
     }
-    /// The layout for an M x N accumulator over `numWarps` warps: warps go
-    /// along M first (each warp then keeps whole rows of 8-column blocks),
-    /// never more than the tile has 16-row or 8-column blocks. Null when
-    /// the tile is not made of whole 16x8 blocks for every warp.
+    /// The layout for an M x N accumulator over `numWarps` warps: the split
+    /// that re-reads the least of A and B; with `warpgroups`, warps along M
+    /// only ([numWarps, 1], the accumulator of wgmma.mma_async, whose warp
+    /// w holds rows 16 w .. 16 w + 15 of its 64) when the tile allows it.
+    /// Null when the tile is not made of whole 16x8 blocks for every warp.
     static MmaLayoutAttr choose(::mlir::MLIRContext *ctx, int64_t M,
-                                int64_t N, unsigned numWarps);
+                                int64_t N, unsigned numWarps,
+                                bool warpgroups = false);
+    /// Whether an M x N accumulator in this layout can be computed by
+    /// wgmma.mma_async (m64nNk16 per warpgroup).
+    bool fitsWgmma(int64_t M, int64_t N) const {
+      unsigned w = getWarpsPerCTA()[0];
+      return getWarpsPerCTA()[1] == 1 && w % 4 == 0 && M % (16 * w) == 0 &&
+             N % 8 == 0 && N <= 256;
+    }
   }];
 }
 

@@ -110,3 +110,34 @@ module {
     return
   }
 }
+
+// -----
+
+// On a target with warpgroup MMA, a kernel whose hint asks for wgmma is
+// marked and its 64x64 accumulator takes the warpgroup layout (warps along M
+// only: wgmma's accumulator registers); without the hint, the mma.sync
+// layout (2x2 warps).
+// CHECK-LABEL: func.func @wgmma_hinted
+// CHECK-SAME: tilegpu.wgmma
+// CHECK: tile.mma {{.*}}, tensor<64x64xf32, #tilegpu.mma<warpsPerCTA = [4, 1]>>
+// CHECK-LABEL: func.func @wgmma_not_hinted
+// CHECK-NOT: tilegpu.wgmma
+// CHECK: tile.mma {{.*}}, tensor<64x64xf32, #tilegpu.mma<warpsPerCTA = [2, 2]>>
+module attributes {tilegpu.target = "sm_90a", tilegpu.wgmma_available} {
+  func.func @wgmma_hinted(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>) attributes {tile.hints = #tile.hints<{sm_90a = {wgmma = 1}}>} {
+    %c0 = arith.constant 0 : i32
+    %x = tile.load %a[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x16xbf16>
+    %y = tile.load %b[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<16x64xbf16>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %d = tile.mma %x, %y, %z {precision = #tile<precision bf16>} : tensor<64x16xbf16>, tensor<16x64xbf16>, tensor<64x64xf32>
+    return
+  }
+  func.func @wgmma_not_hinted(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>) {
+    %c0 = arith.constant 0 : i32
+    %x = tile.load %a[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x16xbf16>
+    %y = tile.load %b[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<16x64xbf16>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %d = tile.mma %x, %y, %z {precision = #tile<precision bf16>} : tensor<64x16xbf16>, tensor<16x64xbf16>, tensor<64x64xf32>
+    return
+  }
+}

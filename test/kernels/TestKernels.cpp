@@ -165,6 +165,22 @@ const Register registrations[] = {
           define(tessel::test::matmulKernel<f16>, c, {"a", "b", "c"});
         },
         {{"BM", 64}, {"BN", 64}, {"BK", 32}}),
+    // wgmma on sm_90a (mma.sync elsewhere): K-major A and N-major B, one
+    // warpgroup; M-major A and K-major B (both transposed), two warpgroups.
+    add("test_wgmma_bf16",
+        [](const Config &c) {
+          define(tessel::test::matmulTransposedKernel<bf16>, c,
+                 {"a", "b", "c"});
+        },
+        {{"BM", 64}, {"BN", 128}, {"BK", 32}, {"TRANS_A", 0}, {"TRANS_B", 0},
+         {"WGMMA", 1}, {"num_warps", 4}}),
+    add("test_wgmma_f16_t",
+        [](const Config &c) {
+          define(tessel::test::matmulTransposedKernel<f16>, c,
+                 {"a", "b", "c"});
+        },
+        {{"BM", 128}, {"BN", 64}, {"BK", 32}, {"TRANS_A", 1}, {"TRANS_B", 1},
+         {"WGMMA", 1}, {"num_warps", 8}}),
     add("test_mma_tf32",
         [](const Config &c) {
           define(tessel::test::matmulKernel<float>, c, {"a", "b", "c"});

@@ -1,0 +1,12 @@
+// RUN: tessel-opt %s -split-input-file -verify-diagnostics --tilegpu-assign-layouts
+
+// A kernel asking for an instruction its target does not have gets a
+// diagnostic at the kernel (its source location, for traced kernels), not an
+// abort in LLVM or ptxas: wgmma is sm_90a's; sm_100a has no
+// tilegpu.wgmma_available.
+module attributes {tilegpu.target = "sm_100a"} {
+  // expected-error @below {{kernel 'needs_wgmma' asks for wgmma (hint 'wgmma' = 1): warpgroup MMA is an sm_90a instruction, and sm_100a does not have it}}
+  func.func @needs_wgmma(%a: !tile.view<?x?xbf16>) attributes {tile.hints = #tile.hints<{default = {wgmma = 1}}>} {
+    return
+  }
+}
