@@ -135,7 +135,9 @@ const Register registration{{
             tunable("BLOCK_K", {16, 32, 64, 128}, 64,
                     "state dimension per mma step"),
             tunable("num_warps", {4, 8}, 4, "warps per program"),
-            tunable("occupancy", {0, 1, 2, 3, 4}, 0,
+            // 3 CTAs per SM (168 registers, a few bytes spilled) beat 2
+            // (238): bench/results/2026-11-29-mamba2-layouts-pipelining.md.
+            tunable("occupancy", {0, 1, 2, 3, 4}, 3,
                     "CTAs per SM to fit (0: ptxas decides)"),
         },
     // (token block, p block, batch x head)
