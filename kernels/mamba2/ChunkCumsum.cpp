@@ -68,7 +68,7 @@ const Register registration{{
             // Defaults (num_warps, BLOCK_H) measured on the H200
             // (bench/results/2026-11-29-chunk-cumsum.md).
             tunable("num_warps", {1, 2, 4, 8}, 4, "warps per program"),
-            tunable("occupancy", {0, 2, 3, 4, 6, 8, 10, 12, 16}, 0,
+            tunable("occupancy", {0, 2, 3, 4, 6, 8}, 0,
                     "CTAs per SM to fit (0: ptxas decides)"),
         },
     // (batch, chunk, head block)
