@@ -1007,21 +1007,22 @@ StageLayout KernelEmitter::operandStage(tile::MmaOp op, bool isA,
 std::optional<StageLayout> KernelEmitter::loadStage(tile::LoadOp load) {
   std::optional<StageLayout> out;
   bool agree = true;
-  auto note = [&](tile::MmaOp mma, Value operand, bool transposed) {
-    StageLayout s = operandStage(mma, operand == mma.getA(), transposed);
+  // Operand 0 of tile.mma is A (mma(x, x) uses one load as both).
+  auto note = [&](tile::MmaOp mma, unsigned operand, bool transposed) {
+    StageLayout s = operandStage(mma, operand == 0, transposed);
     if (out && !(*out == s))
       agree = false;
     out = s;
   };
   for (OpOperand &use : load.getResult().getUses()) {
     if (auto mma = dyn_cast<tile::MmaOp>(use.getOwner())) {
-      note(mma, use.get(), false);
+      note(mma, use.getOperandNumber(), false);
       continue;
     }
     if (auto permute = dyn_cast<tile::PermuteOp>(use.getOwner()))
       for (OpOperand &inner : permute.getResult().getUses())
         if (auto mma = dyn_cast<tile::MmaOp>(inner.getOwner()))
-          note(mma, inner.get(), true);
+          note(mma, inner.getOperandNumber(), true);
   }
   if (!agree)
     return std::nullopt;
@@ -2341,7 +2342,9 @@ KernelEmitter::planPrefetch(scf::ForOp loop,
   DenseSet<Value> written;
   loop.walk([&](tile::StoreOp store) { written.insert(store.getView()); });
   DenseSet<Operation *> inSlice;
-  int64_t budget = 160 * 1024; // leaves room for the static scratch buffer
+  // Leaves room for the static scratch buffer and for the buffers of the
+  // loops this one is nested in.
+  int64_t budget = 160 * 1024 - dynamicTop;
   for (Operation &op : body->without_terminator()) {
     auto load = dyn_cast<tile::LoadOp>(op);
     if (!load || !loadsIntoMma(load) || written.contains(load.getView()))
@@ -2447,6 +2450,10 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     }
   };
   if (!plan.empty()) {
+    // The buffers may have been read just before (an earlier loop's at the
+    // same offsets, or this loop's in the previous run of an enclosing
+    // loop): everyone must be done before the first copy lands.
+    barrier();
     Value runs =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, lb, ub);
     ifElse(
@@ -2476,8 +2483,12 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
         i32(1));
     barrier();
     Value next = arith::AddIOp::create(b, loc, iv, step);
-    Value more =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next, ub);
+    // (next > iv: an iteration past INT_MAX wraps around and is no
+    // iteration.)
+    Value more = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next, ub),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, next, iv));
     Value other = arith::XOrIOp::create(b, loc, stage, i32(1));
     ifElse(
         more, {},

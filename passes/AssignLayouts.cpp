@@ -38,8 +38,9 @@ bool isTile(Value v) {
 
 /// Tiles that must share a layout: the operands and result of an
 /// elementwise op (their registers are combined one by one), the values a
-/// loop or an if carries (init, iteration argument, yield, result), an mma's
-/// accumulator and result. Union-find over tile values.
+/// loop or an if carries (init, iteration argument, yield, result), a
+/// cumsum's source and result, an mma's accumulator and result. Union-find
+/// over tile values.
 class LayoutClasses {
 public:
   Value find(Value v) {
@@ -200,6 +201,9 @@ struct AssignLayouts
                llvm::zip(yield.getOperands(), ifOp.getResults()))
             classes.join(next, result);
         }
+      } else if (auto cumsum = dyn_cast<tile::CumsumOp>(op)) {
+        // Same type in and out (the op's verifier says so).
+        classes.join(cumsum.getSource(), cumsum.getResult());
       } else if (auto mma = dyn_cast<tile::MmaOp>(op)) {
         classes.join(mma.getAcc(), mma.getResult());
         auto type = cast<RankedTensorType>(mma.getType());

@@ -16,8 +16,8 @@ def TileGPUAssignLayouts : Pass<"tilegpu-assign-layouts", "mlir::ModuleOp"> {
 
     Tiles that must share a layout are grouped (union-find): the operands and
     result of an elementwise op, the init / iteration argument / yield /
-    result of a loop, the yields and results of an if, an mma's accumulator
-    and result. A group holding an mma accumulator that is whole 16x8 blocks
+    result of a loop, the yields and results of an if, a cumsum's source and
+    result, an mma's accumulator and result. A group holding an mma accumulator that is whole 16x8 blocks
     per warp gets `#tilegpu.mma` (mma.sync's accumulator registers: the mma
     then moves no data); other groups get the default `#tilegpu.blocked`,
     made for the group's narrowest element (16 bytes per thread along the

@@ -141,3 +141,19 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.wgmma_available} {
     return
   }
 }
+
+// -----
+
+// A cumsum keeps its type: source and result share a layout, here the one
+// made for the bf16 load the source is cast from.
+// CHECK-LABEL: func.func @cumsum_of_cast
+// CHECK: tile.cumsum {{.*}} : tensor<256xf32, #tilegpu.blocked<sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
+module {
+  func.func @cumsum_of_cast(%x: !tile.view<?xbf16>) {
+    %c0 = arith.constant 0 : i32
+    %t = tile.load %x[%c0] : !tile.view<?xbf16> -> tensor<256xbf16>
+    %f = arith.extf %t : tensor<256xbf16> to tensor<256xf32>
+    %s = tile.cumsum %f {axis = 0 : i64} : tensor<256xf32>
+    return
+  }
+}

@@ -71,3 +71,38 @@ module attributes {tilegpu.target = "sm_90a"} {
     return
   }
 }
+
+// -----
+
+// Two pipelined loops in a row: the second one's buffers start where the
+// first one's did, so a barrier separates the first loop's last reads from
+// the second loop's first copy.
+// CHECK-LABEL: llvm.func @two_loops
+// CHECK: scf.for
+// CHECK: nvvm.mma.sync
+// CHECK: scf.yield
+// CHECK-NOT: nvvm.cp.async.shared.global
+// CHECK: nvvm.barrier0
+// CHECK: nvvm.cp.async.shared.global
+// CHECK: scf.for
+module attributes {tilegpu.target = "sm_90a"} {
+  func.func @two_loops(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<64x32xf32>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x32xf32>) : i32 {
+      %x = tile.load %a[%c0, %k] : !tile.view<?x?xbf16> -> tensor<64x16xbf16>
+      %y = tile.load %b[%k, %c0] : !tile.view<?x?xbf16> -> tensor<16x32xbf16>
+      %d = tile.mma %x, %y, %acc {precision = #tile<precision bf16>} : tensor<64x16xbf16>, tensor<16x32xbf16>, tensor<64x32xf32>
+      scf.yield %d : tensor<64x32xf32>
+    }
+    %r2 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %r) -> (tensor<64x32xf32>) : i32 {
+      %x = tile.load %a[%c1, %k] : !tile.view<?x?xbf16> -> tensor<64x16xbf16>
+      %y = tile.load %b[%k, %c1] : !tile.view<?x?xbf16> -> tensor<16x32xbf16>
+      %d = tile.mma %x, %y, %acc {precision = #tile<precision bf16>} : tensor<64x16xbf16>, tensor<16x32xbf16>, tensor<64x32xf32>
+      scf.yield %d : tensor<64x32xf32>
+    }
+    tile.store %r2, %c[%c0, %c0] : tensor<64x32xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
