@@ -143,8 +143,11 @@ void define(void (*fn)(const Config &, Ps...), const Config &cfg,
   endKernel(loc);
 }
 
-/// Sets a kernel hint (`num_warps`, `occupancy`, `num_stages`) for `target`
-/// (`default`, `sm_90a`, `sm_100a`, `sm_103a`), from inside a kernel body.
+/// Sets a kernel hint (`num_warps`, `occupancy`, `num_stages`, `wgmma`) for
+/// `target` (`default`, `sm_90a`, `sm_100a`, `sm_103a`), from inside a kernel
+/// body. `wgmma` = 1 asks for warpgroup MMA, which only sm_90a has: set it for
+/// `sm_90a` (for another target, or `default`, compiling for sm_100a/sm_103a
+/// is an error at the kernel).
 void hint(const std::string &target, const std::string &name, int64_t value,
           Loc loc = Loc::current());
 
