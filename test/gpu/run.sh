@@ -13,4 +13,20 @@ fi
 if python3 -c "import torch" 2>/dev/null; then
   TESSEL_MAMBA2_LIBRARY="$dir/libtessel_mamba2.so" \
     python3 -m pytest -q -p no:cacheprovider test/gpu/test_mamba2.py 2>&1 | tail -25
+  if [ "${SANITIZE:-0}" = 1 ]; then
+    # The Mamba-2 kernels' shared-memory traffic (pipelined loops, several
+    # loops in a row) under racecheck and memcheck: one small forward per
+    # state size that changes the loop structure. (API errors are not
+    # reported: the runtime counts a kernel's parameters by asking
+    # cuFuncGetParamInfo until it says there is no more.)
+    for n in 64 128; do
+      for tool in racecheck memcheck; do
+        printf 'forward n=%s %s: ' "$n" "$tool"
+        TESSEL_MAMBA2_LIBRARY="$dir/libtessel_mamba2.so" \
+          compute-sanitizer --tool "$tool" --report-api-errors no \
+          python3 bench/profile/one_forward.py \
+          --L 1024 --h 4 --n "$n" --repeat 1 2>&1 | grep -E 'SUMMARY' | tail -1
+      done
+    done
+  fi
 fi
