@@ -108,7 +108,9 @@ const Register registration{{
             variant("Q", {64, 128, 256}, 256, "chunk length"),
             dtypeVariant("X_DTYPE", {DType::bf16, DType::f16}, DType::bf16,
                          "element type of x and B"),
-            tunable("BLOCK_P", {32, 64, 128}, 64, "head-dim rows per program"),
+            // Compiled both ways: the library takes 32 when 64 would leave
+            // fewer than two CTAs per SM (see Mamba2.cpp).
+            variant("BLOCK_P", {32, 64}, 64, "head-dim rows per program"),
             tunable("BLOCK_N", {16, 32, 64, 128}, 64,
                     "state columns per program"),
             tunable("BLOCK_T", {32, 64, 128}, 64, "tokens per mma"),

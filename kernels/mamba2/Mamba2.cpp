@@ -113,6 +113,21 @@ Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d) {
   aot::fwd_pass_state_variant sv;
   sv.Q = d.Q;
   sv.X_DTYPE = dtypeVariant(a->x.dtype);
+  // fwd_pass_state walks every chunk in order in each of its
+  // (p / BLOCK_P) x (n / 64) x (b h) CTAs: with few of them the GPU idles.
+  // Half as many p-rows per CTA when 64 would give fewer than two CTAs per
+  // SM (measured on the H200 over MAMBA2.md's shapes: better in each case
+  // the rule picks, worse where it does not; bench/results/
+  // 2026-11-29-mamba2-layouts-pipelining.md).
+  {
+    int sms = 132;
+    CUdevice device = 0;
+    if (cuCtxGetDevice(&device) == CUDA_SUCCESS)
+      (void)cuDeviceGetAttribute(
+          &sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device);
+    int64_t ctas = d.b * d.h * ((d.p + 63) / 64) * ((d.n + 63) / 64);
+    sv.BLOCK_P = ctas < 2 * int64_t(sms) ? 32 : 64;
+  }
   aot::compute_out_variant ov;
   ov.Q = d.Q;
   ov.X_DTYPE = sv.X_DTYPE;
