@@ -70,20 +70,20 @@ int64_t storageBytes(Type element) {
 /// as one 16-byte (or narrower) access.
 /// How a tile is laid out when staged in shared memory: row-major with rows
 /// `rowPad` elements longer (mma.sync operands, transposes), or in 8x8 core
-/// matrices of 16-byte rows (wgmma's canonical layout without swizzling:
-/// K-major when the tile's columns run along K, else M/N-major).
+/// matrices of 16-byte rows (wgmma's canonical layout without swizzling; the
+/// same placement serves K-major and M/N-major operands, the descriptor
+/// tells them apart: see emitWgmma).
 struct StageLayout {
   int64_t rowPad = 0;
-  bool core = false, mnMajor = false;
+  bool core = false;
   StageLayout(int64_t rowPad = 0) : rowPad(rowPad) {}
-  static StageLayout coreMatrices(bool mnMajor) {
+  static StageLayout coreMatrices() {
     StageLayout s;
     s.core = true;
-    s.mnMajor = mnMajor;
     return s;
   }
   bool operator==(const StageLayout &o) const {
-    return rowPad == o.rowPad && core == o.core && mnMajor == o.mnMajor;
+    return rowPad == o.rowPad && core == o.core;
   }
   /// Elements the staged tile occupies.
   int64_t elements(ArrayRef<int64_t> shape) const {
@@ -547,33 +547,25 @@ Value KernelEmitter::stagedIndex(ArrayRef<Value> coords,
                                  ArrayRef<int64_t> shape, StageLayout layout) {
   if (!layout.core)
     return linearIndex(coords, shape, layout.rowPad);
-  // Core matrix (p / 8, q / 8) of 64 elements, row p % 8, element q % 8;
-  // p runs along M/N, q along K. K-major: core matrices K-fastest; M/N-major:
-  // M/N-fastest (see wgmmaDescriptor).
+  // The tile's 8x8 blocks row-major, 64 elements each, each block row-major:
+  // block (row / 8, col / 8), row row % 8, element col % 8. Whether K runs
+  // along the columns (K-major) or the rows (M/N-major) only changes which
+  // block distance the descriptor calls LBO and which SBO (emitWgmma).
   Value row = coords[0], col = coords[1];
-  int64_t rows = shape[0], cols = shape[1];
+  int64_t cols = shape[1];
   auto shr3 = [&](Value v) { return arith::ShRUIOp::create(b, loc, v, i32(3)); };
   auto and7 = [&](Value v) { return arith::AndIOp::create(b, loc, v, i32(7)); };
   auto mul = [&](Value v, int64_t c) {
     return arith::MulIOp::create(b, loc, v, i32(c));
   };
   auto add = [&](Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); };
-  // K-major: p = row, q = col; M/N-major: p = col, q = row. The core matrix
-  // index runs fastest along the tile's columns in both cases.
   Value core = add(mul(shr3(row), cols / 8), shr3(col));
   return add(mul(core, 64), add(mul(and7(row), 8), and7(col)));
 }
 
 Value KernelEmitter::sharedAddress(Value linear, Type element,
                                    int64_t byteOffset) {
-  Type storage = element.isInteger(1) ? b.getI8Type() : element;
-  auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
-  Value base = LLVM::AddressOfOp::create(b, loc, shared);
-  if (byteOffset)
-    base = LLVM::GEPOp::create(b, loc, ptrType, b.getI8Type(), base,
-                               ArrayRef<LLVM::GEPArg>{byteOffset});
-  return LLVM::GEPOp::create(b, loc, ptrType, storage, base,
-                             ValueRange{linear});
+  return elementAddress(scratch(byteOffset), linear, element);
 }
 
 Value KernelEmitter::loadShared(Value linear, Type element,
@@ -631,10 +623,10 @@ void KernelEmitter::writeTile(Value tile, int64_t byteOffset,
   for (int64_t r = 0; r < dist.numRegisters; r += v) {
     Value index =
         stagedIndex(coordsOf(dist, base, r), type.getShape(), layout);
-    auto store = [&]() -> SmallVector<Value> {
+    auto store = [&]() {
       if (v == 1) {
         storeShared(index, regs[tile][r], byteOffset);
-        return {};
+        return;
       }
       auto vecType = VectorType::get({v}, element);
       Value vec = LLVM::UndefOp::create(b, loc, vecType);
@@ -644,14 +636,10 @@ void KernelEmitter::writeTile(Value tile, int64_t byteOffset,
       LLVM::StoreOp::create(b, loc, vec,
                             sharedAddress(index, element, byteOffset),
                             v * storageBytes(element));
-      return {};
     };
     // Where several threads hold an element, its owner writes it (the same
     // value from every holder would still be a write-write race).
-    if (Value owns = ownsRegister(dist, base, r))
-      ifElse(owns, {}, store, [] { return SmallVector<Value>(); });
-    else
-      store();
+    storeOwned(dist, base, r, store);
   }
 }
 
@@ -999,8 +987,8 @@ bool KernelEmitter::usesWgmma(tile::MmaOp op) {
 
 StageLayout KernelEmitter::operandStage(tile::MmaOp op, bool isA,
                                         bool transposed) {
-  if (usesWgmma(op)) // A K-major unless transposed; B the other way round
-    return StageLayout::coreMatrices(isA ? transposed : !transposed);
+  if (usesWgmma(op))
+    return StageLayout::coreMatrices();
   return StageLayout(op.getPrecision() == tile::Precision::tf32 ? 0 : 8);
 }
 
@@ -1116,28 +1104,12 @@ void KernelEmitter::issueCopy(tile::LoadOp load, Value dst,
         Value());
   };
   // Duplicated elements (a tile smaller than the CTA's threads) are copied
-  // by their owners only.
-  SmallVector<Value> owners;
-  for (int64_t r = 0; r < dist.numRegisters; ++r)
-    owners.push_back(ownsRegister(dist, base, r));
-  auto owned = [&](int64_t r, function_ref<void()> fn) {
-    if (!owners[r]) {
-      fn();
-      return;
-    }
-    ifElse(
-        owners[r], {},
-        [&]() -> SmallVector<Value> {
-          fn();
-          return {};
-        },
-        [] { return SmallVector<Value>(); });
-  };
+  // by their owners only (storeOwned).
   // Interior tiles: one copy per group.
   auto fast = [&]() -> SmallVector<Value> {
     plan(/*interior=*/true);
     for (int64_t r = 0; r < dist.numRegisters; r += group)
-      owned(r, [&] { cpAsync(r, group); });
+      storeOwned(dist, base, r, [&] { cpAsync(r, group); });
     return {};
   };
   // Border tiles: whole groups in bounds by copies, the rest element by
@@ -1153,7 +1125,9 @@ void KernelEmitter::issueCopy(tile::LoadOp load, Value dst,
                                            eb)};
             },
             [&]() -> SmallVector<Value> { return {constantOf(element, 0)}; })[0];
-        owned(r, [&] { LLVM::StoreOp::create(b, loc, x, sharedAt(r), eb); });
+        storeOwned(dist, base, r, [&] {
+          LLVM::StoreOp::create(b, loc, x, sharedAt(r), eb);
+        });
       }
       return SmallVector<Value>{};
     };
@@ -1162,7 +1136,7 @@ void KernelEmitter::issueCopy(tile::LoadOp load, Value dst,
           access.groupInBounds[g], {},
           [&]() -> SmallVector<Value> {
             for (int64_t r = g * v; r < (g + 1) * v; r += group)
-              owned(r, [&] { cpAsync(r, group); });
+              storeOwned(dist, base, r, [&] { cpAsync(r, group); });
             return {};
           },
           [&]() { return elementwise(g); });
@@ -2381,8 +2355,6 @@ KernelEmitter::planPrefetch(scf::ForOp loop,
         llvm::append_range(work, def->getOperands());
       }
     }
-    int64_t rows = type.getNumElements() / type.getShape().back();
-    (void)rows;
     int64_t bytes = (layout->elements(type.getShape()) * eb + 15) / 16 * 16;
     if (!ok || 2 * bytes > budget)
       continue;

@@ -19,14 +19,19 @@ using namespace tessel;
 
 namespace {
 
-/// Warps for `kernel` on `target`: its hint, else 4.
-unsigned numWarpsFor(func::FuncOp kernel, StringRef target) {
+/// The integer hint `name` of `kernel` for `target` (its entry, else
+/// `default`), or null.
+IntegerAttr kernelHint(func::FuncOp kernel, StringRef target, StringRef name) {
   auto hints = kernel->getAttrOfType<tile::HintsAttr>(
       tile::TileDialect::getHintsAttrName());
-  if (hints)
-    if (auto value =
-            dyn_cast_or_null<IntegerAttr>(hints.lookup(target, "num_warps")))
-      return static_cast<unsigned>(value.getInt());
+  return hints ? dyn_cast_or_null<IntegerAttr>(hints.lookup(target, name))
+               : IntegerAttr();
+}
+
+/// Warps for `kernel` on `target`: its hint, else 4.
+unsigned numWarpsFor(func::FuncOp kernel, StringRef target) {
+  if (IntegerAttr value = kernelHint(kernel, target, "num_warps"))
+    return static_cast<unsigned>(value.getInt());
   return 4;
 }
 
@@ -90,11 +95,8 @@ struct AssignLayouts
       // H200 it is still slower than mma.sync, see codegen/README.md); a
       // hint of 1 on a target without it is the kernel's error.
       std::optional<int64_t> hint;
-      if (auto hints = kernel->getAttrOfType<tile::HintsAttr>(
-              tile::TileDialect::getHintsAttrName()))
-        if (auto value =
-                dyn_cast_or_null<IntegerAttr>(hints.lookup(target, "wgmma")))
-          hint = value.getInt();
+      if (IntegerAttr value = kernelHint(kernel, target, "wgmma"))
+        hint = value.getInt();
       if (hint == 1 && !wgmmaAvailable) {
         kernel.emitError()
             << "kernel '" << kernel.getSymName()

@@ -246,41 +246,14 @@ Case loopCase(std::mt19937 &rng) {
   return c;
 }
 
-Case mmaCase(std::mt19937 &rng, DType dtype, int64_t M, int64_t N, int64_t K,
-             int64_t BM, int64_t BN) {
-  Case c;
-  c.kernel = std::string("test_mma_") + (dtype == DType::bf16  ? "bf16"
-                                         : dtype == DType::f16 ? "f16"
-                                                               : "tf32");
-  c.label = "mma " + std::string(dtypeName(dtype)) + " " + std::to_string(M) +
-            "x" + std::to_string(N) + "x" + std::to_string(K) +
-            " (K loop, ragged)";
-  c.grid = {ceilDiv(M, BM), ceilDiv(N, BN), 1};
-  Tensor a = input(rng, dtype, {M, K}), b = input(rng, dtype, {K, N});
-  c.tensors = {a, b, output(DType::f32, {M, N}, {N, 1}, M * N)};
-  c.args = {size_t(0), size_t(1), size_t(2)};
-  c.expected = expectationsFor(c);
-  for (int64_t m = 0; m < M; ++m)
-    for (int64_t n = 0; n < N; ++n) {
-      double s = 0;
-      for (int64_t k = 0; k < K; ++k)
-        s += a.values[m * K + k] * b.values[k * N + n];
-      c.expected[2][m * N + n] = s;
-    }
-  // bf16/f16 products are exact and summed in f32; tf32 rounds the operands
-  // (2^-11 relative).
-  c.tolerance = dtype == DType::f32 ? 2e-3 : 1e-6;
-  return c;
-}
-
-/// C = op(A) op(B) through test_wgmma_*: A stored K x M when `ta`, B stored
-/// N x K when `tb`.
-Case wgmmaCase(std::mt19937 &rng, const std::string &kernel, DType dtype,
-               int64_t M, int64_t N, int64_t K, int64_t BM, int64_t BN,
-               bool ta, bool tb) {
+/// C = op(A) op(B) through `kernel`: A stored K x M when `ta`, B stored N x K
+/// when `tb`.
+Case matmulCase(std::mt19937 &rng, const std::string &kernel,
+                const std::string &what, DType dtype, int64_t M, int64_t N,
+                int64_t K, int64_t BM, int64_t BN, bool ta, bool tb) {
   Case c;
   c.kernel = kernel;
-  c.label = "wgmma " + std::string(dtypeName(dtype)) + " " +
+  c.label = what + " " + std::string(dtypeName(dtype)) + " " +
             std::to_string(M) + "x" + std::to_string(N) + "x" +
             std::to_string(K) + (ta ? " A^T" : "") + (tb ? " B^T" : "") +
             " (K loop, ragged)";
@@ -300,8 +273,20 @@ Case wgmmaCase(std::mt19937 &rng, const std::string &kernel, DType dtype,
              b.values[tb ? n * K + k : k * N + n];
       c.expected[2][m * N + n] = s;
     }
-  c.tolerance = 1e-6; // exact products, f32 sums
+  // bf16/f16 products are exact and summed in f32; tf32 rounds the operands
+  // (2^-11 relative).
+  c.tolerance = dtype == DType::f32 ? 2e-3 : 1e-6;
   return c;
+}
+
+/// C = A B through test_mma_<precision>.
+Case mmaCase(std::mt19937 &rng, DType dtype, int64_t M, int64_t N, int64_t K,
+             int64_t BM, int64_t BN) {
+  std::string kernel = std::string("test_mma_") +
+                       (dtype == DType::bf16  ? "bf16"
+                        : dtype == DType::f16 ? "f16"
+                                              : "tf32");
+  return matmulCase(rng, kernel, "mma", dtype, M, N, K, BM, BN, false, false);
 }
 
 Case inplaceCase(std::mt19937 &rng) {
@@ -374,10 +359,10 @@ std::vector<Case> opCases(std::mt19937 &rng) {
   cases.push_back(mmaCase(rng, DType::bf16, 50, 70, 90, 32, 32));
   cases.push_back(mmaCase(rng, DType::f16, 100, 64, 72, 64, 64));
   cases.push_back(mmaCase(rng, DType::f32, 33, 17, 40, 16, 16));
-  cases.push_back(wgmmaCase(rng, "test_wgmma_bf16", DType::bf16, 150, 200, 88,
-                            64, 128, false, false));
-  cases.push_back(wgmmaCase(rng, "test_wgmma_f16_t", DType::f16, 300, 100, 72,
-                            128, 64, true, true));
+  cases.push_back(matmulCase(rng, "test_wgmma_bf16", "wgmma", DType::bf16, 150,
+                             200, 88, 64, 128, false, false));
+  cases.push_back(matmulCase(rng, "test_wgmma_f16_t", "wgmma", DType::f16, 300,
+                             100, 72, 128, 64, true, true));
   return cases;
 }
 
