@@ -269,7 +269,12 @@ def main():
     ap.add_argument("--warmup", type=int, default=None, help="warm-up runs (default 20, quick 10)")
     ap.add_argument("--plain", action="store_true", help="no D, dt_bias, softplus")
     ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--shape", action="append", default=[], metavar="b,L,h,n,g,Q",
+                    help="only this shape of the table (repeatable)")
     args = ap.parse_args()
+    only = [tuple(int(v) for v in s.split(",")) for s in args.shape]
+    if any(len(o) != 6 for o in only):
+        ap.error("--shape takes six integers: b,L,h,n,g,Q")
     args.runs = args.runs or (50 if args.quick else 100)
     args.warmup = args.warmup or (10 if args.quick else 20)
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "little")
@@ -284,6 +289,8 @@ def main():
         "none" if args.plain else "D (h), dt_bias, dt_softplus"))
     rows = []
     for shape in (QUICK_SHAPES if args.quick else SHAPES):
+        if only and tuple(shape[:6]) not in only:
+            continue
         try:
             row = bench_shape(shape, args, gen)
         except torch.cuda.OutOfMemoryError as e:  # noqa: PERF203

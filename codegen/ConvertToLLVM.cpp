@@ -328,6 +328,17 @@ private:
   };
   SmallVector<Prefetch> planPrefetch(scf::ForOp loop,
                                      SmallVector<Operation *> &slice);
+  /// The scalar ops of `loop`'s body that `load`'s indices depend on, when
+  /// they can be evaluated for another iteration: ops on the induction
+  /// variable and on values from outside the loop (no loop-carried value).
+  static bool indexSlice(scf::ForOp loop, tile::LoadOp load,
+                         SmallVector<Operation *> &ops);
+  /// Other loads of a loop (their tiles go to registers) issued one
+  /// iteration ahead: their registers are carried by the loop.
+  SmallVector<tile::LoadOp>
+  planRegisterPrefetch(scf::ForOp loop, SmallVector<Operation *> &slice);
+  /// Loads whose registers the enclosing loop carries (see emitFor).
+  DenseSet<Operation *> preloaded;
   /// Buffer `stage` (0 or 1, i32) of a prefetch.
   Value prefetchBuffer(const Prefetch &p, Value stage);
   /// Per load result, the buffer the current iteration reads.
@@ -1393,15 +1404,28 @@ LogicalResult KernelEmitter::emitMma(tile::MmaOp op) {
                  tilegpu::getLayout(op.getType()) == mmaLayout &&
                  M % (16 * mmaLayout.getWarpsPerCTA()[0]) == 0 &&
                  N % (8 * mmaLayout.getWarpsPerCTA()[1]) == 0;
+  // A tile in an accumulator layout with the warps of the result's rows
+  // (warps along M only) holds, in each thread, exactly the A fragments the
+  // thread's warp needs: two 8-column accumulator blocks are one 16-wide A
+  // block (the C and A fragments of m16n8k16 put the same rows and column
+  // pairs in a lane). Such an A operand (an mma result scaled in registers,
+  // say) goes from registers to the mma without shared memory.
+  auto aLayout = dyn_cast_or_null<tilegpu::MmaLayoutAttr>(
+      tilegpu::getLayout(op.getA().getType()));
+  bool aInRegs = inPlace && !tf32 && !aT && aLayout && regs.count(aSrc) &&
+                 mmaLayout.getWarpsPerCTA()[1] == 1 &&
+                 aLayout.getWarpsPerCTA() == mmaLayout.getWarpsPerCTA();
   // The scratch buffer is rewritten: earlier readers must be done (not
-  // needed when both operands were prefetched into their own buffers).
+  // needed when both operands were prefetched into their own buffers or
+  // come from registers).
   bool aPre = prefetchedAt.count(aSrc), bPre = prefetchedAt.count(bSrc);
-  if (!(aPre && bPre && inPlace))
+  if (!((aPre || aInRegs) && bPre && inPlace))
     barrier();
   // Both operands' copies are in flight together; one wait for both. A
   // prefetched operand's group is older than the one the loop committed for
   // the next iteration: waiting for all but the newest group is enough.
-  Staged aStaged = stageOperand(aSrc, 0, pad);
+  Staged aStaged =
+      aInRegs ? Staged{Value(), false, false} : stageOperand(aSrc, 0, pad);
   Staged bStaged = stageOperand(bSrc, offB, pad);
   if (!inPlace)
     writeTile(op.getAcc(), offC);
@@ -1540,10 +1564,31 @@ LogicalResult KernelEmitter::emitMma(tile::MmaOp op) {
     auto reg = [&](int64_t i, int64_t h, int64_t j, int64_t e) {
       return (2 * i + h) * (2 * repsN) + 2 * j + e;
     };
+    // A in registers (aInRegs): the same register order with K / 8 column
+    // blocks; a0..a3 of block (i, k0) are rows g and g + 8 of column blocks
+    // k0 / 8 and k0 / 8 + 1, as bf16/f16 pairs.
+    auto fragARegs = [&](int64_t i, int64_t k0) {
+      ArrayRef<Value> aRegs = regs[aSrc];
+      int64_t repsK = K / 8;
+      auto pair = [&](int64_t h, int64_t j) -> Value {
+        int64_t r = (2 * i + h) * (2 * repsK) + 2 * j;
+        auto vecType = VectorType::get({2}, element);
+        Value v = LLVM::UndefOp::create(b, loc, vecType);
+        v = LLVM::InsertElementOp::create(b, loc, v, aRegs[r], i32(0));
+        v = LLVM::InsertElementOp::create(b, loc, v, aRegs[r + 1], i32(1));
+        if (element.isBF16()) // NVVM takes bf16 pairs as i32
+          v = LLVM::BitcastOp::create(b, loc, i32Type, v);
+        return v;
+      };
+      int64_t j = k0 / 8;
+      return SmallVector<Value>{pair(0, j), pair(1, j), pair(0, j + 1),
+                                pair(1, j + 1)};
+    };
     for (int64_t k0 = 0; k0 < K; k0 += kStep) {
       SmallVector<SmallVector<Value>> aFrags, bFrags;
       for (int64_t i = 0; i < repsM; ++i)
-        aFrags.push_back(fragA(plus(mBase, i * 16 * WM), k0));
+        aFrags.push_back(aInRegs ? fragARegs(i, k0)
+                                 : fragA(plus(mBase, i * 16 * WM), k0));
       for (int64_t j = 0; j < repsN; ++j)
         bFrags.push_back(fragB(plus(nBase, j * 8 * WN), k0));
       for (int64_t i = 0; i < repsM; ++i)
@@ -2032,6 +2077,13 @@ LogicalResult KernelEmitter::emitRemap(
   Value source = op->getOperand(0), result = op->getResult(0);
   auto srcType = cast<RankedTensorType>(source.getType());
   auto type = cast<RankedTensorType>(result.getType());
+  // A one-element tile is in every thread (coordinates wrap around): its
+  // broadcast or reshape is register copies, whatever the two layouts.
+  if (srcType.getNumElements() == 1) {
+    regs[result] =
+        SmallVector<Value>(numRegisters(type), regs[source].front());
+    return success();
+  }
   if (succeeded(emitRemapInWarp(source, result, sourceCoords)))
     return success();
   tileToShared(source);
@@ -2329,32 +2381,9 @@ KernelEmitter::planPrefetch(scf::ForOp loop,
     std::optional<StageLayout> layout = loadStage(load);
     if (!layout || !asyncCopyGroup(load, *layout))
       continue;
-    // Its indices, evaluated one iteration ahead: scalar ops of the body on
-    // the induction variable and values from outside the loop.
+    // Its indices, evaluated one iteration ahead.
     SmallVector<Operation *> ops;
-    SmallVector<Value> work(load.getIndices());
-    bool ok = true;
-    DenseSet<Operation *> seen;
-    while (!work.empty() && ok) {
-      Value v = work.pop_back_val();
-      if (v == loop.getInductionVar())
-        continue;
-      if (auto arg = dyn_cast<BlockArgument>(v)) {
-        ok = arg.getOwner() != body; // a loop-carried value: no
-        continue;
-      }
-      Operation *def = v.getDefiningOp();
-      if (!loop->isAncestor(def))
-        continue; // defined before the loop
-      if (def->getBlock() != body || !isScalarIndexOp(def)) {
-        ok = false;
-        continue;
-      }
-      if (seen.insert(def).second) {
-        ops.push_back(def);
-        llvm::append_range(work, def->getOperands());
-      }
-    }
+    bool ok = indexSlice(loop, load, ops);
     int64_t bytes = (layout->elements(type.getShape()) * eb + 15) / 16 * 16;
     if (!ok || 2 * bytes > budget)
       continue;
@@ -2363,6 +2392,88 @@ KernelEmitter::planPrefetch(scf::ForOp loop,
     inSlice.insert(ops.begin(), ops.end());
   }
   for (Operation &op : body->without_terminator())
+    if (inSlice.contains(&op))
+      slice.push_back(&op);
+  return plan;
+}
+
+bool KernelEmitter::indexSlice(scf::ForOp loop, tile::LoadOp load,
+                               SmallVector<Operation *> &ops) {
+  Block *body = loop.getBody();
+  SmallVector<Value> work(load.getIndices());
+  DenseSet<Operation *> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (v == loop.getInductionVar())
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (arg.getOwner() == body)
+        return false; // a loop-carried value
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    if (!loop->isAncestor(def))
+      continue; // defined before the loop
+    if (def->getBlock() != body || !isScalarIndexOp(def))
+      return false;
+    if (seen.insert(def).second) {
+      ops.push_back(def);
+      llvm::append_range(work, def->getOperands());
+    }
+  }
+  return true;
+}
+
+/// A load in a loop body whose tile lands in registers waits for global
+/// memory where it stands. Issued one iteration ahead instead (its
+/// registers carried by the loop), the latency overlaps an iteration's
+/// work. Taken: loads directly in the body, of views the loop does not
+/// write, whose indices can be evaluated for the next iteration, not
+/// staged for an mma (those are copied ahead into shared memory), within
+/// the kernel's `prefetch_registers` hint (registers per thread, first come
+/// first served). Opt-in: the registers can cost more than the latency
+/// saves (fwd_pass_state on the H200: 4% faster with 32-row blocks, 1.6x
+/// slower with 64; bench/results/2026-11-29-mamba2-states-bf16.md).
+SmallVector<tile::LoadOp>
+KernelEmitter::planRegisterPrefetch(scf::ForOp loop,
+                                    SmallVector<Operation *> &slice) {
+  SmallVector<tile::LoadOp> plan;
+  DenseSet<Value> written;
+  loop.walk([&](tile::StoreOp store) { written.insert(store.getView()); });
+  DenseSet<Operation *> inSlice(slice.begin(), slice.end());
+  // 32-bit registers per thread: the kernel's hint, else none.
+  auto module = kernel->getParentOfType<ModuleOp>();
+  auto target = module ? module->getAttrOfType<StringAttr>(
+                             tilegpu::TileGPUDialect::getTargetAttrName())
+                       : StringAttr();
+  auto hints =
+      kernel->getAttrOfType<tile::HintsAttr>(tile::TileDialect::getHintsAttrName());
+  IntegerAttr hinted =
+      hints ? dyn_cast_or_null<IntegerAttr>(hints.lookup(
+                  target ? target.getValue() : "sm_90a", "prefetch_registers"))
+            : IntegerAttr();
+  int64_t budget = hinted ? hinted.getInt() : 0;
+  if (budget == 0)
+    return {};
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    auto load = dyn_cast<tile::LoadOp>(op);
+    if (!load || loadsIntoMma(load) || load.getResult().use_empty() ||
+        written.contains(load.getView()))
+      continue;
+    auto type = cast<RankedTensorType>(load.getType());
+    int64_t words = (distributionOf(type).numRegisters *
+                         storageBytes(type.getElementType()) +
+                     3) /
+                    4;
+    SmallVector<Operation *> ops;
+    if (words > budget || !indexSlice(loop, load, ops))
+      continue;
+    budget -= words;
+    plan.push_back(load);
+    inSlice.insert(ops.begin(), ops.end());
+  }
+  slice.clear();
+  for (Operation &op : loop.getBody()->without_terminator())
     if (inSlice.contains(&op))
       slice.push_back(&op);
   return plan;
@@ -2384,7 +2495,9 @@ Value KernelEmitter::prefetchBuffer(const Prefetch &p, Value stage) {
 /// out before the loop, and each iteration, after a barrier (everyone is
 /// done with the buffer read the iteration before), starts the copy for the
 /// next one before computing on its own, so that global-memory latency
-/// overlaps the work of an iteration.
+/// overlaps the work of an iteration. Other loads of such indices are
+/// issued one iteration ahead into registers the loop carries (see
+/// planRegisterPrefetch).
 LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   // The body follows itself: what it accesses counts as accessed at its
   // start, and after the loop.
@@ -2393,14 +2506,19 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
         step = regs[op.getStep()][0];
   SmallVector<Operation *> slice;
   SmallVector<Prefetch> plan = planPrefetch(op, slice);
+  SmallVector<tile::LoadOp> preload = planRegisterPrefetch(op, slice);
+  SmallVector<Type> preloadTypes;
+  for (tile::LoadOp load : preload)
+    llvm::append_range(preloadTypes, flatTypes(load.getType()));
   int64_t savedTop = dynamicTop;
   for (Prefetch &p : plan) {
     p.offset = dynamicTop;
     dynamicTop += 2 * p.stageBytes;
   }
   dynamicBytes = std::max(dynamicBytes, dynamicTop);
-  // Issues the copies of every planned load for iteration `iv` into `stage`.
-  auto copyFor = [&](Value iv, Value stage) {
+  // Runs `fn` with the index slice evaluated for iteration `iv`; the
+  // registers of the loop's own values are left as they were.
+  auto atIteration = [&](Value iv, function_ref<void()> fn) {
     DenseMap<Value, SmallVector<Value>> saved;
     auto save = [&](Value v) {
       auto it = regs.find(v);
@@ -2409,11 +2527,12 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     save(op.getInductionVar());
     for (Operation *o : slice)
       save(o->getResult(0));
+    for (tile::LoadOp load : preload)
+      save(load.getResult());
     regs[op.getInductionVar()] = {iv};
     for (Operation *o : slice)
       (void)emitOp(*o); // scalar arith: cannot fail
-    for (Prefetch &p : plan)
-      issueCopy(p.load, prefetchBuffer(p, stage), p.layout);
+    fn();
     for (auto &[v, r] : saved) {
       if (r.empty())
         regs.erase(v);
@@ -2421,39 +2540,64 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
         regs[v] = r;
     }
   };
-  if (!plan.empty()) {
+  // Issues the copies of every planned load for iteration `iv` into `stage`
+  // and the register loads, whose values it returns.
+  auto issueFor = [&](Value iv, Value stage) {
+    SmallVector<Value> values;
+    atIteration(iv, [&] {
+      for (Prefetch &p : plan)
+        issueCopy(p.load, prefetchBuffer(p, stage), p.layout);
+      for (tile::LoadOp load : preload) {
+        (void)emitLoad(load); // cannot fail
+        llvm::append_range(values, regs[load.getResult()]);
+      }
+    });
+    return values;
+  };
+  auto poison = [&] {
+    SmallVector<Value> values;
+    for (Type t : preloadTypes)
+      values.push_back(LLVM::PoisonOp::create(b, loc, t));
+    return values;
+  };
+  SmallVector<Value> first;
+  if (!plan.empty() || !preload.empty()) {
     // The buffers may have been read just before (an earlier loop's at the
     // same offsets, or this loop's in the previous run of an enclosing
     // loop): everyone must be done before the first copy lands.
-    barrier();
+    if (!plan.empty())
+      barrier();
     Value runs =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, lb, ub);
-    ifElse(
-        runs, {},
-        [&]() -> SmallVector<Value> {
-          copyFor(lb, i32(0));
-          return {};
-        },
-        [&]() -> SmallVector<Value> { return {}; });
-    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+    first = ifElse(
+        runs, preloadTypes, [&] { return issueFor(lb, i32(0)); }, poison);
+    if (!plan.empty())
+      NVVM::CpAsyncCommitGroupOp::create(b, loc);
+    noteAccesses(op);
   }
-  auto loop =
-      scf::ForOp::create(b, loc, lb, ub, step, flatten(op.getInitArgs()));
+  SmallVector<Value> init = flatten(op.getInitArgs());
+  size_t numCarried = init.size();
+  llvm::append_range(init, first);
+  auto loop = scf::ForOp::create(b, loc, lb, ub, step, init);
   OpBuilder::InsertionGuard guard(b);
   Block *body = loop.getBody();
   if (!body->empty())
     body->back().erase();
   b.setInsertionPointToEnd(body);
   regs[op.getInductionVar()] = {loop.getInductionVar()};
-  unflatten(op.getRegionIterArgs(), loop.getRegionIterArgs());
-  if (!plan.empty()) {
+  ValueRange iterArgs = loop.getRegionIterArgs();
+  unflatten(op.getRegionIterArgs(), iterArgs.take_front(numCarried));
+  SmallVector<Value> current(iterArgs.drop_front(numCarried));
+  SmallVector<Value> nextValues;
+  if (!plan.empty() || !preload.empty()) {
     Value iv = loop.getInductionVar();
     Value stage = arith::AndIOp::create(
         b, loc,
         arith::DivSIOp::create(b, loc, arith::SubIOp::create(b, loc, iv, lb),
                                step),
         i32(1));
-    barrier();
+    if (!plan.empty())
+      barrier();
     Value next = arith::AddIOp::create(b, loc, iv, step);
     // (next > iv: an iteration past INT_MAX wraps around and is no
     // iteration.)
@@ -2462,26 +2606,35 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next, ub),
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, next, iv));
     Value other = arith::XOrIOp::create(b, loc, stage, i32(1));
-    ifElse(
-        more, {},
-        [&]() -> SmallVector<Value> {
-          copyFor(next, other);
-          return {};
-        },
-        [&]() -> SmallVector<Value> { return {}; });
+    nextValues = ifElse(
+        more, preloadTypes, [&] { return issueFor(next, other); },
+        [&] { return current; });
     // Committed even when empty: the mma waits for all groups but the
     // newest, which must be this one.
-    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+    if (!plan.empty())
+      NVVM::CpAsyncCommitGroupOp::create(b, loc);
     for (Prefetch &p : plan)
       prefetchedAt[p.load.getResult()] = prefetchBuffer(p, stage);
+    size_t k = 0;
+    for (tile::LoadOp load : preload) {
+      size_t n = numRegisters(load.getType());
+      regs[load.getResult()] =
+          SmallVector<Value>(current.begin() + k, current.begin() + k + n);
+      k += n;
+      preloaded.insert(load);
+    }
   }
   if (failed(emitBlock(*op.getBody())))
     return failure();
   auto yield = cast<scf::YieldOp>(op.getBody()->getTerminator());
-  scf::YieldOp::create(b, loc, flatten(yield.getOperands()));
+  SmallVector<Value> yielded = flatten(yield.getOperands());
+  llvm::append_range(yielded, nextValues);
+  scf::YieldOp::create(b, loc, yielded);
   b.setInsertionPointAfter(loop);
   for (Prefetch &p : plan)
     prefetchedAt.erase(p.load.getResult());
+  for (tile::LoadOp load : preload)
+    preloaded.erase(load);
   dynamicTop = savedTop;
   noteAccesses(op);
   unflatten(op.getResults(), loop.getResults());
@@ -2540,6 +2693,8 @@ LogicalResult KernelEmitter::emitBlock(Block &block) {
 
 LogicalResult KernelEmitter::emitOp(Operation &op) {
   if (auto load = dyn_cast<tile::LoadOp>(op)) {
+    if (preloaded.contains(load))
+      return success(); // issued an iteration ahead (see emitFor)
     if (loadsIntoMma(load)) {
       deferredLoads.insert(load.getResult());
       return success();

@@ -143,7 +143,8 @@ void define(void (*fn)(const Config &, Ps...), const Config &cfg,
   endKernel(loc);
 }
 
-/// Sets a kernel hint (`num_warps`, `occupancy`, `num_stages`, `wgmma`) for
+/// Sets a kernel hint (`num_warps`, `occupancy`, `num_stages`, `wgmma`,
+/// `prefetch_registers`: see TileAttrs.td) for
 /// `target` (`default`, `sm_90a`, `sm_100a`, `sm_103a`), from inside a kernel
 /// body. `wgmma` = 1 asks for warpgroup MMA, which only sm_90a has: set it for
 /// `sm_90a` (for another target, or `default`, compiling for sm_100a/sm_103a

@@ -80,6 +80,8 @@ static LogicalResult verifyHint(function_ref<InFlightDiagnostic()> emitError,
     return intHint(1, 8, /*pow2=*/false);
   if (name == "wgmma")
     return intHint(0, 1, /*pow2=*/false);
+  if (name == "prefetch_registers")
+    return intHint(0, 255, /*pow2=*/false);
   if (name == "cluster") {
     auto dims = dyn_cast<DenseI64ArrayAttr>(hint.getValue());
     if (!dims || dims.empty() || dims.size() > 3)
@@ -100,7 +102,8 @@ static LogicalResult verifyHint(function_ref<InFlightDiagnostic()> emitError,
     return success();
   }
   return emitError() << "unknown hint '" << name << "' for target '" << target
-                     << "' (known: num_warps, occupancy, num_stages, cluster, wgmma)";
+                     << "' (known: num_warps, occupancy, num_stages, "
+                        "cluster, wgmma, prefetch_registers)";
 }
 
 LogicalResult HintsAttr::verify(function_ref<InFlightDiagnostic()> emitError,

@@ -29,7 +29,7 @@ void computeOut(const Config &cfg,
                 View<float, 3, kDense> dt,     // (b, h, L)
                 View<float, 3, kDense> acs,    // (b, h, L), x log2 e
                 View<int32_t, 2> seqIdx,       // (b, L)
-                View<float, 5, kDense> states, // (b, nc, h, p, n)
+                View<X, 5, kDense> states,     // (b, nc, h, p, n)
                 View<float, 2> D,              // (h, p); stride 0 for (h)
                 View<X, 4, kDense> z,          // (b, L, h, p)
                 View<X, 4, kDense> y,          // (b, L, h, p)
@@ -55,8 +55,7 @@ void computeOut(const Config &cfg,
   // The state term: C_t · S_cᵀ over the state dimension, block by block.
   Tile cs = for_range({0, numK}, zeros({BM, BP}), [&](Scalar k, Tile acc) {
     Tile Ck = load(C, {bi, r, gi, k}, {drop, BM, drop, BK});
-    Tile Sk = cast<X>(
-        load(states, {bi, c, hi, pb, k}, {drop, drop, drop, BP, BK}));
+    Tile Sk = load(states, {bi, c, hi, pb, k}, {drop, drop, drop, BP, BK});
     return mma(Ck, transpose(Sk), acc);
   });
   // It reaches the tokens that continue the sequence of the token before the

@@ -30,7 +30,7 @@ void fwdPassState(const Config &cfg,
                   View<float, 3, kDense> acs,           // (b, h, L), x log2 e
                   View<int32_t, 2> seqIdx,              // (b, L)
                   View<float, 4> initStates,            // (b, h, p, n)
-                  View<float, 5, kDense> states,        // (b, nc, h, p, n)
+                  View<X, 5, kDense> states,            // (b, nc, h, p, n)
                   View<float, 4> finalStates,           // (b, h, p, n)
                   I32 hasSeqIdx, I32 hasInit, I32 hasFinal) {
   const int64_t Q = cfg["Q"], BP = cfg["BLOCK_P"], BN = cfg["BLOCK_N"],
@@ -38,6 +38,11 @@ void fwdPassState(const Config &cfg,
   hint("default", "num_warps", cfg["num_warps"]);
   if (cfg["occupancy"])
     hint("default", "occupancy", cfg["occupancy"]);
+  // B, Acs and dt issued a token block ahead pay with 32-row blocks and cost
+  // with 64 (more registers live across the mma): measured on the H200,
+  // bench/results/2026-11-29-mamba2-states-bf16.md.
+  if (BP == 32)
+    hint("default", "prefetch_registers", cfg["prefetch_registers"]);
 
   auto pb = program_id(0), nb = program_id(1), bh = program_id(2);
   auto L = dim(x, 1), H = dim(x, 2), G = dim(B, 2);
@@ -55,7 +60,8 @@ void fwdPassState(const Config &cfg,
   Tile SEnd = std::get<0>(for_range(
       {0, numChunks}, std::tuple<Tile, Tile>{S0, seq0},
       [&](Scalar c, Tile S, Tile seqPrev) {
-        store(states, {bi, c, hi, pb, nb}, S, {.squeeze = {0, 1, 2}});
+        // In x's type: compute_out's mma reads it so (final_states stay f32).
+        store(states, {bi, c, hi, pb, nb}, cast<X>(S), {.squeeze = {0, 1, 2}});
         // The chunk's last real token (the last chunk may be short).
         Scalar last = minimum(L, (c + 1) * Q) - 1;
         Tile acsLast = load(acs, {bi, hi, last}, {drop, drop, 1}); // (1)
@@ -117,6 +123,9 @@ const Register registration{{
             tunable("num_warps", {4, 8}, 4, "warps per program"),
             tunable("occupancy", {0, 1, 2, 3, 4}, 0,
                     "CTAs per SM to fit (0: ptxas decides)"),
+            tunable("prefetch_registers", {0, 32, 64}, 64,
+                    "registers per thread for loads issued a token block "
+                    "ahead (BLOCK_P = 32 only)"),
         },
     // (p block, n block, batch x head)
     .grid = {{"x", 3, "BLOCK_P"},

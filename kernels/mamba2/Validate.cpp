@@ -250,7 +250,7 @@ Status validate(const tessel_mamba2_forward_args *a, Dims *dims) {
                          " is over the supported " +
                          std::to_string(kMaxGridYZ));
   const int64_t nc = (L + Q - 1) / Q;
-  *dims = {b, L, h, p, n, g, Q, nc, roundUp(L, 4), roundUp(n, 4)};
+  *dims = {b, L, h, p, n, g, Q, nc, roundUp(L, 4), roundUp(n, 8)};
   return Status();
 }
 
@@ -261,7 +261,7 @@ Workspace layout(const Dims &d) {
   w.acsOffset = roundUp(rows, 256);
   w.statesOffset = w.acsOffset + roundUp(rows, 256);
   w.bytes = w.statesOffset +
-            roundUp(static_cast<size_t>(d.b * d.nc * d.h * d.p * d.np) * 4, 256);
+            roundUp(static_cast<size_t>(d.b * d.nc * d.h * d.p * d.np) * 2, 256);
   return w;
 }
 

@@ -16,8 +16,10 @@ struct Dims {
   int64_t b, L, h, p, n, g, Q, nc, Lp, np;
 };
 
-/// Workspace: dt and dA_cumsum (b, h, L) with rows padded to 4 floats, then
-/// the chunk states (b, nc, h, p, n) with n padded to 4; each 256-aligned.
+/// Workspace: dt and dA_cumsum (b, h, L) f32 with rows padded to 4 floats,
+/// then the chunk states (b, nc, h, p, n) in x's 16-bit type (what
+/// compute_out's mma reads; final_states stay f32) with n padded to 8 (16-byte
+/// rows); each 256-aligned.
 struct Workspace {
   size_t dtOffset, acsOffset, statesOffset, bytes;
 };

@@ -106,3 +106,100 @@ module attributes {tilegpu.target = "sm_90a"} {
     return
   }
 }
+
+// -----
+
+// With the prefetch_registers hint, a load whose tile lands in registers
+// (not an mma operand) and whose index follows the induction variable is
+// issued one iteration ahead: once before the loop (when it runs), then at
+// the top of each iteration for the next one (when there is one); the loop
+// carries its registers (4 f32 per thread here) and the body computes on
+// the carried ones.
+// CHECK-LABEL: llvm.func @register_prefetch
+// CHECK: scf.if {{.*}} -> (f32, f32, f32, f32)
+// CHECK: llvm.load {{.*}} : !llvm.ptr<1> -> vector<4xf32>
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %[[P0:arg[0-9]+]] = {{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32)
+// CHECK: scf.if {{.*}} -> (f32, f32, f32, f32)
+// CHECK: llvm.load {{.*}} : !llvm.ptr<1> -> vector<4xf32>
+// CHECK: arith.addf %{{.*}}, %[[P0]] : f32
+// CHECK: scf.yield {{.*}} : f32, f32, f32, f32, f32, f32, f32, f32
+module attributes {tilegpu.target = "sm_90a"} {
+  func.func @register_prefetch(%a: !tile.view<?xf32>, %c: !tile.view<?xf32>, %n: i32) attributes {tile.hints = #tile.hints<{default = {prefetch_registers = 4}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<512xf32>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<512xf32>) : i32 {
+      %x = tile.load %a[%k] : !tile.view<?xf32> -> tensor<512xf32>
+      %s = arith.addf %acc, %x : tensor<512xf32>
+      scf.yield %s : tensor<512xf32>
+    }
+    tile.store %r, %c[%c0] : tensor<512xf32>, !tile.view<?xf32>
+    return
+  }
+}
+
+// -----
+
+// Must not fire: without the hint (the default is off), over the hint's
+// budget, when the loop writes the view, or when the index is carried by
+// the loop.
+// CHECK-LABEL: llvm.func @no_register_prefetch
+// CHECK: scf.for {{.*}} -> (f32, f32, f32, f32) :
+// CHECK-LABEL: llvm.func @over_budget
+// CHECK: scf.for {{.*}} -> (f32, f32, f32, f32) :
+// CHECK-LABEL: llvm.func @written
+// CHECK: scf.for {{.*}} -> (f32, f32, f32, f32) :
+// CHECK-LABEL: llvm.func @carried_index
+// CHECK: scf.for {{.*}} -> (f32, f32, f32, f32, i32) :
+module attributes {tilegpu.target = "sm_90a"} {
+  func.func @no_register_prefetch(%a: !tile.view<?xf32>, %c: !tile.view<?xf32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<512xf32>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<512xf32>) : i32 {
+      %x = tile.load %a[%k] : !tile.view<?xf32> -> tensor<512xf32>
+      %s = arith.addf %acc, %x : tensor<512xf32>
+      scf.yield %s : tensor<512xf32>
+    }
+    tile.store %r, %c[%c0] : tensor<512xf32>, !tile.view<?xf32>
+    return
+  }
+  func.func @over_budget(%a: !tile.view<?xf32>, %c: !tile.view<?xf32>, %n: i32) attributes {tile.hints = #tile.hints<{default = {prefetch_registers = 3}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<512xf32>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<512xf32>) : i32 {
+      %x = tile.load %a[%k] : !tile.view<?xf32> -> tensor<512xf32>
+      %s = arith.addf %acc, %x : tensor<512xf32>
+      scf.yield %s : tensor<512xf32>
+    }
+    tile.store %r, %c[%c0] : tensor<512xf32>, !tile.view<?xf32>
+    return
+  }
+  func.func @written(%a: !tile.view<?xf32>, %c: !tile.view<?xf32>, %n: i32) attributes {tile.hints = #tile.hints<{default = {prefetch_registers = 8}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<512xf32>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<512xf32>) : i32 {
+      %x = tile.load %a[%k] : !tile.view<?xf32> -> tensor<512xf32>
+      %s = arith.addf %acc, %x : tensor<512xf32>
+      tile.store %s, %a[%c1] : tensor<512xf32>, !tile.view<?xf32>
+      scf.yield %s : tensor<512xf32>
+    }
+    tile.store %r, %c[%c0] : tensor<512xf32>, !tile.view<?xf32>
+    return
+  }
+  func.func @carried_index(%a: !tile.view<?xf32>, %c: !tile.view<?xf32>, %n: i32) attributes {tile.hints = #tile.hints<{default = {prefetch_registers = 8}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<512xf32>
+    %r:2 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z, %j = %c0) -> (tensor<512xf32>, i32) : i32 {
+      %x = tile.load %a[%j] : !tile.view<?xf32> -> tensor<512xf32>
+      %s = arith.addf %acc, %x : tensor<512xf32>
+      %j2 = arith.addi %j, %c1 : i32
+      scf.yield %s, %j2 : tensor<512xf32>, i32
+    }
+    tile.store %r#0, %c[%c0] : tensor<512xf32>, !tile.view<?xf32>
+    return
+  }
+}

@@ -24,7 +24,7 @@ func.func @target_not_dictionary() attributes {tile.hints = #tile.hints<{default
 
 // -----
 
-// expected-error @below {{unknown hint 'warps' for target 'sm_90a' (known: num_warps, occupancy, num_stages, cluster, wgmma)}}
+// expected-error @below {{unknown hint 'warps' for target 'sm_90a' (known: num_warps, occupancy, num_stages, cluster, wgmma, prefetch_registers)}}
 func.func @unknown_hint() attributes {tile.hints = #tile.hints<{sm_90a = {warps = 4}}>} {
   return
 }
@@ -163,5 +163,12 @@ func.func @no_parameters() attributes {tile.hints = #tile.hints} {
 // expected-error @below {{invalid kind of attribute specified}}
 // expected-error @below {{failed to parse Tile_HintsAttr parameter 'entries' which is to be a `::mlir::DictionaryAttr`}}
 func.func @not_a_dictionary() attributes {tile.hints = #tile.hints<[1, 2]>} {
+  return
+}
+
+// -----
+
+// expected-error @below {{hint 'prefetch_registers' of target 'default' must be in [0, 255], got 256}}
+func.func @prefetch_registers_too_large() attributes {tile.hints = #tile.hints<{default = {prefetch_registers = 256}}>} {
   return
 }

@@ -71,10 +71,11 @@ TEST(Mamba2Api, AcceptsAValidCallAndSizesTheWorkspace) {
   ASSERT_TRUE(validate(&a, &d).ok()) << validate(&a, &d).message();
   EXPECT_EQ(d.nc, 4);
   Workspace w = layout(d);
-  // dt and Acs rows of 1000 floats, 16 rows each; then 2*4*8*64*128 floats.
+  // dt and Acs rows of 1000 floats, 16 rows each; then 2*4*8*64*128
+  // 16-bit states.
   EXPECT_EQ(w.acsOffset, 64000u);
   EXPECT_EQ(w.statesOffset, 128000u);
-  EXPECT_EQ(w.bytes, 128000u + 2u * 4 * 8 * 64 * 128 * 4);
+  EXPECT_EQ(w.bytes, 128000u + 2u * 4 * 8 * 64 * 128 * 2);
   a.workspace = reinterpret_cast<void *>(0xd00000);
   a.workspace_bytes = w.bytes;
   EXPECT_EQ(check(a), "");
