@@ -2241,8 +2241,11 @@ FailureOr<Value> KernelEmitter::emitMath(Operation &op, Value x) {
     return arith::SelectOp::create(b, loc, neg, f32(NAN), y);
   };
   Value y;
+  // exp2 is the fast one: ex2.approx.ftz, a single MUFU.EX2 (results below
+  // 2^-126 flush to zero; without .ftz ptxas wraps each one in a range
+  // check, a halving and a squaring).
   if (isa<math::Exp2Op>(op))
-    y = ex2(x);
+    y = intrinsic("llvm.nvvm.ex2.approx.ftz.f32", f32Type, {x});
   else if (isa<math::ExpOp>(op))
     y = expf(x);
   else if (isa<math::Log2Op>(op))

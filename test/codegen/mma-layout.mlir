@@ -73,8 +73,11 @@ module attributes {tilegpu.target = "sm_90a"} {
 // -----
 
 // A one-element tile is held by every thread: broadcasting it into any
-// layout is register copies (no shared memory, no barrier).
+// layout is register copies (no shared memory, no barrier). (exp2 is the
+// flush-to-zero ex2.approx: one MUFU.EX2.)
 // CHECK-LABEL: llvm.func @one_element_broadcast
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"
 // CHECK-NOT: nvvm.barrier0
 // CHECK-NOT: !llvm.ptr<3>
 // CHECK: llvm.return
