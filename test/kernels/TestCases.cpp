@@ -289,6 +289,43 @@ Case mmaCase(std::mt19937 &rng, DType dtype, int64_t M, int64_t N, int64_t K,
   return matmulCase(rng, kernel, "mma", dtype, M, N, K, BM, BN, false, false);
 }
 
+/// O = sum_j round_bf16(A B_j / 2) V_j through test_mma_chain_bf16.
+Case mmaChainCase(std::mt19937 &rng, int64_t M, int64_t K, int64_t N1,
+                  int64_t N2) {
+  const int64_t BM = 64, BN2 = 32;
+  Case c;
+  c.kernel = "test_mma_chain_bf16";
+  c.label = "mma chain bf16 " + std::to_string(M) + "x" + std::to_string(K) +
+            "x" + std::to_string(N1) + "x" + std::to_string(N2) +
+            " (A of the 2nd from registers)";
+  c.grid = {ceilDiv(M, BM), ceilDiv(N2, BN2), 1};
+  Tensor a = input(rng, DType::bf16, {M, K});
+  Tensor b = input(rng, DType::bf16, {K, N1});
+  Tensor v = input(rng, DType::bf16, {N1, N2});
+  c.tensors = {a, b, v, output(DType::f32, {M, N2}, {N2, 1}, M * N2)};
+  c.args = {size_t(0), size_t(1), size_t(2), size_t(3)};
+  c.expected = expectationsFor(c);
+  for (int64_t m = 0; m < M; ++m) {
+    std::vector<double> p(N1);
+    for (int64_t j = 0; j < N1; ++j) {
+      double s = 0;
+      for (int64_t k = 0; k < K; ++k)
+        s += a.values[m * K + k] * b.values[k * N1 + j];
+      p[j] = roundTo(s * 0.5, DType::bf16);
+    }
+    for (int64_t n = 0; n < N2; ++n) {
+      double s = 0;
+      for (int64_t j = 0; j < N1; ++j)
+        s += p[j] * v.values[j * N2 + n];
+      c.expected[3][m * N2 + n] = s;
+    }
+  }
+  // The f32 sums of the first product may round to the other bf16 neighbour
+  // than the float64 one (2^-8 relative on a few elements of P).
+  c.tolerance = 1e-2;
+  return c;
+}
+
 Case inplaceCase(std::mt19937 &rng) {
   const int64_t N = 300;
   Case c;
@@ -359,6 +396,7 @@ std::vector<Case> opCases(std::mt19937 &rng) {
   cases.push_back(mmaCase(rng, DType::bf16, 50, 70, 90, 32, 32));
   cases.push_back(mmaCase(rng, DType::f16, 100, 64, 72, 64, 64));
   cases.push_back(mmaCase(rng, DType::f32, 33, 17, 40, 16, 16));
+  cases.push_back(mmaChainCase(rng, 150, 40, 70, 45));
   cases.push_back(matmulCase(rng, "test_wgmma_bf16", "wgmma", DType::bf16, 150,
                              200, 88, 64, 128, false, false));
   cases.push_back(matmulCase(rng, "test_wgmma_f16_t", "wgmma", DType::f16, 300,

@@ -181,6 +181,11 @@ const Register registrations[] = {
         },
         {{"BM", 128}, {"BN", 64}, {"BK", 32}, {"TRANS_A", 1}, {"TRANS_B", 1},
          {"WGMMA", 1}, {"num_warps", 8}}),
+    add("test_mma_chain_bf16",
+        [](const Config &c) {
+          define(tessel::test::mmaChainKernel<bf16>, c, {"a", "b", "v", "o"});
+        },
+        {{"BM", 64}, {"BK", 16}, {"BN1", 32}, {"BN2", 32}}),
     add("test_mma_tf32",
         [](const Config &c) {
           define(tessel::test::matmulKernel<float>, c, {"a", "b", "c"});

@@ -44,6 +44,30 @@ inline void matmulTransposedKernel(const Config &cfg, View<T, 2> a,
   store(c, {i, j}, acc);
 }
 
+/// O = sum over column blocks j of round_T(P_j / 2) V_j with P_j = A B_j
+/// (A: M x K, B: K x N1, V: N1 x N2): the product of one mma, scaled and
+/// rounded in registers, is the A operand of the next (as in attention).
+/// With 64-row blocks and 32-column products on 4 warps both mmas put their
+/// warps along M, so the second reads A from registers.
+template <class T>
+inline void mmaChainKernel(const Config &cfg, View<T, 2> a, View<T, 2> b,
+                           View<T, 2> v, View<float, 2> o) {
+  int64_t BM = cfg["BM"], BK = cfg["BK"], BN1 = cfg["BN1"], BN2 = cfg["BN2"];
+  auto i = program_id(0), n = program_id(1);
+  Scalar kTiles = (dim(a, 1) + int(BK - 1)) / int(BK);
+  Scalar jTiles = (dim(b, 1) + int(BN1 - 1)) / int(BN1);
+  Tile out =
+      for_range({0, jTiles}, zeros({BM, BN2}), [&](Scalar j, Tile acc) {
+        Tile p = for_range({0, kTiles}, zeros({BM, BN1}),
+                           [&](Scalar k, Tile pacc) {
+                             return mma(load(a, {i, k}, {BM, BK}),
+                                        load(b, {k, j}, {BK, BN1}), pacc);
+                           });
+        return mma(cast<T>(p * 0.5f), load(v, {j, n}, {BN1, BN2}), acc);
+      });
+  store(o, {i, n}, out);
+}
+
 } // namespace tessel::test
 
 #endif // TESSEL_TEST_KERNELS_TESTKERNELS_H
