@@ -256,7 +256,10 @@ Scalar unary(UnOp op, const ScalarArg &x);
   inline Scalar NAME(const Scalar &x, Loc loc = Loc::current()) {              \
     return unary(UnOp::OP, ScalarArg(x, loc));                                 \
   }
+/// e^x to ~2-3 ulp.
 TESSEL_UNARY_FUNCTION(exp, Exp)
+/// 2^x, the fast exponential (one MUFU.EX2 on NVIDIA GPUs, ~2 ulp); results
+/// below 2^-126 flush to zero on the GPU.
 TESSEL_UNARY_FUNCTION(exp2, Exp2)
 TESSEL_UNARY_FUNCTION(log, Log)
 TESSEL_UNARY_FUNCTION(log2, Log2)

@@ -34,45 +34,54 @@ using namespace tessel;
 using namespace tessel::dsl;
 namespace cl = llvm::cl;
 
+// --help lists these, not the options LLVM's libraries register.
+static cl::OptionCategory tesselcOptions("tesselc options");
+
 static cl::list<std::string> kernelNames(cl::Positional,
-                                         cl::desc("[KERNEL...]"));
+                                         cl::desc("[KERNEL...]"),
+                                         cl::cat(tesselcOptions));
 static cl::opt<std::string>
     targets("target",
             cl::desc("Comma-separated targets (sm_103a, sm_100a, "
                      "sm_90a)"),
-            cl::init("sm_103a"));
+            cl::init("sm_103a"), cl::cat(tesselcOptions));
 static cl::opt<std::string> outputDir("o", cl::desc("Output directory"),
-                                      cl::value_desc("DIR"), cl::init("."));
+                                      cl::value_desc("DIR"), cl::init("."),
+                                      cl::cat(tesselcOptions));
 static cl::opt<std::string>
     dumpDir("dump-dir", cl::desc("Write the IR of every stage to DIR"),
-            cl::value_desc("DIR"));
+            cl::value_desc("DIR"), cl::cat(tesselcOptions));
 static cl::list<std::string>
-    defines("D", cl::desc("Set a kernel constant (NAME=VALUE)"), cl::Prefix);
+    defines("D", cl::desc("Set a kernel constant (NAME=VALUE)"), cl::Prefix,
+            cl::cat(tesselcOptions));
 static cl::opt<std::string>
     emit("emit",
          cl::desc("What to produce: cubin (with .ptx), ptx, or tile (print "
                   "the traced tile IR)"),
-         cl::init("cubin"));
+         cl::init("cubin"), cl::cat(tesselcOptions));
 static cl::opt<std::string>
     library("library",
             cl::desc("Also write DIR/NAME.h and DIR/NAME.cpp: the cubins "
                      "embedded, with a typed launcher per kernel"),
-            cl::value_desc("NAME"));
+            cl::value_desc("NAME"), cl::cat(tesselcOptions));
 static cl::opt<std::string>
     cxxNamespace("namespace",
                  cl::desc("C++ namespace of the launchers (default: NAME)"),
-                 cl::value_desc("NS"));
+                 cl::value_desc("NS"), cl::cat(tesselcOptions));
 static cl::opt<bool> list("list",
                           cl::desc("List the registered kernels and their "
-                                   "search spaces"));
+                                   "search spaces"),
+                          cl::cat(tesselcOptions));
 static cl::opt<bool>
     variants("variants",
              cl::desc("Compile every combination of each kernel's variant "
                       "(non-tunable) constants that -D does not fix, "
-                      "tunables at their defaults or -D values"));
+                      "tunables at their defaults or -D values"),
+             cl::cat(tesselcOptions));
 static cl::opt<bool>
     allConfigs("all-configs",
-               cl::desc("Trace every point of each kernel's search space"));
+               cl::desc("Trace every point of each kernel's search space"),
+               cl::cat(tesselcOptions));
 
 static bool writeFile(const std::string &path, const std::string &text) {
   std::error_code ec;
@@ -182,6 +191,7 @@ static void printKernelList() {
 }
 
 int main(int argc, char **argv) {
+  cl::HideUnrelatedOptions(tesselcOptions);
   cl::ParseCommandLineOptions(argc, argv, "tessel ahead-of-time compiler\n");
   if (list) {
     printKernelList();
@@ -364,17 +374,16 @@ int main(int argc, char **argv) {
                variants ? "config" : "files");
     for (const Row &row : rows)
       fmt::print(
-          "{:<16} {:<8} {:>5} {:>5} {:>8} {:>7} {:>9}  {}\n",
-          row.kernel, row.target, row.artifact.numWarps,
-          row.artifact.usage.registers,
+          "{:<16} {:<8} {:>5} {:>5} {:>8} {:>7} {:>9}  {}\n", row.kernel,
+          row.target, row.artifact.numWarps, row.artifact.usage.registers,
           row.artifact.sharedBytes + row.artifact.dynamicSharedBytes,
           row.artifact.usage.spillStores + row.artifact.usage.spillLoads,
           row.artifact.cubin.size(),
-          variants ? row.config
-                   : fmt::format("{}/{}.{}.{{ptx{}}}", outputDir.getValue(),
-                                 row.kernel, row.target,
-                                 row.artifact.cubin.empty() ? ""
-                                                            : ",cubin,txt"));
+          variants
+              ? row.config
+              : fmt::format("{}/{}.{}.{{ptx{}}}", outputDir.getValue(),
+                            row.kernel, row.target,
+                            row.artifact.cubin.empty() ? "" : ",cubin,txt"));
   }
   if (!library.empty() && !failures) {
     if (emit != "cubin")
