@@ -5,13 +5,14 @@
 // running state S (p x n, f32) on chip, writes the state entering each chunk,
 // and updates it with one tile.mma per token block:
 //
-//   S <- exp(Acs_last) S + xᵀ · (B * exp(Acs_last - Acs) * dt)
+//   S <- exp(Acs_last) S + (x * exp(Acs_last - Acs) * dt)ᵀ · B
 //
 // (Acs is kept times log2(e): exp(v) is exp2 of it.) With packed sequences
 // (seq_idx) a token contributes only when it belongs to the chunk's last
 // sequence, and the state flows into the next chunk only when the sequence
-// did not change over this one. The register-computed operand (the scaled
-// B) sits in the B slot here: tile-route-mma-operands moves it to A.
+// did not change over this one. The per-token weights are applied to x, the
+// smaller operand (BLOCK_P <= BLOCK_N), which the mma takes transposed in
+// its A slot (the slot that takes registers); B only feeds the mma.
 //
 //===----------------------------------------------------------------------===//
 
@@ -87,8 +88,11 @@ void fwdPassState(const Config &cfg,
                 return where(seqT == seqLast, w, 0.0f);
               },
               [&] { return w; });
-          Tile Bs = cast<X>(cast<float>(Bt) * reshape(w, {BT, 1}));
-          return mma(transpose(xt), Bs, S);
+          // The per-token weights scale x (BT x BLOCK_P), not B (BT x
+          // BLOCK_N): as much work or less, and B then only feeds the mma
+          // (copied to shared memory by cp.async, never in registers).
+          Tile xs = cast<X>(cast<float>(xt) * reshape(w, {BT, 1}));
+          return mma(transpose(xs), Bt, S);
         });
         return std::tuple<Tile, Tile>{S, seqLast};
       }));
