@@ -337,8 +337,18 @@ private:
   /// iteration ahead: their registers are carried by the loop.
   SmallVector<tile::LoadOp>
   planRegisterPrefetch(scf::ForOp loop, SmallVector<Operation *> &slice);
-  /// Loads whose registers the enclosing loop carries (see emitFor).
+  /// Loads whose registers the enclosing loop carries (see emitFor), with
+  /// the carried words of those that travel packed (16-bit elements: see
+  /// packsIntoWords), unpacked where the load stood.
   DenseSet<Operation *> preloaded;
+  DenseMap<Operation *, SmallVector<Value>> preloadedWords;
+  /// A load's registers, or (`packed`) its 16-bit elements two per i32 word,
+  /// so that values merged from branches or carried by a loop are the
+  /// loaded words themselves (unpacking them where they are loaded would
+  /// make the thread wait for the load there).
+  SmallVector<Value> loadRegisters(tile::LoadOp op, bool packed);
+  bool packsIntoWords(tile::LoadOp op);
+  SmallVector<Value> unpackWords(Type element, ArrayRef<Value> words);
   /// Buffer `stage` (0 or 1, i32) of a prefetch.
   Value prefetchBuffer(const Prefetch &p, Value stage);
   /// Per load result, the buffer the current iteration reads.
@@ -810,6 +820,36 @@ Value KernelEmitter::wholeTileFits(Value viewValue, ValueRange indices,
 }
 
 LogicalResult KernelEmitter::emitLoad(tile::LoadOp op) {
+  regs[op.getResult()] = loadRegisters(op, /*packed=*/false);
+  return success();
+}
+
+/// Whether `op`'s registers can travel as 32-bit words (16-bit elements,
+/// an even number per vector access).
+bool KernelEmitter::packsIntoWords(tile::LoadOp op) {
+  auto type = cast<RankedTensorType>(op.getType());
+  if (storageBytes(type.getElementType()) != 2 ||
+      type.getElementType().isInteger(1))
+    return false;
+  int64_t v = accessVector(views[op.getView()].type, type, op.getSqueeze(),
+                           distributionOf(type));
+  return v % 2 == 0;
+}
+
+SmallVector<Value> KernelEmitter::unpackWords(Type element,
+                                              ArrayRef<Value> words) {
+  SmallVector<Value> out;
+  auto pairType = VectorType::get({2}, element);
+  for (Value w : words) {
+    Value pair = LLVM::BitcastOp::create(b, loc, pairType, w);
+    for (int64_t k = 0; k < 2; ++k)
+      out.push_back(LLVM::ExtractElementOp::create(b, loc, pair, i32(k)));
+  }
+  return out;
+}
+
+SmallVector<Value> KernelEmitter::loadRegisters(tile::LoadOp op,
+                                                bool packed) {
   if (storedViews.contains(op.getView()))
     barrier();
   loadedViews.insert(op.getView());
@@ -830,15 +870,29 @@ LogicalResult KernelEmitter::emitLoad(tile::LoadOp op) {
   int64_t v =
       accessVector(views[op.getView()].type, type, op.getSqueeze(), dist);
   int64_t bytes = storageBytes(element);
+  // Packed: each group of v 16-bit elements as v / 2 words (see
+  // packsIntoWords).
+  auto vecType = VectorType::get({v}, element);
+  auto wordsOf = [&](Value vec) -> SmallVector<Value> {
+    auto wordsType = VectorType::get({v / 2}, b.getI32Type());
+    Value w = LLVM::BitcastOp::create(b, loc, wordsType, vec);
+    SmallVector<Value> parts;
+    for (int64_t k = 0; k < v / 2; ++k)
+      parts.push_back(LLVM::ExtractElementOp::create(b, loc, w, i32(k)));
+    return parts;
+  };
   auto vectorLoad = [&](int64_t g) -> SmallVector<Value> {
-    auto vecType = VectorType::get({v}, element);
     Value vec =
         LLVM::LoadOp::create(b, loc, vecType, access.address[g * v], v * bytes);
+    if (packed)
+      return wordsOf(vec);
     SmallVector<Value> parts;
     for (int64_t k = 0; k < v; ++k)
       parts.push_back(LLVM::ExtractElementOp::create(b, loc, vec, i32(k)));
     return parts;
   };
+  int64_t perGroup = packed ? v / 2 : v;
+  Type regType = packed ? Type(b.getI32Type()) : element;
   // Interior tiles: every access unconditional.
   auto fast = [&]() -> SmallVector<Value> {
     plan(/*interior=*/true);
@@ -856,7 +910,7 @@ LogicalResult KernelEmitter::emitLoad(tile::LoadOp op) {
   // Border tiles: per element (or vector group) bounds and alignment.
   auto slow = [&]() -> SmallVector<Value> {
     plan(/*interior=*/false);
-    SmallVector<Value> out(dist.numRegisters);
+    SmallVector<Value> out(dist.numRegisters / v * perGroup);
     for (int64_t g = 0; g < dist.numRegisters / v; ++g) {
       auto scalarLoads = [&]() {
         SmallVector<Value> vals;
@@ -872,21 +926,31 @@ LogicalResult KernelEmitter::emitLoad(tile::LoadOp op) {
               })[0]);
         return vals;
       };
+      auto scalarGroup = [&]() -> SmallVector<Value> {
+        SmallVector<Value> vals = scalarLoads();
+        if (!packed)
+          return vals;
+        Value vec = LLVM::UndefOp::create(b, loc, vecType);
+        for (int64_t k = 0; k < v; ++k)
+          vec = LLVM::InsertElementOp::create(b, loc, vec, vals[k], i32(k));
+        return wordsOf(vec);
+      };
       SmallVector<Value> vals =
           v == 1 ? scalarLoads()
                  : ifElse(
-                       access.groupInBounds[g], SmallVector<Type>(v, element),
-                       [&] { return vectorLoad(g); }, scalarLoads);
-      for (int64_t k = 0; k < v; ++k)
-        out[g * v + k] = vals[k];
+                       access.groupInBounds[g],
+                       SmallVector<Type>(perGroup, regType),
+                       [&] { return vectorLoad(g); }, scalarGroup);
+      for (int64_t k = 0; k < perGroup; ++k)
+        out[g * perGroup + k] = vals[k];
     }
     return out;
   };
   Value fits =
       wholeTileFits(op.getView(), op.getIndices(), type, op.getSqueeze(), v);
-  regs[op.getResult()] =
-      ifElse(fits, SmallVector<Type>(dist.numRegisters, element), fast, slow);
-  return success();
+  return ifElse(fits,
+                SmallVector<Type>(dist.numRegisters / v * perGroup, regType),
+                fast, slow);
 }
 
 LogicalResult KernelEmitter::emitStore(tile::StoreOp op) {
@@ -2434,9 +2498,11 @@ bool KernelEmitter::indexSlice(scf::ForOp loop, tile::LoadOp load,
 /// write, whose indices can be evaluated for the next iteration, not
 /// staged for an mma (those are copied ahead into shared memory), within
 /// the kernel's `prefetch_registers` hint (registers per thread, first come
-/// first served). Opt-in: the registers can cost more than the latency
-/// saves (fwd_pass_state on the H200: 4% faster with 32-row blocks, 1.6x
-/// slower with 64; bench/results/2026-11-29-mamba2-states-bf16.md).
+/// first served). 16-bit tiles travel as the loaded 32-bit words (see
+/// loadRegisters). Opt-in: the registers held across an iteration can cost
+/// more than the latency saves (compute_out spills with it); fwd_pass_state
+/// is 20-25% faster with it on the H200
+/// (bench/results/2026-11-29-mamba2-states-bf16.md).
 SmallVector<tile::LoadOp>
 KernelEmitter::planRegisterPrefetch(scf::ForOp loop,
                                     SmallVector<Operation *> &slice) {
@@ -2510,9 +2576,19 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   SmallVector<Operation *> slice;
   SmallVector<Prefetch> plan = planPrefetch(op, slice);
   SmallVector<tile::LoadOp> preload = planRegisterPrefetch(op, slice);
+  // What the loop carries per preloaded load: its registers, or its words.
   SmallVector<Type> preloadTypes;
-  for (tile::LoadOp load : preload)
-    llvm::append_range(preloadTypes, flatTypes(load.getType()));
+  SmallVector<int64_t> preloadCounts;
+  for (tile::LoadOp load : preload) {
+    int64_t n = numRegisters(load.getType());
+    if (packsIntoWords(load)) {
+      preloadTypes.append(n / 2, b.getI32Type());
+      preloadCounts.push_back(n / 2);
+    } else {
+      llvm::append_range(preloadTypes, flatTypes(load.getType()));
+      preloadCounts.push_back(n);
+    }
+  }
   int64_t savedTop = dynamicTop;
   for (Prefetch &p : plan) {
     p.offset = dynamicTop;
@@ -2550,10 +2626,9 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     atIteration(iv, [&] {
       for (Prefetch &p : plan)
         issueCopy(p.load, prefetchBuffer(p, stage), p.layout);
-      for (tile::LoadOp load : preload) {
-        (void)emitLoad(load); // cannot fail
-        llvm::append_range(values, regs[load.getResult()]);
-      }
+      for (tile::LoadOp load : preload)
+        llvm::append_range(values,
+                           loadRegisters(load, packsIntoWords(load)));
     });
     return values;
   };
@@ -2619,12 +2694,14 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     for (Prefetch &p : plan)
       prefetchedAt[p.load.getResult()] = prefetchBuffer(p, stage);
     size_t k = 0;
-    for (tile::LoadOp load : preload) {
-      size_t n = numRegisters(load.getType());
-      regs[load.getResult()] =
-          SmallVector<Value>(current.begin() + k, current.begin() + k + n);
+    for (auto [load, n] : llvm::zip(preload, preloadCounts)) {
+      SmallVector<Value> carried(current.begin() + k, current.begin() + k + n);
       k += n;
       preloaded.insert(load);
+      if (packsIntoWords(load))
+        preloadedWords[load] = carried;
+      else
+        regs[load.getResult()] = carried;
     }
   }
   if (failed(emitBlock(*op.getBody())))
@@ -2636,8 +2713,10 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   b.setInsertionPointAfter(loop);
   for (Prefetch &p : plan)
     prefetchedAt.erase(p.load.getResult());
-  for (tile::LoadOp load : preload)
+  for (tile::LoadOp load : preload) {
     preloaded.erase(load);
+    preloadedWords.erase(load);
+  }
   dynamicTop = savedTop;
   noteAccesses(op);
   unflatten(op.getResults(), loop.getResults());
@@ -2696,8 +2775,13 @@ LogicalResult KernelEmitter::emitBlock(Block &block) {
 
 LogicalResult KernelEmitter::emitOp(Operation &op) {
   if (auto load = dyn_cast<tile::LoadOp>(op)) {
-    if (preloaded.contains(load))
-      return success(); // issued an iteration ahead (see emitFor)
+    if (preloaded.contains(load)) { // issued an iteration ahead (emitFor)
+      auto words = preloadedWords.find(load);
+      if (words != preloadedWords.end())
+        regs[load.getResult()] =
+            unpackWords(load.getType().getElementType(), words->second);
+      return success();
+    }
     if (loadsIntoMma(load)) {
       deferredLoads.insert(load.getResult());
       return success();

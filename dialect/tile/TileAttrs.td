@@ -49,8 +49,8 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
     - `num_stages`: software-pipeline depth for loads in loops, 1..8;
     - `prefetch_registers`: 32-bit registers per thread that a loop may fill
       with loads issued one iteration ahead (loads whose tiles land in
-      registers), 0..255; default 0 (off): the registers can cost more
-      than the latency saves;
+      registers), 0..255; default 0 (off): the registers held across an
+      iteration can cost more than the latency saves;
     - `cluster`: CTA cluster shape, 1 to 3 positive sizes whose product is at
       most 16;
     - `wgmma`: 1 asks for warpgroup MMA (`wgmma.mma_async`) where the tile

