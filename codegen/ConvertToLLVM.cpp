@@ -2606,8 +2606,6 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     save(op.getInductionVar());
     for (Operation *o : slice)
       save(o->getResult(0));
-    for (tile::LoadOp load : preload)
-      save(load.getResult());
     regs[op.getInductionVar()] = {iv};
     for (Operation *o : slice)
       (void)emitOp(*o); // scalar arith: cannot fail

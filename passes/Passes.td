@@ -55,8 +55,11 @@ def ConvertTileGPUToLLVM : Pass<"convert-tilegpu-to-llvm", "mlir::ModuleOp"> {
     barriers, or stay in registers where the layouts allow; `tile.mma`
     becomes mma.sync with ldmatrix fragments, its operands loaded by cp.async
     and, in loops, one iteration ahead (dynamic shared memory,
-    `tilegpu.dynamic_shared_bytes`); `scf.for`/`scf.if` carry the per-thread
-    scalars. Transcendentals use the PTX approximate instructions with range
+    `tilegpu.dynamic_shared_bytes`), an A operand in the accumulator layout
+    (warps along M) taken from registers; with the `prefetch_registers` hint
+    other loads in loops are issued one iteration ahead into registers the
+    loop carries (16-bit tiles as the loaded words); `scf.for`/`scf.if` carry
+    the per-thread scalars. Transcendentals use the PTX approximate instructions with range
     reduction (see the source). Ops the lowering does not handle yet are
     reported as errors. codegen/README.md has the whole table.
   }];
