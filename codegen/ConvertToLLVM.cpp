@@ -2529,11 +2529,12 @@ KernelEmitter::planRegisterPrefetch(scf::ForOp loop,
     if (!load || loadsIntoMma(load) || load.getResult().use_empty() ||
         written.contains(load.getView()))
       continue;
+    // Registers carried: 32-bit words when 16-bit elements pack, else one
+    // per element.
     auto type = cast<RankedTensorType>(load.getType());
-    int64_t words = (distributionOf(type).numRegisters *
-                         storageBytes(type.getElementType()) +
-                     3) /
-                    4;
+    int64_t words = distributionOf(type).numRegisters;
+    if (packsIntoWords(load))
+      words /= 2;
     SmallVector<Operation *> ops;
     if (words > budget || !indexSlice(loop, load, ops))
       continue;
