@@ -2638,12 +2638,18 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     return values;
   };
   SmallVector<Value> first;
+  // What is pending at run time if the loop runs no iteration (the barriers
+  // emitted below from here on may not run): kept after the loop.
+  DenseSet<Value> pendingLoads = loadedViews, pendingStores = storedViews;
   if (!plan.empty() || !preload.empty()) {
     // The buffers may have been read just before (an earlier loop's at the
     // same offsets, or this loop's in the previous run of an enclosing
     // loop): everyone must be done before the first copy lands.
-    if (!plan.empty())
+    if (!plan.empty()) {
       barrier();
+      pendingLoads.clear();
+      pendingStores.clear();
+    }
     Value runs =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, lb, ub);
     first = ifElse(
@@ -2717,6 +2723,8 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     preloadedWords.erase(load);
   }
   dynamicTop = savedTop;
+  loadedViews.insert(pendingLoads.begin(), pendingLoads.end());
+  storedViews.insert(pendingStores.begin(), pendingStores.end());
   noteAccesses(op);
   unflatten(op.getResults(), loop.getResults());
   return success();
@@ -2743,8 +2751,14 @@ LogicalResult KernelEmitter::emitIf(scf::IfOp op) {
     scf::YieldOp::create(b, loc, flatten(yield.getOperands()));
     return success();
   };
+  // Each branch starts from the accesses pending before the if (a barrier
+  // in one branch does not run in the other); after it, what either left.
+  DenseSet<Value> beforeLoads = loadedViews, beforeStores = storedViews;
   if (failed(fill(ifOp.getThenRegion(), op.getThenRegion())))
     return failure();
+  DenseSet<Value> thenLoads = loadedViews, thenStores = storedViews;
+  loadedViews = beforeLoads;
+  storedViews = beforeStores;
   if (hasElse) {
     if (failed(fill(ifOp.getElseRegion(), op.getElseRegion())))
       return failure();
@@ -2753,6 +2767,8 @@ LogicalResult KernelEmitter::emitIf(scf::IfOp op) {
     if (failed(fill(ifOp.getElseRegion(), empty)))
       return failure();
   }
+  loadedViews.insert(thenLoads.begin(), thenLoads.end());
+  storedViews.insert(thenStores.begin(), thenStores.end());
   unflatten(op.getResults(), ifOp.getResults());
   return success();
 }
