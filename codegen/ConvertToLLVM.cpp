@@ -115,6 +115,19 @@ public:
 
 private:
   func::FuncOp kernel;
+  /// The kernel's integer hint `name` for the module's target (default
+  /// sm_90a), or null.
+  IntegerAttr kernelHint(StringRef name) {
+    auto module = kernel->getParentOfType<ModuleOp>();
+    auto target = module ? module->getAttrOfType<StringAttr>(
+                               tilegpu::TileGPUDialect::getTargetAttrName())
+                         : StringAttr();
+    auto hints = kernel->getAttrOfType<tile::HintsAttr>(
+        tile::TileDialect::getHintsAttrName());
+    return hints ? dyn_cast_or_null<IntegerAttr>(hints.lookup(
+                       target ? target.getValue() : "sm_90a", name))
+                 : IntegerAttr();
+  }
   LLVM::GlobalOp shared, dynamicShared;
   OpBuilder b;
   Location loc = UnknownLoc::get(kernel.getContext());
@@ -2511,16 +2524,7 @@ KernelEmitter::planRegisterPrefetch(scf::ForOp loop,
   loop.walk([&](tile::StoreOp store) { written.insert(store.getView()); });
   DenseSet<Operation *> inSlice(slice.begin(), slice.end());
   // 32-bit registers per thread: the kernel's hint, else none.
-  auto module = kernel->getParentOfType<ModuleOp>();
-  auto target = module ? module->getAttrOfType<StringAttr>(
-                             tilegpu::TileGPUDialect::getTargetAttrName())
-                       : StringAttr();
-  auto hints =
-      kernel->getAttrOfType<tile::HintsAttr>(tile::TileDialect::getHintsAttrName());
-  IntegerAttr hinted =
-      hints ? dyn_cast_or_null<IntegerAttr>(hints.lookup(
-                  target ? target.getValue() : "sm_90a", "prefetch_registers"))
-            : IntegerAttr();
+  IntegerAttr hinted = kernelHint("prefetch_registers");
   int64_t budget = hinted ? hinted.getInt() : 0;
   if (budget == 0)
     return {};
@@ -3006,16 +3010,9 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
               b.getDenseI32ArrayAttr({32 * numWarps, 1, 1}));
   // The occupancy hint becomes .minnctapersm: ptxas then limits registers so
   // that many CTAs fit on an SM.
-  auto module = kernel->getParentOfType<ModuleOp>();
-  auto targetAttr = module ? module->getAttrOfType<StringAttr>(
-                                 tilegpu::TileGPUDialect::getTargetAttrName())
-                           : StringAttr();
-  if (auto hints = kernel->getAttrOfType<tile::HintsAttr>(
-          tile::TileDialect::getHintsAttrName()))
-    if (auto occupancy = dyn_cast_or_null<IntegerAttr>(hints.lookup(
-            targetAttr ? targetAttr.getValue() : "sm_90a", "occupancy")))
-      fn->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
-                  b.getI32IntegerAttr(occupancy.getInt()));
+  if (IntegerAttr occupancy = kernelHint("occupancy"))
+    fn->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                b.getI32IntegerAttr(occupancy.getInt()));
   Block *entry = fn.addEntryBlock(b);
   b.setInsertionPointToStart(entry);
   loc = kernel.getLoc();
