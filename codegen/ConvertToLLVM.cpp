@@ -47,6 +47,7 @@ namespace {
 
 constexpr StringLiteral kSharedName = "tessel_smem";
 constexpr StringLiteral kDynamicSharedName = "tessel_dsmem";
+constexpr StringLiteral kMbarrierName = "tessel_mbar";
 
 struct ViewParts {
   Value ptr;
@@ -73,25 +74,52 @@ int64_t storageBytes(Type element) {
 /// matrices of 16-byte rows (wgmma's canonical layout without swizzling; the
 /// same placement serves K-major and M/N-major operands, the descriptor
 /// tells them apart: see emitWgmma).
+/// Or (`swizzled`) as the tensor memory accelerator writes a box with
+/// 128-byte swizzling: the tile's columns in panels of 128 bytes, each panel
+/// R rows of 128 bytes, the 16-byte chunk c of row r at chunk c ^ (r % 8) of
+/// its row (buffers 1024-byte aligned); ldmatrix's eight row reads then hit
+/// eight different bank groups without padding.
 struct StageLayout {
   int64_t rowPad = 0;
   bool core = false;
+  bool swizzled = false;
   StageLayout(int64_t rowPad = 0) : rowPad(rowPad) {}
   static StageLayout coreMatrices() {
     StageLayout s;
     s.core = true;
     return s;
   }
+  static StageLayout swizzled128() {
+    StageLayout s;
+    s.swizzled = true;
+    return s;
+  }
   bool operator==(const StageLayout &o) const {
-    return rowPad == o.rowPad && core == o.core;
+    return rowPad == o.rowPad && core == o.core && swizzled == o.swizzled;
   }
   /// Elements the staged tile occupies.
   int64_t elements(ArrayRef<int64_t> shape) const {
     int64_t n = 1;
     for (int64_t d : shape)
       n *= d;
-    return core || shape.empty() ? n : n + n / shape.back() * rowPad;
+    return core || swizzled || shape.empty() ? n
+                                             : n + n / shape.back() * rowPad;
   }
+};
+
+/// An mbarrier of the kernel's array (tessel_mbar): `first`, or with a
+/// `stage` (i32, 0 or 1), `first + stage`.
+struct MbarRef {
+  int64_t first = -1;
+  Value stage;
+  explicit operator bool() const { return first >= 0; }
+};
+
+/// A CUtensorMap the kernel receives as a parameter: the view argument it
+/// describes and the box (per view dimension, 1 where the load squeezes).
+struct TensorMap {
+  unsigned arg = 0;
+  SmallVector<int64_t> box;
 };
 
 struct Access {
@@ -104,14 +132,16 @@ struct Access {
 class KernelEmitter {
 public:
   KernelEmitter(func::FuncOp kernel, LLVM::GlobalOp shared,
-                LLVM::GlobalOp dynamicShared)
+                LLVM::GlobalOp dynamicShared, LLVM::GlobalOp mbarriers)
       : kernel(kernel), shared(shared), dynamicShared(dynamicShared),
-        b(kernel.getContext()) {}
+        mbarriers(mbarriers), b(kernel.getContext()) {}
 
   /// Builds the llvm.func; returns failure after reporting an error.
   FailureOr<LLVM::LLVMFuncOp> run();
   int64_t sharedBytesNeeded() const { return sharedBytes; }
   int64_t dynamicSharedBytesNeeded() const { return dynamicBytes; }
+  int64_t mbarriersNeeded() const { return numMbarriers; }
+  bool usesTma() const { return !tensorMaps.empty(); }
 
 private:
   func::FuncOp kernel;
@@ -128,12 +158,12 @@ private:
                        target ? target.getValue() : "sm_90a", name))
                  : IntegerAttr();
   }
-  LLVM::GlobalOp shared, dynamicShared;
+  LLVM::GlobalOp shared, dynamicShared, mbarriers;
   OpBuilder b;
   Location loc = UnknownLoc::get(kernel.getContext());
   DenseMap<Value, SmallVector<Value>> regs;
   DenseMap<Value, ViewParts> views;
-  Value lane, warp; // i32
+  Value tid, lane, warp; // i32
   int64_t sharedBytes = 0;
   int numWarps = 4;
   /// Views read and written since the last barrier: a thread may read or
@@ -277,6 +307,40 @@ private:
   Value linearIndex(ArrayRef<Value> coords, ArrayRef<int64_t> shape,
                     int64_t rowPad = 0);
 
+  // TMA. Deferred mma operand loads of 2-D boxes whose rows are whole
+  // 128-byte panels, from views with 16-byte alignment and unit stride, go
+  // through the tensor memory accelerator: one thread issues
+  // cp.async.bulk.tensor per panel into a swizzled buffer, completing on an
+  // mbarrier every thread waits on; out-of-bounds elements arrive as zeros.
+  // The kernel receives one CUtensorMap per (view, box), built by the
+  // runtime at launch from the table tessel_tma_<kernel> the module exports.
+  SmallVector<TensorMap> tensorMaps;
+  DenseMap<Operation *, unsigned> tmaOf; // load -> its tensor map
+  SmallVector<Value> mapParams;          // the CUtensorMap parameters
+  /// Whether `load` qualifies (see above); assigns no map.
+  bool tmaEligible(tile::LoadOp load);
+  /// Assigns the tensor maps of every qualifying load of the kernel.
+  void planTensorMaps();
+  /// Issues the bulk copies of `load` (indices as `regs` says now) into the
+  /// swizzled buffer `dst`, completing on `bar`.
+  void issueTma(tile::LoadOp load, Value dst, MbarRef bar);
+  /// Waits for the phase of `bar` the running thread has not waited for
+  /// yet (each thread keeps one parity bit per mbarrier).
+  void waitTma(MbarRef bar);
+  Value mbarAddress(MbarRef bar);
+  /// The running thread's parity bit of mbarrier `i` (an i32 alloca).
+  Value phaseSlot(int64_t i);
+  /// mbarriers: two for operands staged in the scratch buffer (A, B), two
+  /// per TMA load a loop prefetches (one per buffer).
+  int64_t numMbarriers = 0;
+  int64_t scratchMbar[2] = {-1, -1};
+  DenseMap<int64_t, Value> phaseSlots;
+  Block *entryBlock = nullptr;
+  Operation *setupEnd = nullptr; // where mbarriers are initialised
+  /// Per prefetched load result, the mbarrier its current buffer completes
+  /// on (TMA loads).
+  DenseMap<Value, MbarRef> prefetchedMbar;
+
   LogicalResult emitBlock(Block &block);
   LogicalResult emitOp(Operation &op);
   /// Addresses and bounds of the elements a load or store touches.
@@ -317,11 +381,22 @@ private:
     Value base;      // ptr<3> to its first element
     bool async;      // copied by cp.async in a group committed just now
     bool prefetched; // copied by an earlier iteration (see emitFor)
+    MbarRef tma = {}; // copied by TMA: wait on this before reading
   };
-  /// Puts an mma operand (its staged value) row-major at `byteOffset` of the
-  /// scratch buffer, rows `rowPad` longer: a deferred load by cp.async, any
-  /// other tile from its registers; a prefetched load is already in place.
-  Staged stageOperand(Value value, int64_t byteOffset, StageLayout layout);
+  /// Puts an mma operand (its staged value) at `byteOffset` of the scratch
+  /// buffer as `layout` says: a deferred load by TMA (into operand `slot`'s
+  /// buffer, 0 for A, 1 for B) or cp.async, any other tile from its
+  /// registers; a prefetched load is already in place.
+  Staged stageOperand(Value value, int64_t byteOffset, StageLayout layout,
+                      unsigned slot);
+  /// The staging of an mma operand staged as `value`: swizzled for loads
+  /// copied by TMA, `otherwise` for the rest.
+  StageLayout stagingOf(Value value, StageLayout otherwise) {
+    auto load = value.getDefiningOp<tile::LoadOp>();
+    return load && tmaOf.count(load) && deferredLoads.contains(value)
+               ? StageLayout::swizzled128()
+               : otherwise;
+  }
   /// Elements per cp.async of a deferred load staged with `rowPad`, or 0
   /// when it cannot be copied asynchronously (then it goes through
   /// registers).
@@ -329,6 +404,11 @@ private:
   /// Issues the cp.async copies of `load` (indices as `regs` says now) to
   /// the row-major buffer at `dst`; the caller commits the group.
   void issueCopy(tile::LoadOp load, Value dst, StageLayout layout);
+  /// Rounds dynamic shared memory up for a buffer of `layout`.
+  static int64_t alignFor(int64_t bytes, StageLayout layout) {
+    int64_t a = layout.swizzled ? 1024 : 16;
+    return (bytes + a - 1) / a * a;
+  }
   /// Element index of `coords` in a tile of `shape` staged as `layout`.
   Value stagedIndex(ArrayRef<Value> coords, ArrayRef<int64_t> shape,
                     StageLayout layout);
@@ -338,6 +418,7 @@ private:
     tile::LoadOp load;
     StageLayout layout;
     int64_t stageBytes = 0, offset = 0;
+    int64_t mbar = -1; // TMA loads: the first of two mbarriers (one per buffer)
   };
   SmallVector<Prefetch> planPrefetch(scf::ForOp loop,
                                      SmallVector<Operation *> &slice);
@@ -1081,6 +1162,8 @@ StageLayout KernelEmitter::operandStage(tile::MmaOp op, bool isA,
 }
 
 std::optional<StageLayout> KernelEmitter::loadStage(tile::LoadOp load) {
+  if (tmaOf.count(load))
+    return StageLayout::swizzled128();
   std::optional<StageLayout> out;
   bool agree = true;
   // Operand 0 of tile.mma is A (mma(x, x) uses one load as both).
@@ -1235,11 +1318,194 @@ void KernelEmitter::issueCopy(tile::LoadOp load, Value dst,
   ifElse(fits, {}, fast, slow);
 }
 
+bool KernelEmitter::tmaEligible(tile::LoadOp load) {
+  auto module = kernel->getParentOfType<ModuleOp>();
+  if (!module ||
+      !module->hasAttr(tilegpu::TileGPUDialect::getTmaAvailableAttrName()))
+    return false;
+  if (BoolAttr allow = load.getAllowTmaAttr(); allow && !allow.getValue())
+    return false;
+  if (!loadsIntoMma(load))
+    return false;
+  auto arg = dyn_cast<BlockArgument>(load.getView());
+  if (!arg || arg.getOwner() != &kernel.getBody().front())
+    return false;
+  auto view = cast<tile::ViewType>(load.getView().getType());
+  auto type = cast<RankedTensorType>(load.getType());
+  int64_t eb = storageBytes(type.getElementType());
+  if (type.getRank() != 2 || view.getRank() > 5 || !view.getUnitStride() ||
+      view.getAssumedAlignment() < 16 || (eb != 2 && eb != 4))
+    return false;
+  // The tile's rows lie along the view's last dimension, in whole 128-byte
+  // panels; a box dimension holds at most 256 elements, and whole 8-row
+  // swizzle atoms keep every panel 1024-byte aligned.
+  std::optional<ArrayRef<int64_t>> sq = load.getSqueeze();
+  if (sq && llvm::is_contained(*sq, view.getRank() - 1))
+    return false;
+  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+  if ((cols * eb) % 128 || rows % 8 || rows > 256)
+    return false;
+  // Every use an mma.sync operand (wgmma reads its own staging).
+  for (Operation *user : load.getResult().getUsers()) {
+    if (auto permute = dyn_cast<tile::PermuteOp>(user)) {
+      for (Operation *inner : permute.getResult().getUsers())
+        if (usesWgmma(cast<tile::MmaOp>(inner)))
+          return false;
+      continue;
+    }
+    if (usesWgmma(cast<tile::MmaOp>(user)))
+      return false;
+  }
+  return true;
+}
+
+void KernelEmitter::planTensorMaps() {
+  kernel.walk([&](tile::LoadOp load) {
+    if (!tmaEligible(load))
+      return;
+    auto view = cast<tile::ViewType>(load.getView().getType());
+    auto type = cast<RankedTensorType>(load.getType());
+    std::optional<ArrayRef<int64_t>> sq = load.getSqueeze();
+    TensorMap map;
+    map.arg = cast<BlockArgument>(load.getView()).getArgNumber();
+    int64_t t = 0;
+    for (int64_t d = 0; d < view.getRank(); ++d)
+      map.box.push_back(sq && llvm::is_contained(*sq, d)
+                            ? 1
+                            : type.getDimSize(t++));
+    // The box the map copies is one panel wide.
+    map.box.back() = 128 / storageBytes(type.getElementType());
+    auto same = llvm::find_if(tensorMaps, [&](const TensorMap &m) {
+      return m.arg == map.arg && m.box == map.box;
+    });
+    tmaOf[load] = same - tensorMaps.begin();
+    if (same == tensorMaps.end())
+      tensorMaps.push_back(map);
+  });
+}
+
+Value KernelEmitter::mbarAddress(MbarRef bar) {
+  Value base = LLVM::AddressOfOp::create(b, loc, mbarriers);
+  Value index = i32(bar.first);
+  if (bar.stage)
+    index = arith::AddIOp::create(b, loc, index, bar.stage);
+  return LLVM::GEPOp::create(b, loc, base.getType(), b.getI64Type(), base,
+                             ValueRange{index});
+}
+
+Value KernelEmitter::phaseSlot(int64_t i) {
+  if (Value slot = phaseSlots.lookup(i))
+    return slot;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(entryBlock);
+  Value one = i32(1);
+  Value slot = LLVM::AllocaOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()), b.getI32Type(), one);
+  LLVM::StoreOp::create(b, loc, i32(0), slot);
+  phaseSlots[i] = slot;
+  return slot;
+}
+
+void KernelEmitter::waitTma(MbarRef bar) {
+  Type i32Type = b.getI32Type();
+  Value addr = mbarAddress(bar);
+  // 10 ms: the suspend-time hint of each try (the op loops until the phase
+  // completes).
+  Value ticks = i32(10000000);
+  if (!bar.stage) {
+    Value slot = phaseSlot(bar.first);
+    Value phase = LLVM::LoadOp::create(b, loc, i32Type, slot);
+    NVVM::MBarrierTryWaitParityOp::create(b, loc, addr, phase, ticks);
+    LLVM::StoreOp::create(
+        b, loc, arith::XOrIOp::create(b, loc, phase, i32(1)), slot);
+    return;
+  }
+  // Two buffers: the parity bit of the one this stage names (selects, so
+  // that the bits stay in registers).
+  Value s0 = phaseSlot(bar.first), s1 = phaseSlot(bar.first + 1);
+  Value p0 = LLVM::LoadOp::create(b, loc, i32Type, s0);
+  Value p1 = LLVM::LoadOp::create(b, loc, i32Type, s1);
+  Value second = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                       bar.stage, i32(0));
+  Value phase = arith::SelectOp::create(b, loc, second, p1, p0);
+  NVVM::MBarrierTryWaitParityOp::create(b, loc, addr, phase, ticks);
+  Value flipped = arith::XOrIOp::create(b, loc, phase, i32(1));
+  LLVM::StoreOp::create(b, loc,
+                        arith::SelectOp::create(b, loc, second, p0, flipped),
+                        s0);
+  LLVM::StoreOp::create(b, loc,
+                        arith::SelectOp::create(b, loc, second, flipped, p1),
+                        s1);
+}
+
+void KernelEmitter::issueTma(tile::LoadOp load, Value dst, MbarRef bar) {
+  Value view = load.getView();
+  if (storedViews.contains(view)) {
+    // This CTA wrote the view: its stores must reach the copy engine (the
+    // async proxy) too.
+    barrier();
+    NVVM::FenceProxyOp::create(b, loc, NVVM::ProxyKind::async, {});
+  }
+  loadedViews.insert(view);
+  const TensorMap &map = tensorMaps[tmaOf.lookup(load)];
+  auto type = cast<RankedTensorType>(load.getType());
+  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+  int64_t eb = storageBytes(type.getElementType());
+  int64_t panel = 128 / eb, panels = cols / panel;
+  // Box origins per view dimension (the tile's own extents, not the
+  // panel's, along the last).
+  SmallVector<Value> origin;
+  std::optional<ArrayRef<int64_t>> sq = load.getSqueeze();
+  int64_t t = 0, rank = map.box.size();
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t extent =
+        sq && llvm::is_contained(*sq, d) ? 1 : type.getDimSize(t++);
+    origin.push_back(arith::MulIOp::create(
+        b, loc, regs[load.getIndices()[d]][0], i32(extent)));
+  }
+  Value issuer =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, i32(0));
+  ifElse(
+      issuer, {},
+      [&]() -> SmallVector<Value> {
+        Value mbar = mbarAddress(bar);
+        NVVM::MBarrierArriveExpectTxOp::create(
+            b, loc, Type(), mbar, i32(rows * cols * eb),
+            NVVM::MemScopeKindAttr::get(b.getContext(),
+                                        NVVM::MemScopeKind::CTA),
+            b.getBoolAttr(false), Value());
+        auto clusterPtr = LLVM::LLVMPointerType::get(b.getContext(), 7);
+        for (int64_t p = 0; p < panels; ++p) {
+          // Coordinates innermost first.
+          SmallVector<Value> coords;
+          for (int64_t d = rank - 1; d >= 0; --d)
+            coords.push_back(d == rank - 1 && p
+                                 ? arith::AddIOp::create(b, loc, origin[d],
+                                                         i32(p * panel))
+                                 : origin[d]);
+          Value at = LLVM::GEPOp::create(
+              b, loc, dst.getType(), b.getI8Type(), dst,
+              ArrayRef<LLVM::GEPArg>{p * rows * 128});
+          NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+              b, loc, LLVM::AddrSpaceCastOp::create(b, loc, clusterPtr, at),
+              mapParams[tmaOf.lookup(load)], coords, mbar, ValueRange{},
+              Value(), Value(),
+              NVVM::TMALoadModeAttr::get(b.getContext(),
+                                         NVVM::TMALoadMode::TILE),
+              b.getBoolAttr(false), NVVM::CTAGroupKindAttr(), Value());
+        }
+        return {};
+      },
+      [] { return SmallVector<Value>(); });
+}
+
 KernelEmitter::Staged KernelEmitter::stageOperand(Value value,
                                                   int64_t byteOffset,
-                                                  StageLayout layout) {
+                                                  StageLayout layout,
+                                                  unsigned slot) {
   if (Value at = prefetchedAt.lookup(value))
-    return {at, /*async=*/false, /*prefetched=*/true};
+    return {at, /*async=*/false, /*prefetched=*/true,
+            prefetchedMbar.lookup(value)};
   auto type = cast<RankedTensorType>(value.getType());
   int64_t elements = layout.elements(type.getShape());
   sharedBytes = std::max(
@@ -1247,6 +1513,13 @@ KernelEmitter::Staged KernelEmitter::stageOperand(Value value,
   Value dst = scratch(byteOffset);
   auto load = value.getDefiningOp<tile::LoadOp>();
   if (load && deferredLoads.contains(value)) {
+    if (tmaOf.count(load)) {
+      if (scratchMbar[slot] < 0)
+        scratchMbar[slot] = numMbarriers++;
+      MbarRef bar{scratchMbar[slot], Value()};
+      issueTma(load, dst, bar);
+      return {dst, /*async=*/false, /*prefetched=*/false, bar};
+    }
     if (asyncCopyGroup(load, layout)) {
       issueCopy(load, dst, layout);
       NVVM::CpAsyncCommitGroupOp::create(b, loc);
@@ -1471,10 +1744,15 @@ LogicalResult KernelEmitter::emitMma(tile::MmaOp op) {
     return emitWgmma(op, aSrc, bSrc, aT, bT);
   int64_t pad = tf32 ? 0 : 8;
   // Staged row pitches: A is M x K (or K x M when transposed), B K x N (or
-  // N x K).
-  int64_t pitchA = (aT ? M : K) + pad, pitchB = (bT ? K : N) + pad;
-  int64_t offB = align16((aT ? K : M) * pitchA * eb);
-  int64_t offC = align16(offB + (bT ? N : K) * pitchB * eb);
+  // N x K); loads copied by TMA are staged swizzled, dense.
+  StageLayout aStage = stagingOf(aSrc, pad), bStage = stagingOf(bSrc, pad);
+  int64_t rowsA = aT ? K : M, rowsB = bT ? N : K;
+  int64_t pitchA = (aT ? M : K) + aStage.rowPad,
+          pitchB = (bT ? K : N) + bStage.rowPad;
+  int64_t offB = align16(rowsA * pitchA * eb);
+  if (bStage.swizzled)
+    offB = (offB + 1023) / 1024 * 1024;
+  int64_t offC = align16(offB + rowsB * pitchB * eb);
   auto mmaLayout = dyn_cast_or_null<tilegpu::MmaLayoutAttr>(
       tilegpu::getLayout(cType));
   bool inPlace = mmaLayout &&
@@ -1496,21 +1774,38 @@ LogicalResult KernelEmitter::emitMma(tile::MmaOp op) {
   // needed when both operands were prefetched into their own buffers or
   // come from registers).
   bool aPre = prefetchedAt.count(aSrc), bPre = prefetchedAt.count(bSrc);
-  if (!((aPre || aInRegs) && bPre && inPlace))
+  if (!((aPre || aInRegs) && bPre && inPlace)) {
+    // The copy engine writes the scratch buffer through the async proxy:
+    // this thread's earlier generic accesses there come first.
+    if ((!aPre && !aInRegs && aStage.swizzled) || (!bPre && bStage.swizzled))
+      NVVM::FenceProxyOp::create(
+          b, loc, NVVM::ProxyKind::async_shared,
+          NVVM::SharedSpaceAttr::get(b.getContext(),
+                                     NVVM::SharedSpace::shared_cta));
     barrier();
+  }
   // Both operands' copies are in flight together; one wait for both. A
   // prefetched operand's group is older than the one the loop committed for
   // the next iteration: waiting for all but the newest group is enough.
-  Staged aStaged =
-      aInRegs ? Staged{Value(), false, false} : stageOperand(aSrc, 0, pad);
-  Staged bStaged = stageOperand(bSrc, offB, pad);
+  Staged aStaged = aInRegs ? Staged{Value(), false, false}
+                           : stageOperand(aSrc, 0, aStage, 0);
+  Staged bStaged = stageOperand(bSrc, offB, bStage, 1);
   if (!inPlace)
     writeTile(op.getAcc(), offC);
-  if (aStaged.async || bStaged.async)
+  bool aCpAsync = !aInRegs && !aStaged.tma, bCpAsync = !bStaged.tma;
+  if ((aCpAsync && aStaged.async) || (bCpAsync && bStaged.async))
     NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
-  else if (aStaged.prefetched || bStaged.prefetched)
+  else if ((aCpAsync && aStaged.prefetched) ||
+           (bCpAsync && bStaged.prefetched))
     NVVM::CpAsyncWaitGroupOp::create(b, loc, 1);
-  barrier();
+  if (aStaged.tma)
+    waitTma(aStaged.tma);
+  if (bStaged.tma)
+    waitTma(bStaged.tma);
+  // Operands copied by TMA are visible to each thread once its wait
+  // returns; anything the threads wrote needs the barrier.
+  if (aCpAsync || bCpAsync || !inPlace)
+    barrier();
   Value aBase = aStaged.base, bBase = bStaged.base;
 
   Type f32Type = b.getF32Type(), i32Type = b.getI32Type();
@@ -1533,26 +1828,54 @@ LogicalResult KernelEmitter::emitMma(tile::MmaOp op) {
   auto plus = [&](Value v, int64_t c) -> Value {
     return c ? Value(arith::AddIOp::create(b, loc, v, i32(c))) : v;
   };
+  // Element (row, col) of a staged operand (its rows and columns as
+  // staged): padded rows, or 128-byte panels of `rows` rows with chunk c of
+  // row r at c ^ (r % 8) (the XOR only touches bits 4-6 of the offset, so
+  // any element, not just 16-byte chunks, is found this way).
+  auto staged = [&](Value base, StageLayout layout, int64_t pitch,
+                    int64_t rows, Value row, Value col) -> Value {
+    if (!layout.swizzled)
+      return elementAddress(base, at(row, col, pitch), element);
+    int64_t panel = 128 / eb;
+    Value inPanel = arith::AndIOp::create(b, loc, col, i32(panel - 1));
+    Value offset = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(
+            b, loc, arith::DivUIOp::create(b, loc, col, i32(panel)),
+            i32(rows * 128)),
+        arith::AddIOp::create(
+            b, loc, arith::MulIOp::create(b, loc, row, i32(128)),
+            arith::MulIOp::create(b, loc, inPanel, i32(eb))));
+    offset = arith::XOrIOp::create(
+        b, loc, offset,
+        arith::ShLIOp::create(b, loc,
+                              arith::AndIOp::create(b, loc, row, i32(7)),
+                              i32(4)));
+    return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
+                               ValueRange{offset});
+  };
+  auto aAddr = [&](Value row, Value col) {
+    return staged(aBase, aStage, pitchA, rowsA, row, col);
+  };
+  auto bAddr = [&](Value row, Value col) {
+    return staged(bBase, bStage, pitchB, rowsB, row, col);
+  };
   // Element (row, k) of A and (k, col) of B, wherever they were staged.
   auto aAt = [&](Value row, Value k) {
-    return LLVM::LoadOp::create(
-        b, loc, element,
-        elementAddress(aBase, aT ? at(k, row, pitchA) : at(row, k, pitchA),
-                       element));
+    return LLVM::LoadOp::create(b, loc, element,
+                                aT ? aAddr(k, row) : aAddr(row, k));
   };
   auto bAt = [&](Value k, Value col) {
-    return LLVM::LoadOp::create(
-        b, loc, element,
-        elementAddress(bBase, bT ? at(col, k, pitchB) : at(k, col, pitchB),
-                       element));
+    return LLVM::LoadOp::create(b, loc, element,
+                                bT ? bAddr(col, k) : bAddr(k, col));
   };
-  // `count` 8x8 b16 matrices from the rows whose element index (at byte
-  // offset `off`) each lane gives, as mma operand registers.
-  auto ldmatrix = [&](Value index, Value base, int count, bool trans) {
+  // `count` 8x8 b16 matrices from the rows whose address each lane gives,
+  // as mma operand registers.
+  auto ldmatrix = [&](Value address, int count, bool trans) {
     auto structType = LLVM::LLVMStructType::getLiteral(
         b.getContext(), SmallVector<Type>(count, i32Type));
     Value m = NVVM::LdMatrixOp::create(
-        b, loc, structType, elementAddress(base, index, element), count,
+        b, loc, structType, address, count,
         trans ? NVVM::MMALayout::col : NVVM::MMALayout::row,
         NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8),
         NVVM::LdStMatrixEltType::B16);
@@ -1577,21 +1900,21 @@ LogicalResult KernelEmitter::emitMma(tile::MmaOp op) {
               toTf32(aAt(rowLo, plus(k, 4))), toTf32(aAt(rowHi, plus(k, 4)))};
     }
     if (aT) // matrices (m 0-7 | 8-15) x (k 0-7 | 8-15), stored k-major
-      return ldmatrix(at(plus(arith::AddIOp::create(
-                                  b, loc, laneMod8,
-                                  arith::MulIOp::create(
-                                      b, loc,
-                                      arith::ShRUIOp::create(b, loc, lane,
-                                                             i32(4)),
-                                      i32(8))),
-                              k0),
-                         arith::AddIOp::create(b, loc, m0, laneBit8), pitchA),
-                      aBase, 4, true);
+      return ldmatrix(aAddr(plus(arith::AddIOp::create(
+                                     b, loc, laneMod8,
+                                     arith::MulIOp::create(
+                                         b, loc,
+                                         arith::ShRUIOp::create(b, loc, lane,
+                                                                i32(4)),
+                                         i32(8))),
+                                 k0),
+                            arith::AddIOp::create(b, loc, m0, laneBit8)),
+                      4, true);
     // Lane l names row l % 16 of the block, its left or right half for
     // l < 16 or not: the four matrices in the order of a0..a3.
-    return ldmatrix(at(arith::AddIOp::create(b, loc, m0, laneMod16),
-                       plus(laneHalf8, k0), pitchA),
-                    aBase, 4, false);
+    return ldmatrix(aAddr(arith::AddIOp::create(b, loc, m0, laneMod16),
+                          plus(laneHalf8, k0)),
+                    4, false);
   };
   // The B fragment of the kStep x 8 block at (k0, n0): b0, b1.
   auto fragB = [&](Value n0, int64_t k0) -> SmallVector<Value> {
@@ -1601,11 +1924,11 @@ LogicalResult KernelEmitter::emitMma(tile::MmaOp op) {
       return {toTf32(bAt(k, col)), toTf32(bAt(plus(k, 4), col))};
     }
     if (bT) // stored n-major: rows n0 + l % 8, halves k0 and k0 + 8
-      return ldmatrix(at(arith::AddIOp::create(b, loc, n0, laneMod8),
-                         plus(laneBit8, k0), pitchB),
-                      bBase, 2, false);
+      return ldmatrix(bAddr(arith::AddIOp::create(b, loc, n0, laneMod8),
+                            plus(laneBit8, k0)),
+                      2, false);
     // Stored k-major, read transposed: lanes 0..15 name rows k0..k0+15.
-    return ldmatrix(at(plus(laneMod16, k0), n0, pitchB), bBase, 2, true);
+    return ldmatrix(bAddr(plus(laneMod16, k0), n0), 2, true);
   };
   auto mmaSync = [&](ArrayRef<Value> aFrag, ArrayRef<Value> bFrag,
                      ArrayRef<Value> acc) -> SmallVector<Value> {
@@ -1753,8 +2076,8 @@ LogicalResult KernelEmitter::emitWgmma(tile::MmaOp op, Value aSrc, Value bSrc,
   bool aPre = prefetchedAt.count(aSrc), bPre = prefetchedAt.count(bSrc);
   if (!(aPre && bPre))
     barrier();
-  Staged aStaged = stageOperand(aSrc, 0, aStage);
-  Staged bStaged = stageOperand(bSrc, offB, bStage);
+  Staged aStaged = stageOperand(aSrc, 0, aStage, 0);
+  Staged bStaged = stageOperand(bSrc, offB, bStage, 1);
   if (aStaged.async || bStaged.async)
     NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
   else if (aStaged.prefetched || bStaged.prefetched)
@@ -2459,12 +2782,12 @@ KernelEmitter::planPrefetch(scf::ForOp loop,
     int64_t eb = storageBytes(type.getElementType());
     // Staged as its mma will read it (every use the same way).
     std::optional<StageLayout> layout = loadStage(load);
-    if (!layout || !asyncCopyGroup(load, *layout))
+    if (!layout || (!layout->swizzled && !asyncCopyGroup(load, *layout)))
       continue;
     // Its indices, evaluated one iteration ahead.
     SmallVector<Operation *> ops;
     bool ok = indexSlice(loop, load, ops);
-    int64_t bytes = (layout->elements(type.getShape()) * eb + 15) / 16 * 16;
+    int64_t bytes = alignFor(layout->elements(type.getShape()) * eb, *layout);
     if (!ok || 2 * bytes > budget)
       continue;
     budget -= 2 * bytes;
@@ -2595,9 +2918,16 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     }
   }
   int64_t savedTop = dynamicTop;
+  bool anyTma = false, anyCpAsync = false;
   for (Prefetch &p : plan) {
-    p.offset = dynamicTop;
-    dynamicTop += 2 * p.stageBytes;
+    anyCpAsync |= !p.layout.swizzled;
+    p.offset = alignFor(dynamicTop, p.layout);
+    dynamicTop = p.offset + 2 * p.stageBytes;
+    if (p.layout.swizzled) {
+      p.mbar = numMbarriers;
+      numMbarriers += 2;
+      anyTma = true;
+    }
   }
   dynamicBytes = std::max(dynamicBytes, dynamicTop);
   // Runs `fn` with the index slice evaluated for iteration `iv`; the
@@ -2627,8 +2957,12 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   auto issueFor = [&](Value iv, Value stage) {
     SmallVector<Value> values;
     atIteration(iv, [&] {
-      for (Prefetch &p : plan)
-        issueCopy(p.load, prefetchBuffer(p, stage), p.layout);
+      for (Prefetch &p : plan) {
+        if (p.mbar >= 0)
+          issueTma(p.load, prefetchBuffer(p, stage), MbarRef{p.mbar, stage});
+        else
+          issueCopy(p.load, prefetchBuffer(p, stage), p.layout);
+      }
       for (tile::LoadOp load : preload)
         llvm::append_range(values,
                            loadRegisters(load, packsIntoWords(load)));
@@ -2650,6 +2984,12 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     // same offsets, or this loop's in the previous run of an enclosing
     // loop): everyone must be done before the first copy lands.
     if (!plan.empty()) {
+      // (Generic accesses there come before the copy engine's writes.)
+      if (anyTma)
+        NVVM::FenceProxyOp::create(
+            b, loc, NVVM::ProxyKind::async_shared,
+            NVVM::SharedSpaceAttr::get(b.getContext(),
+                                       NVVM::SharedSpace::shared_cta));
       barrier();
       pendingLoads.clear();
       pendingStores.clear();
@@ -2658,7 +2998,7 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, lb, ub);
     first = ifElse(
         runs, preloadTypes, [&] { return issueFor(lb, i32(0)); }, poison);
-    if (!plan.empty())
+    if (anyCpAsync)
       NVVM::CpAsyncCommitGroupOp::create(b, loc);
     noteAccesses(op);
   }
@@ -2698,10 +3038,13 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
         [&] { return current; });
     // Committed even when empty: the mma waits for all groups but the
     // newest, which must be this one.
-    if (!plan.empty())
+    if (anyCpAsync)
       NVVM::CpAsyncCommitGroupOp::create(b, loc);
-    for (Prefetch &p : plan)
+    for (Prefetch &p : plan) {
       prefetchedAt[p.load.getResult()] = prefetchBuffer(p, stage);
+      if (p.mbar >= 0)
+        prefetchedMbar[p.load.getResult()] = MbarRef{p.mbar, stage};
+    }
     size_t k = 0;
     for (auto [load, n] : llvm::zip(preload, preloadCounts)) {
       SmallVector<Value> carried(current.begin() + k, current.begin() + k + n);
@@ -2720,8 +3063,10 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   llvm::append_range(yielded, nextValues);
   scf::YieldOp::create(b, loc, yielded);
   b.setInsertionPointAfter(loop);
-  for (Prefetch &p : plan)
+  for (Prefetch &p : plan) {
     prefetchedAt.erase(p.load.getResult());
+    prefetchedMbar.erase(p.load.getResult());
+  }
   for (tile::LoadOp load : preload) {
     preloaded.erase(load);
     preloadedWords.erase(load);
@@ -2986,7 +3331,10 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
   if (checked.wasInterrupted())
     return failure();
 
-  // The ABI: a view is (pointer, sizes..., strides...), scalars as they are.
+  planTensorMaps();
+  // The ABI: a view is (pointer, sizes..., strides...), scalars as they are,
+  // then one CUtensorMap (128 bytes, 64-byte aligned, a grid constant) per
+  // tensor map.
   auto globalPtr = LLVM::LLVMPointerType::get(ctx, 1);
   SmallVector<Type> params;
   for (Type t : kernel.getArgumentTypes()) {
@@ -3000,11 +3348,44 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
              << t << " cannot be passed to the GPU";
     }
   }
+  size_t firstMap = params.size();
+  params.append(tensorMaps.size(), LLVM::LLVMPointerType::get(ctx));
   b.setInsertionPoint(kernel);
   auto fnType =
       LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), params);
   auto fn =
       LLVM::LLVMFuncOp::create(b, kernel.getLoc(), kernel.getSymName(), fnType);
+  for (size_t i = firstMap; i < params.size(); ++i) {
+    fn.setArgAttr(i, LLVM::LLVMDialect::getByValAttrName(),
+                  TypeAttr::get(LLVM::LLVMArrayType::get(b.getI8Type(), 128)));
+    fn.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
+                  b.getI64IntegerAttr(64));
+    fn.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(),
+                  b.getUnitAttr());
+  }
+  if (!tensorMaps.empty()) {
+    // The table the runtime builds the maps from (runtime/KernelAbi.h):
+    // version 1, the count, then per map its argument, the view's rank, the
+    // swizzle span in bytes and the box per view dimension (5 entries).
+    SmallVector<int32_t> table = {1, static_cast<int32_t>(tensorMaps.size())};
+    for (const TensorMap &m : tensorMaps) {
+      table.append({static_cast<int32_t>(m.arg),
+                    static_cast<int32_t>(m.box.size()), 128});
+      for (int64_t d = 0; d < 5; ++d)
+        table.push_back(d < static_cast<int64_t>(m.box.size())
+                            ? static_cast<int32_t>(m.box[d])
+                            : 0);
+    }
+    auto tableType = LLVM::LLVMArrayType::get(b.getI32Type(), table.size());
+    LLVM::GlobalOp::create(
+        b, kernel.getLoc(), tableType, /*isConstant=*/true,
+        LLVM::Linkage::External, ("tessel_tma_" + kernel.getSymName()).str(),
+        DenseElementsAttr::get(
+            RankedTensorType::get({static_cast<int64_t>(table.size())},
+                                  b.getI32Type()),
+            ArrayRef<int32_t>(table)),
+        /*alignment=*/4, /*addrSpace=*/1);
+  }
   fn->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), b.getUnitAttr());
   fn->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
               b.getDenseI32ArrayAttr({32 * numWarps, 1, 1}));
@@ -3017,6 +3398,9 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
   b.setInsertionPointToStart(entry);
   loc = kernel.getLoc();
 
+  entryBlock = entry;
+  for (size_t i = firstMap; i < params.size(); ++i)
+    mapParams.push_back(entry->getArgument(i));
   unsigned k = 0;
   for (BlockArgument arg : kernel.getArguments()) {
     if (auto view = dyn_cast<tile::ViewType>(arg.getType())) {
@@ -3032,13 +3416,32 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
       regs[arg] = {entry->getArgument(k++)};
     }
   }
-  Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+  tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
   lane = arith::AndIOp::create(b, loc, tid, i32(31));
   warp = arith::ShRUIOp::create(b, loc, tid, i32(5));
+  setupEnd = warp.getDefiningOp();
 
   if (failed(emitBlock(kernel.getBody().front())))
     return failure();
   LLVM::ReturnOp::create(b, loc, ValueRange{});
+  if (numMbarriers) {
+    // Thread 0 initialises the mbarriers (one arrival each: the thread that
+    // issues a copy) before anyone uses them.
+    b.setInsertionPointAfter(setupEnd);
+    Value first =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, i32(0));
+    ifElse(
+        first, {},
+        [&]() -> SmallVector<Value> {
+          for (int64_t i = 0; i < numMbarriers; ++i)
+            NVVM::MBarrierInitOp::create(b, loc, mbarAddress(MbarRef{i, {}}),
+                                         i32(1), Value());
+          NVVM::FenceMbarrierInitOp::create(b, loc);
+          return {};
+        },
+        [] { return SmallVector<Value>(); });
+    NVVM::Barrier0Op::create(b, loc);
+  }
   return fn;
 }
 
@@ -3059,17 +3462,35 @@ struct ConvertTileGPUToLLVM
         b, module.getLoc(), LLVM::LLVMArrayType::get(b.getI8Type(), 0),
         /*isConstant=*/false, LLVM::Linkage::External, kDynamicSharedName,
         Attribute(), /*alignment=*/16, /*addrSpace=*/3);
-    int64_t sharedBytes = 0, dynamicBytes = 0;
+    // The kernels' mbarriers (TMA completion), 8 bytes each.
+    auto mbarriers = LLVM::GlobalOp::create(
+        b, module.getLoc(), LLVM::LLVMArrayType::get(b.getI64Type(), 1),
+        /*isConstant=*/false, LLVM::Linkage::Internal, kMbarrierName,
+        Attribute(), /*alignment=*/8, /*addrSpace=*/3);
+    int64_t sharedBytes = 0, dynamicBytes = 0, numMbarriers = 0;
+    bool tma = false;
     SmallVector<func::FuncOp> kernels(module.getOps<func::FuncOp>());
     for (func::FuncOp kernel : kernels) {
-      KernelEmitter emitter(kernel, shared, dynamicShared);
+      KernelEmitter emitter(kernel, shared, dynamicShared, mbarriers);
       FailureOr<LLVM::LLVMFuncOp> fn = emitter.run();
       if (failed(fn))
         return signalPassFailure();
       sharedBytes = std::max(sharedBytes, emitter.sharedBytesNeeded());
       dynamicBytes =
           std::max(dynamicBytes, emitter.dynamicSharedBytesNeeded());
+      numMbarriers = std::max(numMbarriers, emitter.mbarriersNeeded());
+      tma |= emitter.usesTma();
       kernel.erase();
+    }
+    if (numMbarriers == 0)
+      mbarriers.erase();
+    else
+      mbarriers.setGlobalType(
+          LLVM::LLVMArrayType::get(b.getI64Type(), numMbarriers));
+    // TMA writes swizzled buffers whose pattern follows address bits 7-9.
+    if (tma) {
+      shared.setAlignment(1024);
+      dynamicShared.setAlignment(1024);
     }
     if (dynamicBytes == 0)
       dynamicShared.erase();

@@ -47,6 +47,9 @@ FailureOr<Artifact> compile(ModuleOp module, const TargetInfo &target,
   if (target.wgmma)
     module->setAttr(tilegpu::TileGPUDialect::getWgmmaAvailableAttrName(),
                     UnitAttr::get(module.getContext()));
+  if (target.tma)
+    module->setAttr(tilegpu::TileGPUDialect::getTmaAvailableAttrName(),
+                    UnitAttr::get(module.getContext()));
   if (dump)
     dump("0-tile", print(module));
 

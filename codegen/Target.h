@@ -23,6 +23,7 @@ struct TargetInfo {
   int64_t maxStaticShared;    // bytes of static shared memory per CTA
   int64_t maxShared;          // static + dynamic per CTA (with the opt-in)
   bool wgmma;                 // warpgroup MMA (wgmma.mma_async): sm_90a only
+  bool tma;                   // cp.async.bulk.tensor + mbarrier (sm_90 and up)
 };
 
 /// The row for `name`, or null when tessel does not target it.

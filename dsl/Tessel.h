@@ -96,6 +96,10 @@ private:
 class Tile : public Handle {
 public:
   using Handle::Handle;
+  /// `Tile(0)` would be a null (poisoned) handle, not a constant: use full().
+  template <class T>
+    requires std::is_arithmetic_v<T>
+  Tile(T) = delete;
   std::vector<int64_t> shape() const;
   int64_t rank() const { return static_cast<int64_t>(shape().size()); }
   DType dtype() const;
@@ -105,6 +109,11 @@ public:
 class Scalar : public Handle {
 public:
   using Handle::Handle;
+  /// `Scalar(0)` would be a null (poisoned) handle, not a constant: ops take
+  /// numbers where they take scalars (ScalarArg).
+  template <class T>
+    requires std::is_arithmetic_v<T>
+  Scalar(T) = delete;
   DType dtype() const;
 };
 

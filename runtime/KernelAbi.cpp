@@ -37,6 +37,8 @@ static const char *kindName(ParamKind kind) {
     return "i32";
   case ParamKind::I64:
     return "i64";
+  case ParamKind::TensorMap:
+    return "tensor map";
   }
   return "?";
 }
@@ -44,6 +46,8 @@ static const char *kindName(ParamKind kind) {
 std::string describeSlot(const ParamSlot &slot) {
   std::string s = "argument " + std::to_string(slot.argIndex);
   switch (slot.kind) {
+  case ParamKind::TensorMap:
+    return "tensor map " + std::to_string(slot.argIndex);
   case ParamKind::Pointer:
     return s + " (view) pointer";
   case ParamKind::Size:
@@ -76,7 +80,36 @@ static size_t alignTo(size_t offset, size_t alignment) {
   return (offset + alignment - 1) / alignment * alignment;
 }
 
-Status packArguments(const std::vector<Arg> &args, PackedArgs *out) {
+Status parseTensorMapTable(const int32_t *words, size_t count,
+                           std::vector<TensorMapSpec> *out) {
+  out->clear();
+  if (count < 2 || words[0] != 1)
+    return Status::error("tensor map table: unknown format (version " +
+                         std::to_string(count ? words[0] : 0) + ")");
+  const int64_t maps = words[1];
+  constexpr size_t kWordsPerMap = 8;
+  if (maps < 0 || count < 2 + static_cast<size_t>(maps) * kWordsPerMap)
+    return Status::error("tensor map table: " + std::to_string(count) +
+                         " words cannot hold " + std::to_string(maps) +
+                         " maps");
+  for (int64_t m = 0; m < maps; ++m) {
+    const int32_t *w = words + 2 + m * kWordsPerMap;
+    if (w[0] < 0 || w[1] < 1 || w[1] > 5 || w[2] != 128)
+      return Status::error("tensor map table: map " + std::to_string(m) +
+                           " has argument " + std::to_string(w[0]) +
+                           ", rank " + std::to_string(w[1]) + ", swizzle " +
+                           std::to_string(w[2]));
+    TensorMapSpec spec;
+    spec.arg = static_cast<size_t>(w[0]);
+    spec.swizzleBytes = w[2];
+    spec.box.assign(w + 3, w + 3 + w[1]);
+    out->push_back(std::move(spec));
+  }
+  return Status::success();
+}
+
+Status packArguments(const std::vector<Arg> &args, PackedArgs *out,
+                     const std::vector<TensorMapSpec> &maps) {
   // Lay the slots out first, so that the buffer is allocated once and the
   // pointers into it are taken after it stops moving.
   std::vector<ParamSlot> slots;
@@ -108,6 +141,11 @@ Status packArguments(const std::vector<Arg> &args, PackedArgs *out) {
       return Status::error("argument " + std::to_string(i) + " holds no value");
     }
   }
+  for (size_t m = 0; m < maps.size(); ++m) {
+    cursor = alignTo(cursor, 64);
+    slots.push_back({cursor, kTensorMapBytes, ParamKind::TensorMap, m, -1});
+    cursor += kTensorMapBytes;
+  }
   if (cursor > kMaxParamBytes)
     return Status::error("the arguments take " + std::to_string(cursor) +
                          " bytes of kernel parameters, more than the " +
@@ -123,6 +161,8 @@ Status packArguments(const std::vector<Arg> &args, PackedArgs *out) {
     std::memcpy(bytes + slot.offset, &value, sizeof(value));
   };
   for (const ParamSlot &slot : slots) {
+    if (slot.kind == ParamKind::TensorMap)
+      continue;
     const Arg &arg = args[slot.argIndex];
     switch (slot.kind) {
     case ParamKind::Pointer:
@@ -142,6 +182,8 @@ Status packArguments(const std::vector<Arg> &args, PackedArgs *out) {
       break;
     case ParamKind::I64:
       put(slot, std::get<int64_t>(arg));
+      break;
+    case ParamKind::TensorMap: // encoded by the launch
       break;
     }
   }
@@ -290,8 +332,60 @@ static Status validateShape(const LaunchConfig &config,
   return Status::success();
 }
 
+static Status validateTensorMap(size_t m, const TensorMapSpec &spec,
+                                const std::vector<Arg> &args) {
+  const std::string where = "tensor map " + std::to_string(m) + " (argument " +
+                            std::to_string(spec.arg) + ")";
+  const ViewArg *view =
+      spec.arg < args.size() ? std::get_if<ViewArg>(&args[spec.arg]) : nullptr;
+  if (!view)
+    return Status::error(where + ": the kernel copies a view there, but the "
+                                 "argument is not a view");
+  const size_t rank = view->sizes.size();
+  if (rank < 1 || rank > 5 || spec.box.size() != rank)
+    return Status::error(where + ": a view of rank " + std::to_string(rank) +
+                         " for a box of rank " +
+                         std::to_string(spec.box.size()) +
+                         " (TMA copies ranks 1..5)");
+  const int eb = view->elementBytes;
+  for (size_t d = 0; d < rank; ++d) {
+    if (spec.box[d] < 1 || spec.box[d] > 256)
+      return Status::error(where + ": box " + joinInts(spec.box) +
+                           " has an extent outside 1..256");
+    if (view->sizes[d] < 1 || view->sizes[d] > (int64_t{1} << 32))
+      return Status::error(where + ": the TMA cannot read a view of sizes " +
+                           joinInts(view->sizes) +
+                           " (each must be 1..2^32)");
+  }
+  if (spec.box.back() * eb > spec.swizzleBytes)
+    return Status::error(where + ": box rows of " +
+                         std::to_string(spec.box.back() * eb) +
+                         " bytes exceed the swizzle span of " +
+                         std::to_string(spec.swizzleBytes));
+  if (view->ptr % 16 != 0)
+    return Status::error(where + ": the TMA needs a 16-byte aligned base "
+                                 "address, got " +
+                         hex(view->ptr));
+  if (view->strides.back() != 1)
+    return Status::error(where + ": the TMA needs unit stride along the last "
+                                 "dimension, got " +
+                         std::to_string(view->strides.back()));
+  for (size_t d = 0; d + 1 < rank; ++d) {
+    const int64_t stride = view->strides[d];
+    if (stride <= 0 || !isMultipleOf16(stride, eb) ||
+        stride > (int64_t{1} << 40) / eb)
+      return Status::error(
+          where + ": the TMA needs every stride but the last to be a "
+                  "positive multiple of 16 bytes below 2^40 bytes; stride " +
+          std::to_string(d) + " is " + std::to_string(stride) +
+          " elements of " + std::to_string(eb) + " bytes");
+  }
+  return Status::success();
+}
+
 Status validateLaunch(const LaunchConfig &config, const std::vector<Arg> &args,
-                      const KernelLimits &limits) {
+                      const KernelLimits &limits,
+                      const std::vector<TensorMapSpec> &maps) {
   TESSEL_RT_TRY(validateShape(config, limits));
   for (size_t i = 0; i < args.size(); ++i) {
     if (const auto *view = std::get_if<ViewArg>(&args[i]))
@@ -299,6 +393,12 @@ Status validateLaunch(const LaunchConfig &config, const std::vector<Arg> &args,
     else if (args[i].valueless_by_exception())
       return Status::error("argument " + std::to_string(i) + " holds no value");
   }
+  // An empty grid launches nothing: no map is encoded.
+  const Dim3 &g = config.grid;
+  if (g.x == 0 || g.y == 0 || g.z == 0)
+    return Status::success();
+  for (size_t m = 0; m < maps.size(); ++m)
+    TESSEL_RT_TRY(validateTensorMap(m, maps[m], args));
   return Status::success();
 }
 
@@ -308,6 +408,13 @@ Status checkSignature(const PackedArgs &packed,
   const size_t common = std::min(slots.size(), expected.size());
   for (size_t i = 0; i < common; ++i) {
     if (slots[i].offset == expected[i].offset &&
+        slots[i].size == expected[i].size)
+      continue;
+    // The driver aligns a tensor map to 64 bytes of the constant bank the
+    // parameters live in, whose base differs between GPUs (0x210 on sm_90:
+    // offsets 48 mod 64): only its size must agree (each parameter is copied
+    // from its own pointer, so the packed buffer's offsets do not matter).
+    if (slots[i].kind == ParamKind::TensorMap &&
         slots[i].size == expected[i].size)
       continue;
     return Status::error(

@@ -12,8 +12,11 @@
 //     elements (i64 each);
 //   - a scalar: one parameter of its type, f32, i32 or i64.
 // Each parameter sits at the next offset aligned to its own size, which is
-// the layout the driver reports for a kernel (cuFuncGetParamInfo). A launch
-// uses blocks of (32 * numWarps, 1, 1) threads.
+// the layout the driver reports for a kernel (cuFuncGetParamInfo). A kernel
+// that loads through the tensor memory accelerator (TMA) takes, after its
+// arguments, one CUtensorMap per map it lists (TensorMapSpec): 128 bytes at
+// a 64-byte aligned offset, encoded by the launch from the view argument the
+// map describes. A launch uses blocks of (32 * numWarps, 1, 1) threads.
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,7 +68,37 @@ ViewArg contiguousView(DevicePtr ptr, int elementBytes,
 using Arg = std::variant<ViewArg, float, int32_t, int64_t>;
 
 /// What one packed kernel parameter holds.
-enum class ParamKind : uint8_t { Pointer, Size, Stride, F32, I32, I64 };
+enum class ParamKind : uint8_t {
+  Pointer,
+  Size,
+  Stride,
+  F32,
+  I32,
+  I64,
+  TensorMap
+};
+
+/// A tensor map a kernel takes after its arguments: the view argument it
+/// describes and the box one copy moves, per view dimension (the view's
+/// order, last dimension contiguous). Encoded at launch with the box's rows
+/// swizzled over `swizzleBytes` (128), out-of-bounds elements read as zero.
+struct TensorMapSpec {
+  size_t arg = 0;
+  std::vector<int64_t> box;
+  int swizzleBytes = 128;
+  bool operator==(const TensorMapSpec &) const = default;
+};
+
+/// The bytes of one CUtensorMap parameter.
+inline constexpr size_t kTensorMapBytes = 128;
+
+/// Reads the table a kernel's module exports as `tessel_tma_<kernel>`
+/// (int32 words: 1 (the version), the number of maps, then per map its
+/// argument index, the view's rank (1..5), the swizzle span in bytes and
+/// the box per view dimension padded to 5 entries). Rejects a table it does
+/// not understand.
+Status parseTensorMapTable(const int32_t *words, size_t count,
+                           std::vector<TensorMapSpec> *out);
 
 /// One kernel parameter: where it sits in the parameter buffer, and which
 /// argument (and, for a view, which dimension) it came from.
@@ -101,10 +134,17 @@ public:
   const unsigned char *data() const {
     return reinterpret_cast<const unsigned char *>(storage_.data());
   }
+  /// Where parameter `i` sits in the buffer, to write it (the launch
+  /// encodes the tensor maps there).
+  unsigned char *slotData(size_t i) {
+    return reinterpret_cast<unsigned char *>(storage_.data()) +
+           slots_[i].offset;
+  }
   size_t size() const { return size_; }
 
 private:
-  friend Status packArguments(const std::vector<Arg> &args, PackedArgs *out);
+  friend Status packArguments(const std::vector<Arg> &args, PackedArgs *out,
+                              const std::vector<TensorMapSpec> &maps);
   std::vector<uint64_t> storage_; // uint64_t: 8-byte alignment for every slot
   size_t size_ = 0;
   std::vector<ParamSlot> slots_;
@@ -114,11 +154,13 @@ private:
 /// The most parameter bytes a launch may pass (CUDA 12.1+, Volta and newer).
 inline constexpr size_t kMaxParamBytes = 32764;
 
-/// Packs `args` per the ABI into `*out` (replacing what it held). Fails only
-/// when an argument cannot be packed at all (a view whose sizes and strides
-/// differ in rank, or more than kMaxParamBytes); validateLaunch checks the
-/// rest.
-Status packArguments(const std::vector<Arg> &args, PackedArgs *out);
+/// Packs `args` per the ABI into `*out` (replacing what it held), with a
+/// zeroed TensorMap slot per entry of `maps` after them (ParamSlot::argIndex
+/// is then the map's index in `maps`). Fails only when an argument cannot be
+/// packed at all (a view whose sizes and strides differ in rank, or more
+/// than kMaxParamBytes); validateLaunch checks the rest.
+Status packArguments(const std::vector<Arg> &args, PackedArgs *out,
+                     const std::vector<TensorMapSpec> &maps = {});
 
 /// Grid or cluster dimensions. Signed so that a negative value computed by a
 /// caller is reported instead of wrapping to a huge unsigned one.
@@ -164,8 +206,16 @@ struct KernelLimits {
 /// hold). Messages name the offending argument by index. A grid with a zero
 /// dimension is valid (the launch does nothing), and its arguments are still
 /// checked.
+///
+/// With `maps` (a TMA kernel's tensor maps) and a non-empty grid, each map's
+/// view must also be one the tensor memory accelerator can read: rank 1..5
+/// equal to the box's, a non-empty extent below 2^32 per dimension, a base
+/// address and every stride but the last (positive, below 2^40 bytes) a
+/// multiple of 16 bytes, unit stride along the last dimension, and a box of
+/// 1..256 elements per dimension whose rows fit the swizzle span.
 Status validateLaunch(const LaunchConfig &config, const std::vector<Arg> &args,
-                      const KernelLimits &limits = {});
+                      const KernelLimits &limits = {},
+                      const std::vector<TensorMapSpec> &maps = {});
 
 /// The cluster shape a launch runs with: the kernel's compiled-in one, else
 /// `config.cluster`. Assumes validateLaunch passed.
@@ -179,7 +229,7 @@ struct ParamInfo {
 
 /// Checks that the packed arguments match the kernel's declared parameters
 /// one for one: the same count, and each parameter at the same offset with
-/// the same size. Catches a launcher and a kernel that disagree on the ABI
+/// the same size (for tensor maps, the same size: see the .cpp). Catches a launcher and a kernel that disagree on the ABI
 /// (a missing argument, an i32 passed for an i64, a view of the wrong rank).
 Status checkSignature(const PackedArgs &packed,
                       const std::vector<ParamInfo> &expected);

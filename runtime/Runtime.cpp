@@ -312,6 +312,25 @@ Status Module::getKernel(const std::string &name, Kernel *out) const {
   a.requiredCluster = {width, height, depth};
   a.clusterSizeMustBeSet = mustBeSet != 0;
 
+  // The tensor maps of a kernel that loads through the TMA: the table its
+  // module exports beside it (none when there is no such table).
+  CUdeviceptr table = 0;
+  size_t tableBytes = 0;
+  const std::string tableName = "tessel_tma_" + name;
+  result = cuModuleGetGlobal(&table, &tableBytes, module_, tableName.c_str());
+  if (result == CUDA_SUCCESS) {
+    std::vector<int32_t> words(tableBytes / sizeof(int32_t));
+    TESSEL_RT_TRY(checkCu(
+        cuMemcpyDtoH(words.data(), table, words.size() * sizeof(int32_t)),
+        "cuMemcpyDtoH", what + " (" + tableName + ")"));
+    TESSEL_RT_TRY(
+        parseTensorMapTable(words.data(), words.size(), &kernel.tensorMaps_)
+            .withContext(what));
+  } else if (result != CUDA_ERROR_NOT_FOUND) {
+    TESSEL_RT_TRY(checkCu(result, "cuModuleGetGlobal", what + " (" +
+                                                           tableName + ")"));
+  }
+
   KernelLimits &limits = kernel.limits_;
   limits.maxGridX = device_.maxGrid[0];
   limits.maxGridY = device_.maxGrid[1];
@@ -350,6 +369,7 @@ Kernel::Kernel(const Kernel &other)
     : function_(other.function_), name_(other.name_),
       attributes_(other.attributes_), limits_(other.limits_),
       parameters_(other.parameters_), parametersKnown_(other.parametersKnown_),
+      tensorMaps_(other.tensorMaps_),
       sharedOptIn_(other.sharedOptIn_.load(std::memory_order_acquire)) {}
 
 Kernel &Kernel::operator=(const Kernel &other) {
@@ -360,6 +380,7 @@ Kernel &Kernel::operator=(const Kernel &other) {
     limits_ = other.limits_;
     parameters_ = other.parameters_;
     parametersKnown_ = other.parametersKnown_;
+    tensorMaps_ = other.tensorMaps_;
     sharedOptIn_.store(other.sharedOptIn_.load(std::memory_order_acquire),
                        std::memory_order_release);
   }
@@ -383,6 +404,46 @@ std::string Kernel::describe() const {
   return s;
 }
 
+/// Encodes the CUtensorMap of `spec` (validateLaunch checked it) into the
+/// 128 bytes at `out`.
+static Status encodeTensorMap(const TensorMapSpec &spec,
+                              const std::vector<Arg> &args,
+                              unsigned char *out) {
+  const ViewArg &view = std::get<ViewArg>(args[spec.arg]);
+  const size_t rank = view.sizes.size();
+  // Innermost dimension first; strides in bytes, for all but that one.
+  cuuint64_t dims[5], strides[4];
+  cuuint32_t box[5], elementStrides[5];
+  for (size_t i = 0; i < rank; ++i) {
+    const size_t d = rank - 1 - i;
+    dims[i] = static_cast<cuuint64_t>(view.sizes[d]);
+    box[i] = static_cast<cuuint32_t>(spec.box[d]);
+    elementStrides[i] = 1;
+    if (i > 0)
+      strides[i - 1] =
+          static_cast<cuuint64_t>(view.strides[d]) * view.elementBytes;
+  }
+  CUtensorMapDataType type = view.elementBytes == 1 ? CU_TENSOR_MAP_DATA_TYPE_UINT8
+                             : view.elementBytes == 2
+                                 ? CU_TENSOR_MAP_DATA_TYPE_UINT16
+                             : view.elementBytes == 4
+                                 ? CU_TENSOR_MAP_DATA_TYPE_UINT32
+                                 : CU_TENSOR_MAP_DATA_TYPE_UINT64;
+  static_assert(sizeof(CUtensorMap) == kTensorMapBytes);
+  CUtensorMap map; // 64-byte aligned, as the driver wants it
+  TESSEL_RT_TRY(checkCu(
+      cuTensorMapEncodeTiled(
+          &map, type, static_cast<cuuint32_t>(rank),
+          reinterpret_cast<void *>(static_cast<uintptr_t>(view.ptr)), dims,
+          strides, box, elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+          CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+          CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+      "cuTensorMapEncodeTiled",
+      "argument " + std::to_string(spec.arg) + " (view)"));
+  std::memcpy(out, &map, sizeof(map));
+  return Status::success();
+}
+
 Status Kernel::launch(Dim3 grid, int numWarps, const std::vector<Arg> &args,
                       CUstream stream, size_t dynamicSharedBytes) const {
   LaunchConfig config;
@@ -397,13 +458,19 @@ Status Kernel::launch(const LaunchConfig &config, const std::vector<Arg> &args,
   const std::string what = "kernel '" + name_ + "'";
   if (!function_)
     return Status::error("launch of a Kernel that was never loaded");
-  TESSEL_RT_TRY(
-      validateLaunch(config, args, limits_).withContext("launch of " + what));
+  TESSEL_RT_TRY(validateLaunch(config, args, limits_, tensorMaps_)
+                    .withContext("launch of " + what));
   const Dim3 &grid = config.grid;
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return Status::success();
   PackedArgs packed;
-  TESSEL_RT_TRY(packArguments(args, &packed).withContext("launch of " + what));
+  TESSEL_RT_TRY(packArguments(args, &packed, tensorMaps_)
+                    .withContext("launch of " + what));
+  for (size_t i = 0; i < packed.numParams(); ++i)
+    if (packed.slots()[i].kind == ParamKind::TensorMap)
+      TESSEL_RT_TRY(encodeTensorMap(tensorMaps_[packed.slots()[i].argIndex],
+                                    args, packed.slotData(i))
+                        .withContext("launch of " + what));
   if (parametersKnown_)
     TESSEL_RT_TRY(
         checkSignature(packed, parameters_).withContext("launch of " + what));

@@ -144,6 +144,9 @@ public:
   /// when the driver cannot tell (then launches skip checkSignature).
   const std::vector<ParamInfo> &parameters() const { return parameters_; }
   bool parametersKnown() const { return parametersKnown_; }
+  /// The tensor maps the kernel takes after its arguments (TMA loads), from
+  /// the table its module exports; each launch encodes them from the views.
+  const std::vector<TensorMapSpec> &tensorMaps() const { return tensorMaps_; }
   /// "kernel 'scale': 40 registers, 0 B static shared, 0 B local, …".
   std::string describe() const;
 
@@ -155,6 +158,7 @@ private:
   KernelLimits limits_;
   std::vector<ParamInfo> parameters_;
   bool parametersKnown_ = false;
+  std::vector<TensorMapSpec> tensorMaps_;
   // Set once the kernel may use all the shared memory the device allows.
   mutable std::atomic<bool> sharedOptIn_{false};
 };

@@ -31,6 +31,11 @@ def TileGPU_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getWgmmaAvailableAttrName() {
       return ::llvm::StringLiteral("tilegpu.wgmma_available");
     }
+    /// Module attribute (unit): the target has the tensor memory accelerator
+    /// (cp.async.bulk.tensor with mbarrier completion).
+    static constexpr ::llvm::StringLiteral getTmaAvailableAttrName() {
+      return ::llvm::StringLiteral("tilegpu.tma_available");
+    }
     /// Kernel attribute (unit): tile.mma may use wgmma.mma_async.
     static constexpr ::llvm::StringLiteral getWgmmaAttrName() {
       return ::llvm::StringLiteral("tilegpu.wgmma");

@@ -250,7 +250,8 @@ Case loopCase(std::mt19937 &rng) {
 /// when `tb`.
 Case matmulCase(std::mt19937 &rng, const std::string &kernel,
                 const std::string &what, DType dtype, int64_t M, int64_t N,
-                int64_t K, int64_t BM, int64_t BN, bool ta, bool tb) {
+                int64_t K, int64_t BM, int64_t BN, bool ta, bool tb,
+                bool aligned) {
   Case c;
   c.kernel = kernel;
   c.label = what + " " + std::string(dtypeName(dtype)) + " " +
@@ -258,10 +259,17 @@ Case matmulCase(std::mt19937 &rng, const std::string &kernel,
             std::to_string(K) + (ta ? " A^T" : "") + (tb ? " B^T" : "") +
             " (K loop, ragged)";
   c.grid = {ceilDiv(M, BM), ceilDiv(N, BN), 1};
-  Tensor a = input(rng, dtype, ta ? std::vector<int64_t>{K, M}
-                                  : std::vector<int64_t>{M, K});
-  Tensor b = input(rng, dtype, tb ? std::vector<int64_t>{N, K}
-                                  : std::vector<int64_t>{K, N});
+  // Aligned: rows padded to whole 16-byte units (what kDense views promise).
+  auto rowPad = [&](int64_t cols) {
+    int64_t unit = 16 / static_cast<int64_t>(dtypeBytes(dtype));
+    return aligned ? (unit - cols % unit) % unit : 0;
+  };
+  Tensor a = input(rng, dtype,
+                   ta ? std::vector<int64_t>{K, M} : std::vector<int64_t>{M, K},
+                   -1, 1, rowPad(ta ? M : K));
+  Tensor b = input(rng, dtype,
+                   tb ? std::vector<int64_t>{N, K} : std::vector<int64_t>{K, N},
+                   -1, 1, rowPad(tb ? K : N));
   c.tensors = {a, b, output(DType::f32, {M, N}, {N, 1}, M * N)};
   c.args = {size_t(0), size_t(1), size_t(2)};
   c.expected = expectationsFor(c);
@@ -269,8 +277,8 @@ Case matmulCase(std::mt19937 &rng, const std::string &kernel,
     for (int64_t n = 0; n < N; ++n) {
       double s = 0;
       for (int64_t k = 0; k < K; ++k)
-        s += a.values[ta ? k * M + m : m * K + k] *
-             b.values[tb ? n * K + k : k * N + n];
+        s += a.values[ta ? offset(a, {k, m}) : offset(a, {m, k})] *
+             b.values[tb ? offset(b, {n, k}) : offset(b, {k, n})];
       c.expected[2][m * N + n] = s;
     }
   // bf16/f16 products are exact and summed in f32; tf32 rounds the operands
@@ -286,7 +294,8 @@ Case mmaCase(std::mt19937 &rng, DType dtype, int64_t M, int64_t N, int64_t K,
                        (dtype == DType::bf16  ? "bf16"
                         : dtype == DType::f16 ? "f16"
                                               : "tf32");
-  return matmulCase(rng, kernel, "mma", dtype, M, N, K, BM, BN, false, false);
+  return matmulCase(rng, kernel, "mma", dtype, M, N, K, BM, BN, false, false,
+                    false);
 }
 
 /// O = sum_j round_bf16(A B_j / 2) V_j through test_mma_chain_bf16.
@@ -398,9 +407,16 @@ std::vector<Case> opCases(std::mt19937 &rng) {
   cases.push_back(mmaCase(rng, DType::f32, 33, 17, 40, 16, 16));
   cases.push_back(mmaChainCase(rng, 150, 40, 70, 45));
   cases.push_back(matmulCase(rng, "test_wgmma_bf16", "wgmma", DType::bf16, 150,
-                             200, 88, 64, 128, false, false));
+                             200, 88, 64, 128, false, false, false));
   cases.push_back(matmulCase(rng, "test_wgmma_f16_t", "wgmma", DType::f16, 300,
-                             100, 72, 128, 64, true, true));
+                             100, 72, 128, 64, true, true, false));
+  // Ragged in every dimension: the TMA fills what lies outside with zeros.
+  cases.push_back(matmulCase(rng, "test_tma_bf16", "tma", DType::bf16, 150,
+                             100, 200, 64, 64, false, true, true));
+  cases.push_back(matmulCase(rng, "test_tma_tf32", "tma", DType::f32, 70, 45,
+                             90, 32, 32, true, false, true));
+  cases.push_back(matmulCase(rng, "test_tma_f16_once", "tma", DType::f16, 130,
+                             70, 100, 64, 64, false, false, true));
   return cases;
 }
 

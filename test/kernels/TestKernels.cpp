@@ -186,6 +186,27 @@ const Register registrations[] = {
           define(tessel::test::mmaChainKernel<bf16>, c, {"a", "b", "v", "o"});
         },
         {{"BM", 64}, {"BK", 16}, {"BN1", 32}, {"BN2", 32}}),
+    // TMA: bf16 C = A Bᵀ (the shape of C·Bᵀ in compute_out) and tf32
+    // C = Aᵀ B in K loops (copies prefetched into two buffers), f16 C = A B
+    // with A two panels wide and no loop (copies into the scratch buffer).
+    add("test_tma_bf16",
+        [](const Config &c) {
+          define(tessel::test::matmulDenseKernel<bf16>, c, {"a", "b", "c"});
+        },
+        {{"BM", 64}, {"BN", 64}, {"BK", 64}, {"TRANS_A", 0}, {"TRANS_B", 1},
+         {"LOOP", 1}}),
+    add("test_tma_tf32",
+        [](const Config &c) {
+          define(tessel::test::matmulDenseKernel<float>, c, {"a", "b", "c"});
+        },
+        {{"BM", 32}, {"BN", 32}, {"BK", 32}, {"TRANS_A", 1}, {"TRANS_B", 0},
+         {"LOOP", 1}}),
+    add("test_tma_f16_once",
+        [](const Config &c) {
+          define(tessel::test::matmulDenseKernel<f16>, c, {"a", "b", "c"});
+        },
+        {{"BM", 64}, {"BN", 64}, {"BK", 128}, {"TRANS_A", 0}, {"TRANS_B", 0},
+         {"LOOP", 0}}),
     add("test_mma_tf32",
         [](const Config &c) {
           define(tessel::test::matmulKernel<float>, c, {"a", "b", "c"});

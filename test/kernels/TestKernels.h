@@ -44,6 +44,35 @@ inline void matmulTransposedKernel(const Config &cfg, View<T, 2> a,
   store(c, {i, j}, acc);
 }
 
+/// C = op(A) op(B) as matmulTransposedKernel, from views promised 16-byte
+/// aligned with unit stride (kDense): operand tiles whose rows are whole
+/// 128-byte panels are copied by the TMA. With LOOP = 0 there is one K block
+/// (K <= BK) and no loop, so the copies go to the mma's scratch buffer
+/// instead of the loop's prefetch buffers.
+template <class T>
+inline void matmulDenseKernel(const Config &cfg, View<T, 2, kDense> a,
+                              View<T, 2, kDense> b, View<float, 2> c) {
+  int64_t BM = cfg["BM"], BN = cfg["BN"], BK = cfg["BK"];
+  bool ta = cfg["TRANS_A"], tb = cfg["TRANS_B"];
+  auto i = program_id(0), j = program_id(1);
+  auto product = [&](ScalarArg k, Tile acc) {
+    Tile x = ta ? transpose(load(a, {k, i}, {BK, BM}))
+                : load(a, {i, k}, {BM, BK});
+    Tile y = tb ? transpose(load(b, {j, k}, {BN, BK}))
+                : load(b, {k, j}, {BK, BN});
+    return mma(x, y, acc);
+  };
+  Tile acc = zeros({BM, BN});
+  if (cfg["LOOP"]) {
+    Scalar kTiles = (dim(a, ta ? 0 : 1) + int(BK - 1)) / int(BK);
+    acc = for_range({0, kTiles}, acc,
+                    [&](Scalar k, Tile carried) { return product(k, carried); });
+  } else {
+    acc = product(0, acc);
+  }
+  store(c, {i, j}, acc);
+}
+
 /// O = sum over column blocks j of round_T(P_j / 2) V_j with P_j = A B_j
 /// (A: M x K, B: K x N1, V: N1 x N2): the product of one mma, scaled and
 /// rounded in registers, is the A operand of the next (as in attention).

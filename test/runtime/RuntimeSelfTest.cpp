@@ -487,6 +487,107 @@ TEST(Signature, CountMismatch) {
 }
 
 //===----------------------------------------------------------------------===//
+// Tensor maps (TMA)
+//===----------------------------------------------------------------------===//
+
+// A bf16 (b, L, n) view of 2 x 100 x 128, rows padded to 136 elements.
+ViewArg bf16View(DevicePtr ptr = kPtr) {
+  return ViewArg{ptr, 2, {2, 100, 128}, {100 * 136, 136, 1}, 0};
+}
+
+TensorMapSpec spec3d() { return {0, {1, 64, 64}, 128}; }
+
+TEST(TensorMaps, ParseTable) {
+  const int32_t table[] = {1, 2, 0, 3, 128, 1, 64, 64, 0, 0,
+                           4, 2, 128, 32, 32, 0, 0, 0};
+  std::vector<TensorMapSpec> maps;
+  expectOk(parseTensorMapTable(table, std::size(table), &maps));
+  ASSERT_EQ(maps.size(), 2u);
+  EXPECT_EQ(maps[0], (TensorMapSpec{0, {1, 64, 64}, 128}));
+  EXPECT_EQ(maps[1], (TensorMapSpec{4, {32, 32}, 128}));
+  const int32_t version2[] = {2, 0};
+  expectError(parseTensorMapTable(version2, 2, &maps),
+              "tensor map table: unknown format (version 2)");
+  expectError(parseTensorMapTable(table, 10, &maps),
+              "10 words cannot hold 2 maps");
+  int32_t badRank[] = {1, 1, 0, 6, 128, 1, 1, 1, 1, 1};
+  expectError(parseTensorMapTable(badRank, 10, &maps),
+              "map 0 has argument 0, rank 6, swizzle 128");
+}
+
+TEST(TensorMaps, PackedAfterTheArgumentsAt64Bytes) {
+  PackedArgs packed;
+  expectOk(packArguments({bf16View(), int32_t{7}}, &packed,
+                         {spec3d(), spec3d()}));
+  // 7 view slots (56 bytes) and an i32 at 56: the maps at 64 and 192.
+  ASSERT_EQ(packed.numParams(), 10u);
+  EXPECT_EQ(packed.slots()[8].kind, ParamKind::TensorMap);
+  EXPECT_EQ(packed.slots()[8].offset, 64u);
+  EXPECT_EQ(packed.slots()[8].size, kTensorMapBytes);
+  EXPECT_EQ(packed.slots()[8].argIndex, 0u);
+  EXPECT_EQ(packed.slots()[9].offset, 192u);
+  EXPECT_EQ(packed.slots()[9].argIndex, 1u);
+  EXPECT_EQ(packed.size(), 320u);
+  EXPECT_EQ(describeSlot(packed.slots()[9]), "tensor map 1");
+  EXPECT_EQ(packed.slotData(9), packed.data() + 192);
+  // The driver may place a map elsewhere (its constant bank's alignment):
+  // only the size must agree.
+  std::vector<ParamInfo> driver;
+  for (const ParamSlot &slot : packed.slots())
+    driver.push_back({slot.offset, slot.size});
+  driver[8].offset = 112;
+  driver[9].offset = 240;
+  expectOk(checkSignature(packed, driver));
+  driver[9].size = 64;
+  expectError(checkSignature(packed, driver),
+              "kernel parameter 9 is 64 bytes at offset 240, but the "
+              "arguments put tensor map 1 there, 128 bytes at offset 192");
+}
+
+TEST(TensorMaps, ValidateWhatTheCopyEngineNeeds) {
+  LaunchConfig config;
+  config.grid = {2, 1, 1};
+  const std::vector<TensorMapSpec> maps = {spec3d()};
+  expectOk(validateLaunch(config, {bf16View()}, {}, maps));
+  expectError(validateLaunch(config, {1.0f}, {}, maps),
+              "tensor map 0 (argument 0): the kernel copies a view there, but "
+              "the argument is not a view");
+  ViewArg rank2{kPtr, 2, {100, 128}, {136, 1}, 0};
+  expectError(validateLaunch(config, {rank2}, {}, maps),
+              "a view of rank 2 for a box of rank 3");
+  ViewArg v = bf16View(kPtr + 8);
+  expectError(validateLaunch(config, {v}, {}, maps),
+              "the TMA needs a 16-byte aligned base address, got "
+              "0x7f0000001008");
+  v = bf16View();
+  v.strides[1] = 130; // 260 bytes
+  expectError(validateLaunch(config, {v}, {}, maps),
+              "stride 1 is 130 elements of 2 bytes");
+  v = bf16View();
+  v.strides[0] = 0; // a broadcast batch
+  expectError(validateLaunch(config, {v}, {}, maps),
+              "positive multiple of 16 bytes below 2^40 bytes; stride 0 is 0");
+  v = bf16View();
+  v.strides = {100 * 136 * 2, 2, 200};
+  expectError(validateLaunch(config, {v}, {}, maps),
+              "the TMA needs unit stride along the last dimension, got 200");
+  v = bf16View();
+  v.sizes[1] = 0;
+  expectError(validateLaunch(config, {v}, {}, maps),
+              "the TMA cannot read a view of sizes [2, 0, 128]");
+  // An empty grid encodes no map: nothing to check.
+  config.grid = {0, 1, 1};
+  expectOk(validateLaunch(config, {v}, {}, maps));
+  config.grid = {2, 1, 1};
+  expectError(validateLaunch(config, {bf16View()}, {},
+                             {TensorMapSpec{0, {1, 64, 128}, 128}}),
+              "box rows of 256 bytes exceed the swizzle span of 128");
+  expectError(validateLaunch(config, {bf16View()}, {},
+                             {TensorMapSpec{0, {1, 300, 64}, 128}}),
+              "box [1, 300, 64] has an extent outside 1..256");
+}
+
+//===----------------------------------------------------------------------===//
 // Image selection
 //===----------------------------------------------------------------------===//
 

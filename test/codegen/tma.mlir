@@ -1,0 +1,146 @@
+// RUN: tessel-opt %s -split-input-file --tilegpu-assign-layouts --convert-tilegpu-to-llvm | FileCheck %s
+
+// Loads that only feed mma.sync operands, of 2-D boxes whose rows are whole
+// 128-byte panels, from views promised 16-byte aligned with unit stride, go
+// through the TMA when the target has it: the kernel takes one CUtensorMap
+// per (view, box) after its arguments (byval, 64-byte aligned, a grid
+// constant) and exports the table the runtime builds them from (version 1,
+// 2 maps; per map: argument, rank, swizzle span, box padded to 5 entries;
+// the box is one 64-element panel wide). Thread 0 initialises one mbarrier
+// per operand buffer; after the barrier that frees the scratch buffer (and
+// a proxy fence: the copy engine writes through the async proxy), thread 0
+// expects the bytes of each operand (64x128 and 32x128 bf16) and issues one
+// copy per panel (two each; the 3-D view's copies take three coordinates);
+// every thread waits on both mbarriers, and the mma reads with ldmatrix
+// right away: no cp.async, and no barrier between the waits and the reads.
+// CHECK: llvm.mlir.global internal @tessel_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<24576 x i8>
+// CHECK: llvm.mlir.global internal @tessel_mbar() {addr_space = 3 : i32, alignment = 8 : i64} : !llvm.array<2 x i64>
+// CHECK-LABEL: llvm.func @tma_scratch
+// CHECK-SAME: %[[MA:arg[0-9]+]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, %[[MB:arg[0-9]+]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant})
+// CHECK-NOT: nvvm.cp.async.shared.global
+// CHECK: nvvm.mbarrier.init
+// CHECK: nvvm.mbarrier.init
+// CHECK: nvvm.fence.mbarrier.init
+// CHECK: nvvm.barrier0
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT: nvvm.barrier0
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c16384_i32
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[MA]], %{{.*}}, box[%{{.*}}, %{{.*}}] : !llvm.ptr<7>, !llvm.ptr
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[MA]], %{{.*}}, box[%{{.*}}, %{{.*}}] : !llvm.ptr<7>, !llvm.ptr
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c8192_i32
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[MB]], %{{.*}}, box[%{{.*}}, %{{.*}}, %{{.*}}] : !llvm.ptr<7>, !llvm.ptr
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[MB]], %{{.*}}, box[%{{.*}}, %{{.*}}, %{{.*}}] : !llvm.ptr<7>, !llvm.ptr
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK-NOT: nvvm.barrier0
+// CHECK: nvvm.ldmatrix
+// CHECK-NOT: nvvm.cp.async.shared.global
+// CHECK: llvm.mlir.global external constant @tessel_tma_tma_scratch(dense<[1, 2, 0, 2, 128, 64, 64, 0, 0, 0, 1, 3, 128, 1, 32, 64, 0, 0]> : tensor<18xi32>) {addr_space = 1 : i32
+module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
+  func.func @tma_scratch(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %i: i32) {
+    %c0 = arith.constant 0 : i32
+    %x = tile.load %a[%i, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x128xbf16>
+    %y = tile.load %b[%c0, %i, %c0] {squeeze = array<i64: 0>} : !tile.view<?x?x?xbf16, align = 16, unit_stride> -> tensor<32x128xbf16>
+    %yt = tile.permute %y [1, 0] : tensor<32x128xbf16> -> tensor<128x32xbf16>
+    %z = arith.constant dense<0.0> : tensor<64x32xf32>
+    %d = tile.mma %x, %yt, %z {precision = #tile<precision bf16>} : tensor<64x128xbf16>, tensor<128x32xbf16>, tensor<64x32xf32>
+    tile.store %d, %c[%c0, %c0] : tensor<64x32xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
+
+// -----
+
+// In a loop the copies are prefetched one iteration ahead into two buffers
+// per load (1024-byte aligned dynamic shared memory), each completing on its
+// own mbarrier (four): the first iteration's before the loop; in the loop,
+// after the barrier that frees the other buffers, the next iteration's; then
+// each thread waits on the mbarrier of the current buffer with the parity
+// bit it keeps for that buffer (selected by the stage). No cp.async group.
+// CHECK: module attributes {tilegpu.dynamic_shared_bytes = 32768 : i64
+// CHECK: llvm.mlir.global external @tessel_dsmem() {addr_space = 3 : i32, alignment = 1024 : i64}
+// CHECK: llvm.mlir.global internal @tessel_mbar() {{.*}} : !llvm.array<4 x i64>
+// CHECK-LABEL: llvm.func @tma_pipelined
+// CHECK-NOT: nvvm.cp.async.commit.group
+// CHECK: nvvm.mbarrier.init
+// CHECK: nvvm.fence.proxy
+// CHECK-NEXT: nvvm.barrier0
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: scf.for
+// CHECK: nvvm.barrier0
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c8192_i32
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c8192_i32
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: %[[PHASE:.*]] = arith.select
+// CHECK-NEXT: nvvm.mbarrier.try_wait.parity %{{.*}}, %[[PHASE]]
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK-NOT: nvvm.barrier0
+// CHECK: nvvm.ldmatrix
+// CHECK: scf.yield
+// CHECK-NOT: nvvm.cp.async.commit.group
+// CHECK: @tessel_tma_tma_pipelined(dense<[1, 2, 0, 2, 128, 64, 64, 0, 0, 0, 1, 2, 128, 64, 64, 0, 0, 0]>
+module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
+  func.func @tma_pipelined(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32>) : i32 {
+      %x = tile.load %a[%c0, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+      %y = tile.load %b[%k, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+      %d = tile.mma %x, %y, %acc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %d : tensor<64x64xf32>
+    }
+    tile.store %r, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
+
+// -----
+
+// Must not fire: a target without the TMA (no tilegpu.tma_available), a
+// view that promises no alignment, a load that opts out (allow_tma =
+// false), and rows of 64 bytes (not a whole 128-byte panel). Each stays on
+// cp.async; no tensor map parameter, no table, no mbarrier.
+// CHECK-NOT: tessel_mbar
+// CHECK-LABEL: llvm.func @no_tma_target
+// CHECK-NOT: grid_constant
+// CHECK: nvvm.cp.async.shared.global
+// CHECK-NOT: nvvm.cp.async.bulk.tensor
+// CHECK-NOT: tessel_tma_
+module attributes {tilegpu.target = "sm_90a"} {
+  func.func @no_tma_target(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>) {
+    %c0 = arith.constant 0 : i32
+    %x = tile.load %a[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+    %y = tile.load %a[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %d = tile.mma %x, %y, %z {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    tile.store %d, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
+
+// -----
+
+// CHECK-NOT: tessel_mbar
+// CHECK-LABEL: llvm.func @not_eligible
+// CHECK-NOT: grid_constant
+// CHECK: nvvm.cp.async.shared.global
+// CHECK-NOT: nvvm.cp.async.bulk.tensor
+// CHECK-NOT: tessel_tma_
+module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
+  func.func @not_eligible(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %v: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>) {
+    %c0 = arith.constant 0 : i32
+    %x = tile.load %a[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+    %y = tile.load %b[%c0, %c0] {allow_tma = false} : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %d = tile.mma %x, %y, %z {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    %w = tile.load %v[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x32xbf16>
+    %z2 = arith.constant dense<0.0> : tensor<64x32xf32>
+    %e = tile.mma %x, %w, %z2 {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x32xbf16>, tensor<64x32xf32>
+    tile.store %d, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32>
+    tile.store %e, %c[%c0, %c0] : tensor<64x32xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
