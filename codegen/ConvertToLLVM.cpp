@@ -112,6 +112,9 @@ struct StageLayout {
 struct MbarRef {
   int64_t first = -1;
   Value stage;
+  /// The parity to wait for, when fixed at the copy (resident operands);
+  /// otherwise the thread's parity bit of the mbarrier.
+  Value parity = {};
   explicit operator bool() const { return first >= 0; }
 };
 
@@ -319,6 +322,18 @@ private:
   SmallVector<Value> mapParams;          // the CUtensorMap parameters
   /// Whether `load` qualifies (see above); assigns no map.
   bool tmaEligible(tile::LoadOp load);
+  /// A load whose tile is only ever an mma operand, used in loops nested
+  /// below it (a loop-invariant operand), and whose view nothing after it
+  /// writes: copied once, where it stands, into its own swizzled buffer of
+  /// dynamic shared memory that every use reads (not staged per use).
+  bool residentOperand(tile::LoadOp load);
+  void emitResident(tile::LoadOp load);
+  DenseSet<Operation *> residentLoads;
+  struct Resident {
+    Value buffer;
+    MbarRef bar;
+  };
+  DenseMap<Value, Resident> residentAt;
   /// Assigns the tensor maps of every qualifying load of the kernel.
   void planTensorMaps();
   /// Issues the bulk copies of `load` (indices as `regs` says now) into the
@@ -393,7 +408,8 @@ private:
   /// copied by TMA, `otherwise` for the rest.
   StageLayout stagingOf(Value value, StageLayout otherwise) {
     auto load = value.getDefiningOp<tile::LoadOp>();
-    return load && tmaOf.count(load) && deferredLoads.contains(value)
+    return load && tmaOf.count(load) &&
+                   (deferredLoads.contains(value) || residentAt.count(value))
                ? StageLayout::swizzled128()
                : otherwise;
   }
@@ -1325,7 +1341,7 @@ bool KernelEmitter::tmaEligible(tile::LoadOp load) {
     return false;
   if (BoolAttr allow = load.getAllowTmaAttr(); allow && !allow.getValue())
     return false;
-  if (!loadsIntoMma(load))
+  if (!loadsIntoMma(load) && !residentOperand(load))
     return false;
   auto arg = dyn_cast<BlockArgument>(load.getView());
   if (!arg || arg.getOwner() != &kernel.getBody().front())
@@ -1359,10 +1375,81 @@ bool KernelEmitter::tmaEligible(tile::LoadOp load) {
   return true;
 }
 
+bool KernelEmitter::residentOperand(tile::LoadOp load) {
+  if (load.getPadding() != tile::Padding::zero || load.getResult().use_empty())
+    return false;
+  Block *home = load->getBlock();
+  bool nested = false;
+  auto asOperand = [&](OpOperand &use) {
+    auto mma = dyn_cast<tile::MmaOp>(use.getOwner());
+    if (!mma || use.get() == mma.getAcc())
+      return false;
+    nested |= mma->getBlock() != home;
+    return true;
+  };
+  for (OpOperand &use : load.getResult().getUses()) {
+    if (auto permute = dyn_cast<tile::PermuteOp>(use.getOwner())) {
+      if (!foldsIntoMma(permute))
+        return false;
+      for (OpOperand &inner : permute.getResult().getUses())
+        if (!asOperand(inner))
+          return false;
+      continue;
+    }
+    if (!asOperand(use))
+      return false;
+  }
+  if (!nested)
+    return false;
+  // The copy stands for every later read: nothing after it in its block
+  // (loops included) may write the view.
+  for (Operation *it = load->getNextNode(); it; it = it->getNextNode()) {
+    bool writes = false;
+    it->walk([&](tile::StoreOp store) {
+      writes |= store.getView() == load.getView();
+    });
+    if (writes)
+      return false;
+  }
+  return true;
+}
+
+void KernelEmitter::emitResident(tile::LoadOp load) {
+  auto type = cast<RankedTensorType>(load.getType());
+  StageLayout layout = StageLayout::swizzled128();
+  int64_t bytes = alignFor(
+      type.getNumElements() * storageBytes(type.getElementType()), layout);
+  int64_t offset = alignFor(dynamicTop, layout);
+  dynamicTop = offset + bytes;
+  dynamicBytes = std::max(dynamicBytes, dynamicTop);
+  int64_t bar = numMbarriers++;
+  // Readers of the buffer's previous contents (an enclosing loop's previous
+  // iteration, an earlier loop's buffers at the same offsets) are done, and
+  // their generic accesses come before the copy engine's writes.
+  NVVM::FenceProxyOp::create(
+      b, loc, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(b.getContext(),
+                                 NVVM::SharedSpace::shared_cta));
+  barrier();
+  Value base = LLVM::AddressOfOp::create(b, loc, dynamicShared);
+  Value dst = LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
+                                  ArrayRef<LLVM::GEPArg>{offset});
+  // The phase this copy completes: every use waits for it (a completed
+  // phase answers at once).
+  Value slot = phaseSlot(bar);
+  Value parity = LLVM::LoadOp::create(b, loc, b.getI32Type(), slot);
+  LLVM::StoreOp::create(b, loc,
+                        arith::XOrIOp::create(b, loc, parity, i32(1)), slot);
+  issueTma(load, dst, MbarRef{bar, Value()});
+  residentAt[load.getResult()] = {dst, MbarRef{bar, Value(), parity}};
+}
+
 void KernelEmitter::planTensorMaps() {
   kernel.walk([&](tile::LoadOp load) {
     if (!tmaEligible(load))
       return;
+    if (!loadsIntoMma(load))
+      residentLoads.insert(load);
     auto view = cast<tile::ViewType>(load.getView().getType());
     auto type = cast<RankedTensorType>(load.getType());
     std::optional<ArrayRef<int64_t>> sq = load.getSqueeze();
@@ -1412,6 +1499,10 @@ void KernelEmitter::waitTma(MbarRef bar) {
   // 10 ms: the suspend-time hint of each try (the op loops until the phase
   // completes).
   Value ticks = i32(10000000);
+  if (bar.parity) {
+    NVVM::MBarrierTryWaitParityOp::create(b, loc, addr, bar.parity, ticks);
+    return;
+  }
   if (!bar.stage) {
     Value slot = phaseSlot(bar.first);
     Value phase = LLVM::LoadOp::create(b, loc, i32Type, slot);
@@ -1503,6 +1594,9 @@ KernelEmitter::Staged KernelEmitter::stageOperand(Value value,
                                                   int64_t byteOffset,
                                                   StageLayout layout,
                                                   unsigned slot) {
+  if (auto it = residentAt.find(value); it != residentAt.end())
+    return {it->second.buffer, /*async=*/false, /*prefetched=*/true,
+            it->second.bar};
   if (Value at = prefetchedAt.lookup(value))
     return {at, /*async=*/false, /*prefetched=*/true,
             prefetchedMbar.lookup(value)};
@@ -1749,10 +1843,6 @@ LogicalResult KernelEmitter::emitMma(tile::MmaOp op) {
   int64_t rowsA = aT ? K : M, rowsB = bT ? N : K;
   int64_t pitchA = (aT ? M : K) + aStage.rowPad,
           pitchB = (bT ? K : N) + bStage.rowPad;
-  int64_t offB = align16(rowsA * pitchA * eb);
-  if (bStage.swizzled)
-    offB = (offB + 1023) / 1024 * 1024;
-  int64_t offC = align16(offB + rowsB * pitchB * eb);
   auto mmaLayout = dyn_cast_or_null<tilegpu::MmaLayoutAttr>(
       tilegpu::getLayout(cType));
   bool inPlace = mmaLayout &&
@@ -1773,7 +1863,14 @@ LogicalResult KernelEmitter::emitMma(tile::MmaOp op) {
   // The scratch buffer is rewritten: earlier readers must be done (not
   // needed when both operands were prefetched into their own buffers or
   // come from registers).
-  bool aPre = prefetchedAt.count(aSrc), bPre = prefetchedAt.count(bSrc);
+  bool aPre = prefetchedAt.count(aSrc) || residentAt.count(aSrc),
+       bPre = prefetchedAt.count(bSrc) || residentAt.count(bSrc);
+  // The scratch buffer holds what is staged here: A (unless it comes from
+  // registers or its own buffer), then B, then a non-mma accumulator.
+  int64_t offB = aPre || aInRegs ? 0 : align16(rowsA * pitchA * eb);
+  if (bStage.swizzled)
+    offB = (offB + 1023) / 1024 * 1024;
+  int64_t offC = align16(offB + rowsB * pitchB * eb);
   if (!((aPre || aInRegs) && bPre && inPlace)) {
     // The copy engine writes the scratch buffer through the async proxy:
     // this thread's earlier generic accesses there come first.
@@ -3144,6 +3241,10 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
       if (words != preloadedWords.end())
         regs[load.getResult()] =
             unpackWords(load.getType().getElementType(), words->second);
+      return success();
+    }
+    if (residentLoads.contains(load)) {
+      emitResident(load);
       return success();
     }
     if (loadsIntoMma(load)) {

@@ -144,3 +144,40 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
     return
   }
 }
+
+// -----
+
+// A loop-invariant operand (loaded before the loop, used by the mma in it)
+// is copied once where it stands into its own buffer of dynamic shared
+// memory (after a proxy fence and a barrier: earlier readers of that memory
+// are done), and every iteration waits for the parity fixed at the copy (no
+// per-iteration bit, no select): only the other operand is copied in the
+// loop (prefetched, two more mbarriers).
+// CHECK: llvm.mlir.global internal @tessel_mbar() {{.*}} : !llvm.array<3 x i64>
+// CHECK-LABEL: llvm.func @tma_resident
+// CHECK: nvvm.fence.proxy
+// CHECK-NEXT: nvvm.barrier0
+// CHECK: %[[PARITY:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i32
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c16384_i32
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: scf.for
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c16384_i32
+// CHECK: nvvm.mbarrier.try_wait.parity %{{.*}}, %[[PARITY]]
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK: nvvm.ldmatrix
+// CHECK: nvvm.mma.sync
+module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
+  func.func @tma_resident(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %x = tile.load %a[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x128xbf16>
+    scf.for %j = %c0 to %n step %c1 : i32 {
+      %y = tile.load %b[%c0, %j] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<128x64xbf16>
+      %z = arith.constant dense<0.0> : tensor<64x64xf32>
+      %d = tile.mma %x, %y, %z {precision = #tile<precision bf16>} : tensor<64x128xbf16>, tensor<128x64xbf16>, tensor<64x64xf32>
+      tile.store %d, %c[%c0, %j] : tensor<64x64xf32>, !tile.view<?x?xf32>
+    }
+    return
+  }
+}

@@ -417,6 +417,14 @@ std::vector<Case> opCases(std::mt19937 &rng) {
                              90, 32, 32, true, false, true));
   cases.push_back(matmulCase(rng, "test_tma_f16_once", "tma", DType::f16, 130,
                              70, 100, 64, 64, false, false, true));
+  {
+    // One program per 64 rows walks every 64-column block (grid y = 1).
+    Case c = matmulCase(rng, "test_tma_resident_bf16", "tma", DType::bf16,
+                        150, 100, 120, 64, 64, false, true, true);
+    c.grid[1] = 1;
+    c.label = "tma bf16 150x100x120 B^T, A loaded once for a loop (ragged)";
+    cases.push_back(std::move(c));
+  }
   return cases;
 }
 

@@ -207,6 +207,12 @@ const Register registrations[] = {
         },
         {{"BM", 64}, {"BN", 64}, {"BK", 128}, {"TRANS_A", 0}, {"TRANS_B", 0},
          {"LOOP", 0}}),
+    add("test_tma_resident_bf16",
+        [](const Config &c) {
+          define(tessel::test::residentOperandKernel<bf16>, c,
+                 {"a", "b", "c"});
+        },
+        {{"BM", 64}, {"BN", 64}, {"BK", 128}}),
     add("test_mma_tf32",
         [](const Config &c) {
           define(tessel::test::matmulKernel<float>, c, {"a", "b", "c"});

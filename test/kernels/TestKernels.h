@@ -73,6 +73,22 @@ inline void matmulDenseKernel(const Config &cfg, View<T, 2, kDense> a,
   store(c, {i, j}, acc);
 }
 
+/// C = A Bᵀ (B stored N x K, K <= BK) with A's rows loaded once, before a
+/// loop over column blocks that stores each block: A is a loop-invariant mma
+/// operand, copied once into its own buffer that every iteration reads.
+template <class T>
+inline void residentOperandKernel(const Config &cfg, View<T, 2, kDense> a,
+                                  View<T, 2, kDense> b, View<float, 2> c) {
+  int64_t BM = cfg["BM"], BN = cfg["BN"], BK = cfg["BK"];
+  auto i = program_id(0);
+  Tile x = load(a, {i, 0}, {BM, BK});
+  Scalar nTiles = (dim(b, 0) + int(BN - 1)) / int(BN);
+  for_range({0, nTiles}, [&](Scalar j) {
+    Tile y = load(b, {j, 0}, {BN, BK});
+    store(c, {i, j}, mma(x, transpose(y), zeros({BM, BN})));
+  });
+}
+
 /// O = sum over column blocks j of round_T(P_j / 2) V_j with P_j = A B_j
 /// (A: M x K, B: K x N1, V: N1 x N2): the product of one mma, scaled and
 /// rounded in registers, is the A operand of the next (as in attention).
