@@ -48,6 +48,7 @@ namespace {
 constexpr StringLiteral kSharedName = "tessel_smem";
 constexpr StringLiteral kDynamicSharedName = "tessel_dsmem";
 constexpr StringLiteral kMbarrierName = "tessel_mbar";
+constexpr StringLiteral kTmemSlotName = "tessel_tmem";
 
 struct ViewParts {
   Value ptr;
@@ -135,9 +136,10 @@ struct Access {
 class KernelEmitter {
 public:
   KernelEmitter(func::FuncOp kernel, LLVM::GlobalOp shared,
-                LLVM::GlobalOp dynamicShared, LLVM::GlobalOp mbarriers)
+                LLVM::GlobalOp dynamicShared, LLVM::GlobalOp mbarriers,
+                LLVM::GlobalOp tmemSlot)
       : kernel(kernel), shared(shared), dynamicShared(dynamicShared),
-        mbarriers(mbarriers), b(kernel.getContext()) {}
+        mbarriers(mbarriers), tmemSlot(tmemSlot), b(kernel.getContext()) {}
 
   /// Builds the llvm.func; returns failure after reporting an error.
   FailureOr<LLVM::LLVMFuncOp> run();
@@ -145,6 +147,7 @@ public:
   int64_t dynamicSharedBytesNeeded() const { return dynamicBytes; }
   int64_t mbarriersNeeded() const { return numMbarriers; }
   bool usesTma() const { return !tensorMaps.empty(); }
+  bool usesTensorMemory() const { return tmemColumns > 0; }
 
 private:
   func::FuncOp kernel;
@@ -161,7 +164,7 @@ private:
                        target ? target.getValue() : "sm_90a", name))
                  : IntegerAttr();
   }
-  LLVM::GlobalOp shared, dynamicShared, mbarriers;
+  LLVM::GlobalOp shared, dynamicShared, mbarriers, tmemSlot;
   OpBuilder b;
   Location loc = UnknownLoc::get(kernel.getContext());
   DenseMap<Value, SmallVector<Value>> regs;
@@ -356,6 +359,20 @@ private:
   /// on (TMA loads).
   DenseMap<Value, MbarRef> prefetchedMbar;
 
+  // tcgen05 (sm_100a, sm_103a). An mma whose operands are both staged
+  // swizzled and K-major (TMA loads: A as loaded, B a folded transpose) and
+  // whose accumulator is in #tilegpu.mma<[4, 1]> on 4 warps runs on the
+  // fifth-generation tensor cores: per 64-row block one tcgen05.mma (M = 64)
+  // per 16-wide K step, issued by thread 0 with shared-memory descriptors,
+  // the accumulator in tensor memory (moved there and back with
+  // tcgen05.st/ld of shape 16x256b, whose per-thread image is mma.sync's C
+  // fragment), completion through tcgen05.commit on an mbarrier.
+  /// Tensor-memory columns the kernel allocates (0: none), the shared slot
+  /// tcgen05.alloc writes the address to, and the mbarrier MMAs commit to.
+  int64_t tmemColumns = 0;
+  int64_t tcgen05Mbar = -1;
+  Value tmemBase();
+
   LogicalResult emitBlock(Block &block);
   LogicalResult emitOp(Operation &op);
   /// Addresses and bounds of the elements a load or store touches.
@@ -406,6 +423,11 @@ private:
                       unsigned slot);
   /// The staging of an mma operand staged as `value`: swizzled for loads
   /// copied by TMA, `otherwise` for the rest.
+  /// See "tcgen05" above.
+  bool usesTcgen05(tile::MmaOp op, bool aT, bool bT, StageLayout aStage,
+                   StageLayout bStage);
+  LogicalResult emitTcgen05(tile::MmaOp op, Staged aStaged, Staged bStaged,
+                            int64_t rowsA, int64_t rowsB);
   StageLayout stagingOf(Value value, StageLayout otherwise) {
     auto load = value.getDefiningOp<tile::LoadOp>();
     return load && tmaOf.count(load) &&
@@ -1903,6 +1925,8 @@ LogicalResult KernelEmitter::emitMma(tile::MmaOp op) {
   // returns; anything the threads wrote needs the barrier.
   if (aCpAsync || bCpAsync || !inPlace)
     barrier();
+  if (!aInRegs && usesTcgen05(op, aT, bT, aStage, bStage))
+    return emitTcgen05(op, aStaged, bStaged, rowsA, rowsB);
   Value aBase = aStaged.base, bBase = bStaged.base;
 
   Type f32Type = b.getF32Type(), i32Type = b.getI32Type();
@@ -2145,6 +2169,158 @@ LogicalResult KernelEmitter::emitMma(tile::MmaOp op) {
   }
   barrier();
   regs[op.getResult()] = readTile(cType, offC);
+  return success();
+}
+
+bool KernelEmitter::usesTcgen05(tile::MmaOp op, bool aT, bool bT,
+                                StageLayout aStage, StageLayout bStage) {
+  auto module = kernel->getParentOfType<ModuleOp>();
+  if (!module ||
+      !module->hasAttr(tilegpu::TileGPUDialect::getTcgen05AvailableAttrName()))
+    return false;
+  if (op.getPrecision() != tile::Precision::bf16 &&
+      op.getPrecision() != tile::Precision::f16)
+    return false;
+  auto cType = cast<RankedTensorType>(op.getAcc().getType());
+  auto layout =
+      dyn_cast_or_null<tilegpu::MmaLayoutAttr>(tilegpu::getLayout(cType));
+  int64_t M = cType.getDimSize(0), N = cType.getDimSize(1);
+  return numWarps == 4 && layout && tilegpu::getLayout(op.getType()) == layout &&
+         layout.getWarpsPerCTA()[0] == 4 && layout.getWarpsPerCTA()[1] == 1 &&
+         M % 64 == 0 && N % 8 == 0 && N <= 256 && M / 64 * N <= 512 &&
+         aStage.swizzled && !aT && bStage.swizzled && bT;
+}
+
+Value KernelEmitter::tmemBase() {
+  // tcgen05.alloc wrote the address to the word after the mbarriers' slot
+  // (see run()); every thread reads it.
+  Value slot = LLVM::AddressOfOp::create(b, loc, tmemSlot);
+  Value word = LLVM::LoadOp::create(b, loc, b.getI32Type(), slot);
+  return LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext(), 6), word);
+}
+
+LogicalResult KernelEmitter::emitTcgen05(tile::MmaOp op, Staged aStaged,
+                                         Staged bStaged, int64_t rowsA,
+                                         int64_t rowsB) {
+  auto aType = cast<RankedTensorType>(op.getA().getType());
+  auto cType = cast<RankedTensorType>(op.getAcc().getType());
+  int64_t M = cType.getDimSize(0), N = cType.getDimSize(1),
+          K = aType.getDimSize(1);
+  int64_t blocks = M / 64;
+  // Columns: one N-wide range per 64-row block, a power of two >= 32.
+  int64_t columns = 32;
+  while (columns < blocks * N)
+    columns *= 2;
+  tmemColumns = std::max(tmemColumns, columns);
+  if (tcgen05Mbar < 0)
+    tcgen05Mbar = numMbarriers++;
+  MLIRContext *ctx = b.getContext();
+  Type i32Type = b.getI32Type(), i64Type = b.getI64Type();
+  auto tmemPtr = LLVM::LLVMPointerType::get(ctx, 6);
+  Value tmem = tmemBase();
+  // Lane (bits 16-31) and column (bits 0-15) of a tensor-memory address.
+  auto tmemAt = [&](Value laneBase, int64_t column) -> Value {
+    Value addr = LLVM::PtrToIntOp::create(b, loc, i32Type, tmem);
+    if (laneBase)
+      addr = arith::AddIOp::create(
+          b, loc, addr, arith::ShLIOp::create(b, loc, laneBase, i32(16)));
+    if (column)
+      addr = arith::AddIOp::create(b, loc, addr, i32(column));
+    return LLVM::IntToPtrOp::create(b, loc, tmemPtr, addr);
+  };
+  // Warp w holds rows 16 w .. 16 w + 15 of each 64-row block (the
+  // accumulator layout [4, 1]); an M = 64 MMA puts them in lanes
+  // 32 w .. 32 w + 15 of its columns, which warp w reads and writes with the
+  // 16x256b shape: register 4 j + 2 h + e is row 8 h + l / 4, column
+  // 8 j + 2 (l % 4) + e, exactly the order of this layout's registers.
+  Value laneBase = arith::MulIOp::create(b, loc, warp, i32(32));
+  int64_t perBlock = 4 * (N / 8);
+  auto vecType = VectorType::get({perBlock}, i32Type);
+  auto shape = NVVM::Tcgen05LdStShapeAttr::get(ctx, NVVM::Tcgen05LdStShape::SHAPE_16X256B);
+  SmallVector<Value> acc(regs[op.getAcc()]);
+  // A zero accumulator is not moved: the first MMA overwrites.
+  bool zeroAcc = matchPattern(op.getAcc(), m_AnyZeroFloat());
+  if (!zeroAcc) {
+    for (int64_t i = 0; i < blocks; ++i) {
+      Value v = LLVM::UndefOp::create(b, loc, vecType);
+      for (int64_t r = 0; r < perBlock; ++r)
+        v = LLVM::InsertElementOp::create(
+            b, loc, v,
+            LLVM::BitcastOp::create(b, loc, i32Type, acc[i * perBlock + r]),
+            i32(r));
+      NVVM::Tcgen05StOp::create(b, loc, UnitAttr(), shape,
+                                tmemAt(laneBase, i * N), v, Value());
+    }
+    NVVM::Tcgen05WaitOp::create(b, loc, NVVM::Tcgen05WaitKind::STORE);
+  }
+  // Everyone's stores (and the operands) before the MMAs.
+  NVVM::Tcgen05FenceOp::create(b, loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+  barrier();
+  NVVM::Tcgen05FenceOp::create(b, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+
+  Type element = aType.getElementType();
+  int64_t eb = storageBytes(element);
+  // Shared-memory descriptor of a K-major operand staged in 128-byte
+  // swizzled panels of `rows` rows, for rows from `row0` and the 16-wide K
+  // step at `k0`: start >> 4 (bits 0-13), LBO 16 B (ignored within a swizzle
+  // atom), SBO 1024 B between 8-row groups (bits 32-45), version 1 (bit 46),
+  // 128-byte swizzle (mode 2, bits 61-63).
+  auto descriptor = [&](Value base, int64_t rows, int64_t row0, int64_t k0) {
+    int64_t panel = 128 / eb;
+    int64_t offset = (k0 / panel) * rows * 128 + row0 * 128 + (k0 % panel) * eb;
+    Value address = arith::AddIOp::create(
+        b, loc, LLVM::PtrToIntOp::create(b, loc, i64Type, base), i64(offset));
+    Value start = arith::AndIOp::create(
+        b, loc, arith::ShRUIOp::create(b, loc, address, i64(4)), i64(0x3FFF));
+    int64_t fields = (int64_t{1} << 16) | (int64_t{1024 >> 4} << 32) |
+                     (int64_t{1} << 46) | (int64_t{2} << 61);
+    return arith::OrIOp::create(b, loc, start, i64(fields));
+  };
+  // Instruction descriptor (kind::f16): f32 D (bits 4-5 = 1), A and B
+  // bf16 (1) or f16 (0) at bits 7-9 and 10-12, both K-major (bits 15, 16
+  // clear), N >> 3 at bits 17-22, M >> 4 at bits 24-28.
+  int64_t ab = element.isBF16() ? 1 : 0;
+  int64_t idesc = (1 << 4) | (ab << 7) | (ab << 10) | ((N >> 3) << 17) |
+                  ((64 >> 4) << 24);
+  Value issuer =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, i32(0));
+  ifElse(
+      issuer, {},
+      [&]() -> SmallVector<Value> {
+        for (int64_t i = 0; i < blocks; ++i)
+          for (int64_t k0 = 0; k0 < K; k0 += 16) {
+            Value enable = arith::ConstantOp::create(
+                b, loc, b.getBoolAttr(k0 > 0 || !zeroAcc));
+            NVVM::Tcgen05MMAOp::create(
+                b, loc, NVVM::Tcgen05MMAKind::F16, NVVM::CTAGroupKind::CTA_1,
+                NVVM::Tcgen05MMACollectorOp::DISCARD, /*aShift=*/false,
+                tmemAt(Value(), i * N),
+                descriptor(aStaged.base, rowsA, 64 * i, k0),
+                descriptor(bStaged.base, rowsB, 0, k0), i32(idesc), enable,
+                Value(), Value());
+          }
+        // The mbarrier's phase completes when these MMAs have.
+        NVVM::Tcgen05CommitOp::create(b, loc, mbarAddress(MbarRef{tcgen05Mbar}),
+                                      Value(), NVVM::CTAGroupKind::CTA_1);
+        return {};
+      },
+      [] { return SmallVector<Value>(); });
+  waitTma(MbarRef{tcgen05Mbar});
+  NVVM::Tcgen05FenceOp::create(b, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+  SmallVector<Value> out;
+  for (int64_t i = 0; i < blocks; ++i) {
+    Value v = NVVM::Tcgen05LdOp::create(b, loc, vecType, UnitAttr(), shape,
+                                        tmemAt(laneBase, i * N), Value());
+    for (int64_t r = 0; r < perBlock; ++r)
+      out.push_back(LLVM::BitcastOp::create(
+          b, loc, b.getF32Type(),
+          LLVM::ExtractElementOp::create(b, loc, v, i32(r))));
+  }
+  NVVM::Tcgen05WaitOp::create(b, loc, NVVM::Tcgen05WaitKind::LOAD);
+  // The staging buffers and tensor memory are free again only once every
+  // warp has read its rows: the next mma's barrier orders that.
+  regs[op.getResult()] = out;
   return success();
 }
 
@@ -3524,7 +3700,48 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
 
   if (failed(emitBlock(kernel.getBody().front())))
     return failure();
+  if (tmemColumns) {
+    // Everyone is done with tensor memory; warp 0, which allocated it,
+    // gives it back.
+    NVVM::Tcgen05FenceOp::create(b, loc,
+                                 NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+    NVVM::Barrier0Op::create(b, loc);
+    NVVM::Tcgen05FenceOp::create(b, loc,
+                                 NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    Value first =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warp, i32(0));
+    ifElse(
+        first, {},
+        [&]() -> SmallVector<Value> {
+          NVVM::Tcgen05DeallocOp::create(b, loc, tmemBase(),
+                                         i32(tmemColumns));
+          return {};
+        },
+        [] { return SmallVector<Value>(); });
+  }
   LLVM::ReturnOp::create(b, loc, ValueRange{});
+  if (tmemColumns) {
+    // Warp 0 allocates the kernel's tensor memory (the address lands in
+    // tessel_tmem) and lets other CTAs on the SM allocate theirs.
+    b.setInsertionPointAfter(setupEnd);
+    Value first =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warp, i32(0));
+    ifElse(
+        first, {},
+        [&]() -> SmallVector<Value> {
+          NVVM::Tcgen05AllocOp::create(
+              b, loc, LLVM::AddressOfOp::create(b, loc, tmemSlot),
+              i32(tmemColumns));
+          NVVM::Tcgen05RelinquishAllocPermitOp::create(b, loc);
+          return {};
+        },
+        [] { return SmallVector<Value>(); });
+    NVVM::Tcgen05FenceOp::create(b, loc,
+                                 NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+    NVVM::Barrier0Op::create(b, loc);
+    NVVM::Tcgen05FenceOp::create(b, loc,
+                                 NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+  }
   if (numMbarriers) {
     // Thread 0 initialises the mbarriers (one arrival each: the thread that
     // issues a copy) before anyone uses them.
@@ -3568,11 +3785,17 @@ struct ConvertTileGPUToLLVM
         b, module.getLoc(), LLVM::LLVMArrayType::get(b.getI64Type(), 1),
         /*isConstant=*/false, LLVM::Linkage::Internal, kMbarrierName,
         Attribute(), /*alignment=*/8, /*addrSpace=*/3);
+    // Where tcgen05.alloc writes the tensor-memory address.
+    auto tmemSlot = LLVM::GlobalOp::create(
+        b, module.getLoc(), b.getI32Type(), /*isConstant=*/false,
+        LLVM::Linkage::Internal, kTmemSlotName, Attribute(), /*alignment=*/4,
+        /*addrSpace=*/3);
     int64_t sharedBytes = 0, dynamicBytes = 0, numMbarriers = 0;
-    bool tma = false;
+    bool tma = false, tmem = false;
     SmallVector<func::FuncOp> kernels(module.getOps<func::FuncOp>());
     for (func::FuncOp kernel : kernels) {
-      KernelEmitter emitter(kernel, shared, dynamicShared, mbarriers);
+      KernelEmitter emitter(kernel, shared, dynamicShared, mbarriers,
+                            tmemSlot);
       FailureOr<LLVM::LLVMFuncOp> fn = emitter.run();
       if (failed(fn))
         return signalPassFailure();
@@ -3581,8 +3804,11 @@ struct ConvertTileGPUToLLVM
           std::max(dynamicBytes, emitter.dynamicSharedBytesNeeded());
       numMbarriers = std::max(numMbarriers, emitter.mbarriersNeeded());
       tma |= emitter.usesTma();
+      tmem |= emitter.usesTensorMemory();
       kernel.erase();
     }
+    if (!tmem)
+      tmemSlot.erase();
     if (numMbarriers == 0)
       mbarriers.erase();
     else

@@ -50,6 +50,9 @@ FailureOr<Artifact> compile(ModuleOp module, const TargetInfo &target,
   if (target.tma)
     module->setAttr(tilegpu::TileGPUDialect::getTmaAvailableAttrName(),
                     UnitAttr::get(module.getContext()));
+  if (target.tcgen05)
+    module->setAttr(tilegpu::TileGPUDialect::getTcgen05AvailableAttrName(),
+                    UnitAttr::get(module.getContext()));
   if (dump)
     dump("0-tile", print(module));
 

@@ -9,9 +9,12 @@ namespace tessel::codegen {
 // dynamic shared memory with the opt-in attribute (the runtime sets it), up
 // to 227 KB per CTA on Hopper and Blackwell.
 static const TargetInfo kTargets[] = {
-    {"sm_90a", "+ptx80", 48 * 1024, 227 * 1024, /*wgmma=*/true, /*tma=*/true},
-    {"sm_100a", "+ptx86", 48 * 1024, 227 * 1024, /*wgmma=*/false, /*tma=*/true},
-    {"sm_103a", "+ptx88", 48 * 1024, 227 * 1024, /*wgmma=*/false, /*tma=*/true},
+    {"sm_90a", "+ptx80", 48 * 1024, 227 * 1024, /*wgmma=*/true, /*tma=*/true,
+     /*tcgen05=*/false},
+    {"sm_100a", "+ptx86", 48 * 1024, 227 * 1024, /*wgmma=*/false, /*tma=*/true,
+     /*tcgen05=*/true},
+    {"sm_103a", "+ptx88", 48 * 1024, 227 * 1024, /*wgmma=*/false, /*tma=*/true,
+     /*tcgen05=*/true},
 };
 
 const TargetInfo *lookupTarget(llvm::StringRef name) {

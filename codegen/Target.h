@@ -24,6 +24,7 @@ struct TargetInfo {
   int64_t maxShared;          // static + dynamic per CTA (with the opt-in)
   bool wgmma;                 // warpgroup MMA (wgmma.mma_async): sm_90a only
   bool tma;                   // cp.async.bulk.tensor + mbarrier (sm_90 and up)
+  bool tcgen05;               // tcgen05.mma, tensor memory: sm_100a, sm_103a
 };
 
 /// The row for `name`, or null when tessel does not target it.

@@ -87,6 +87,8 @@ struct AssignLayouts
     // The pipeline marks targets with warpgroup MMA (codegen/Target.h).
     bool wgmmaAvailable =
         module->hasAttr(tilegpu::TileGPUDialect::getWgmmaAvailableAttrName());
+    bool tcgen05 =
+        module->hasAttr(tilegpu::TileGPUDialect::getTcgen05AvailableAttrName());
     for (auto kernel : module.getOps<func::FuncOp>()) {
       unsigned numWarps = numWarpsFor(kernel, target);
       kernel->setAttr(tilegpu::TileGPUDialect::getNumWarpsAttrName(),
@@ -109,7 +111,10 @@ struct AssignLayouts
       if (wgmma)
         kernel->setAttr(tilegpu::TileGPUDialect::getWgmmaAttrName(),
                         UnitAttr::get(kernel.getContext()));
-      assign(kernel, numWarps, wgmma);
+      // tcgen05 reads both operands from shared memory whatever the
+      // accumulator's split, and tensor memory hands each warp of a
+      // warpgroup its own rows: accumulators put the warps along M.
+      assign(kernel, numWarps, wgmma || (tcgen05 && numWarps == 4));
     }
   }
 

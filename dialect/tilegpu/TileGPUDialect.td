@@ -36,6 +36,11 @@ def TileGPU_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getTmaAvailableAttrName() {
       return ::llvm::StringLiteral("tilegpu.tma_available");
     }
+    /// Module attribute (unit): the target has the fifth-generation tensor
+    /// cores (tcgen05.mma with accumulators in tensor memory).
+    static constexpr ::llvm::StringLiteral getTcgen05AvailableAttrName() {
+      return ::llvm::StringLiteral("tilegpu.tcgen05_available");
+    }
     /// Kernel attribute (unit): tile.mma may use wgmma.mma_async.
     static constexpr ::llvm::StringLiteral getWgmmaAttrName() {
       return ::llvm::StringLiteral("tilegpu.wgmma");
