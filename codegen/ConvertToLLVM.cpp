@@ -421,13 +421,25 @@ private:
   /// registers; a prefetched load is already in place.
   Staged stageOperand(Value value, int64_t byteOffset, StageLayout layout,
                       unsigned slot);
-  /// The staging of an mma operand staged as `value`: swizzled for loads
-  /// copied by TMA, `otherwise` for the rest.
+  /// How many mma operands `load`'s tile is (through folded transposes).
+  static int64_t mmaOperandUses(tile::LoadOp load) {
+    int64_t n = 0;
+    for (OpOperand &use : load.getResult().getUses()) {
+      if (auto permute = dyn_cast<tile::PermuteOp>(use.getOwner()))
+        n += std::distance(permute.getResult().use_begin(),
+                           permute.getResult().use_end());
+      else
+        ++n;
+    }
+    return n;
+  }
   /// See "tcgen05" above.
   bool usesTcgen05(tile::MmaOp op, bool aT, bool bT, StageLayout aStage,
                    StageLayout bStage);
   LogicalResult emitTcgen05(tile::MmaOp op, Staged aStaged, Staged bStaged,
                             int64_t rowsA, int64_t rowsB);
+  /// The staging of an mma operand staged as `value`: swizzled for loads
+  /// copied by TMA, `otherwise` for the rest.
   StageLayout stagingOf(Value value, StageLayout otherwise) {
     auto load = value.getDefiningOp<tile::LoadOp>();
     return load && tmaOf.count(load) &&
@@ -1555,9 +1567,9 @@ void KernelEmitter::issueTma(tile::LoadOp load, Value dst, MbarRef bar) {
   Value view = load.getView();
   if (storedViews.contains(view)) {
     // This CTA wrote the view: its stores must reach the copy engine (the
-    // async proxy) too.
-    barrier();
+    // async proxy) too, each thread's before the barrier.
     NVVM::FenceProxyOp::create(b, loc, NVVM::ProxyKind::async, {});
+    barrier();
   }
   loadedViews.insert(view);
   const TensorMap &map = tensorMaps[tmaOf.lookup(load)];
@@ -2187,13 +2199,14 @@ bool KernelEmitter::usesTcgen05(tile::MmaOp op, bool aT, bool bT,
   int64_t M = cType.getDimSize(0), N = cType.getDimSize(1);
   return numWarps == 4 && layout && tilegpu::getLayout(op.getType()) == layout &&
          layout.getWarpsPerCTA()[0] == 4 && layout.getWarpsPerCTA()[1] == 1 &&
-         M % 64 == 0 && N % 8 == 0 && N <= 256 && M / 64 * N <= 512 &&
+         M % 64 == 0 && N % 8 == 0 && llvm::isPowerOf2_64(N / 8) &&
+         N <= 256 && M / 64 * N <= 512 &&
          aStage.swizzled && !aT && bStage.swizzled && bT;
 }
 
 Value KernelEmitter::tmemBase() {
-  // tcgen05.alloc wrote the address to the word after the mbarriers' slot
-  // (see run()); every thread reads it.
+  // tcgen05.alloc wrote the address to tessel_tmem (see run()); every
+  // thread reads it.
   Value slot = LLVM::AddressOfOp::create(b, loc, tmemSlot);
   Value word = LLVM::LoadOp::create(b, loc, b.getI32Type(), slot);
   return LLVM::IntToPtrOp::create(
@@ -2232,10 +2245,15 @@ LogicalResult KernelEmitter::emitTcgen05(tile::MmaOp op, Staged aStaged,
   // Warp w holds rows 16 w .. 16 w + 15 of each 64-row block (the
   // accumulator layout [4, 1]); an M = 64 MMA puts them in lanes
   // 32 w .. 32 w + 15 of its columns, which warp w reads and writes with the
-  // 16x256b shape: register 4 j + 2 h + e is row 8 h + l / 4, column
-  // 8 j + 2 (l % 4) + e, exactly the order of this layout's registers.
+  // 16x256b shape: its register 4 j + 2 h + e is row 8 h + l / 4, column
+  // 8 j + 2 (l % 4) + e, which this layout keeps in register
+  // (2 i + h) N / 4 + 2 j + e of block i (see emitMma's `reg`).
   Value laneBase = arith::MulIOp::create(b, loc, warp, i32(32));
   int64_t perBlock = 4 * (N / 8);
+  auto accIndex = [&](int64_t i, int64_t r) {
+    int64_t j = r / 4, h = r / 2 % 2, e = r % 2;
+    return i * perBlock + h * (N / 4) + 2 * j + e;
+  };
   auto vecType = VectorType::get({perBlock}, i32Type);
   auto shape = NVVM::Tcgen05LdStShapeAttr::get(ctx, NVVM::Tcgen05LdStShape::SHAPE_16X256B);
   SmallVector<Value> acc(regs[op.getAcc()]);
@@ -2247,7 +2265,7 @@ LogicalResult KernelEmitter::emitTcgen05(tile::MmaOp op, Staged aStaged,
       for (int64_t r = 0; r < perBlock; ++r)
         v = LLVM::InsertElementOp::create(
             b, loc, v,
-            LLVM::BitcastOp::create(b, loc, i32Type, acc[i * perBlock + r]),
+            LLVM::BitcastOp::create(b, loc, i32Type, acc[accIndex(i, r)]),
             i32(r));
       NVVM::Tcgen05StOp::create(b, loc, UnitAttr(), shape,
                                 tmemAt(laneBase, i * N), v, Value());
@@ -2308,14 +2326,14 @@ LogicalResult KernelEmitter::emitTcgen05(tile::MmaOp op, Staged aStaged,
       [] { return SmallVector<Value>(); });
   waitTma(MbarRef{tcgen05Mbar});
   NVVM::Tcgen05FenceOp::create(b, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
-  SmallVector<Value> out;
+  SmallVector<Value> out(acc.size());
   for (int64_t i = 0; i < blocks; ++i) {
     Value v = NVVM::Tcgen05LdOp::create(b, loc, vecType, UnitAttr(), shape,
                                         tmemAt(laneBase, i * N), Value());
     for (int64_t r = 0; r < perBlock; ++r)
-      out.push_back(LLVM::BitcastOp::create(
+      out[accIndex(i, r)] = LLVM::BitcastOp::create(
           b, loc, b.getF32Type(),
-          LLVM::ExtractElementOp::create(b, loc, v, i32(r))));
+          LLVM::ExtractElementOp::create(b, loc, v, i32(r)));
   }
   NVVM::Tcgen05WaitOp::create(b, loc, NVVM::Tcgen05WaitKind::LOAD);
   // The staging buffers and tensor memory are free again only once every
@@ -3057,6 +3075,11 @@ KernelEmitter::planPrefetch(scf::ForOp loop,
     std::optional<StageLayout> layout = loadStage(load);
     if (!layout || (!layout->swizzled && !asyncCopyGroup(load, *layout)))
       continue;
+    // Each wait on a TMA buffer's mbarrier takes the next phase: a load the
+    // loop reads as more than one mma operand (which would wait twice on
+    // one copy) is copied where each use stands instead.
+    if (layout->swizzled && mmaOperandUses(load) > 1)
+      continue;
     // Its indices, evaluated one iteration ahead.
     SmallVector<Operation *> ops;
     bool ok = indexSlice(loop, load, ops);
@@ -3407,6 +3430,14 @@ LogicalResult KernelEmitter::emitBlock(Block &block) {
     if (failed(emitOp(op)))
       return failure();
   }
+  // A resident operand's copy completes before its block ends even where no
+  // use ran (a loop of no iteration, an untaken branch): its buffer is then
+  // free, and its mbarrier may take the next copy (a completed phase
+  // answers at once).
+  for (Operation &op : block)
+    if (auto load = dyn_cast<tile::LoadOp>(op))
+      if (auto it = residentAt.find(load.getResult()); it != residentAt.end())
+        waitTma(it->second.bar);
   return success();
 }
 

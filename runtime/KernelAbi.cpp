@@ -357,11 +357,17 @@ static Status validateTensorMap(size_t m, const TensorMapSpec &spec,
                            joinInts(view->sizes) +
                            " (each must be 1..2^32)");
   }
-  if (spec.box.back() * eb > spec.swizzleBytes)
+  // The kernel copies rows of exactly the swizzle span: another element
+  // size than it was compiled for would deliver fewer or more bytes than it
+  // waits for.
+  if (spec.box.back() * eb != spec.swizzleBytes)
     return Status::error(where + ": box rows of " +
                          std::to_string(spec.box.back() * eb) +
-                         " bytes exceed the swizzle span of " +
-                         std::to_string(spec.swizzleBytes));
+                         " bytes (" + std::to_string(spec.box.back()) +
+                         " elements of " + std::to_string(eb) +
+                         " bytes) instead of the swizzle span of " +
+                         std::to_string(spec.swizzleBytes) +
+                         ": the view's element size is not the kernel's");
   if (view->ptr % 16 != 0)
     return Status::error(where + ": the TMA needs a 16-byte aligned base "
                                  "address, got " +

@@ -581,7 +581,16 @@ TEST(TensorMaps, ValidateWhatTheCopyEngineNeeds) {
   config.grid = {2, 1, 1};
   expectError(validateLaunch(config, {bf16View()}, {},
                              {TensorMapSpec{0, {1, 64, 128}, 128}}),
-              "box rows of 256 bytes exceed the swizzle span of 128");
+              "box rows of 256 bytes (128 elements of 2 bytes) instead of "
+              "the swizzle span of 128");
+  // A view of another element size than the kernel's.
+  ViewArg f32 = bf16View();
+  f32.elementBytes = 4;
+  f32.strides = {100 * 128, 128, 1};
+  expectError(validateLaunch(config, {f32}, {}, maps),
+              "box rows of 256 bytes (64 elements of 4 bytes) instead of the "
+              "swizzle span of 128: the view's element size is not the "
+              "kernel's");
   expectError(validateLaunch(config, {bf16View()}, {},
                              {TensorMapSpec{0, {1, 300, 64}, 128}}),
               "box [1, 300, 64] has an extent outside 1..256");
