@@ -2326,16 +2326,29 @@ LogicalResult KernelEmitter::emitTcgen05(tile::MmaOp op, Staged aStaged,
       [] { return SmallVector<Value>(); });
   waitTma(MbarRef{tcgen05Mbar});
   NVVM::Tcgen05FenceOp::create(b, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
-  SmallVector<Value> out(acc.size());
+  SmallVector<Value> loaded(acc.size());
   for (int64_t i = 0; i < blocks; ++i) {
     Value v = NVVM::Tcgen05LdOp::create(b, loc, vecType, UnitAttr(), shape,
                                         tmemAt(laneBase, i * N), Value());
     for (int64_t r = 0; r < perBlock; ++r)
-      out[accIndex(i, r)] = LLVM::BitcastOp::create(
-          b, loc, b.getF32Type(),
-          LLVM::ExtractElementOp::create(b, loc, v, i32(r)));
+      loaded[accIndex(i, r)] = LLVM::ExtractElementOp::create(b, loc, v, i32(r));
   }
   NVVM::Tcgen05WaitOp::create(b, loc, NVVM::Tcgen05WaitKind::LOAD);
+  // The loaded registers may be read only after the wait, which LLVM does
+  // not know (they are plain values to it): each is taken through a
+  // side-effecting move after the wait, which nothing can be hoisted above
+  // (ptxas removes the moves).
+  SmallVector<Value> out;
+  for (Value word : loaded) {
+    Value after = LLVM::InlineAsmOp::create(
+                      b, loc, i32Type, ValueRange{word}, "mov.b32 $0, $1;",
+                      "=r,r", /*has_side_effects=*/true,
+                      /*is_align_stack=*/false,
+                      LLVM::tailcallkind::TailCallKind::None,
+                      LLVM::AsmDialectAttr(), ArrayAttr())
+                      .getResult(0);
+    out.push_back(LLVM::BitcastOp::create(b, loc, b.getF32Type(), after));
+  }
   // The staging buffers and tensor memory are free again only once every
   // warp has read its rows: the next mma's barrier orders that.
   regs[op.getResult()] = out;
