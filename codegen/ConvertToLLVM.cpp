@@ -1395,17 +1395,6 @@ bool KernelEmitter::tmaEligible(tile::LoadOp load) {
   int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
   if ((cols * eb) % 128 || rows % 8 || rows > 256)
     return false;
-  // Every use an mma.sync operand (wgmma reads its own staging).
-  for (Operation *user : load.getResult().getUsers()) {
-    if (auto permute = dyn_cast<tile::PermuteOp>(user)) {
-      for (Operation *inner : permute.getResult().getUsers())
-        if (usesWgmma(cast<tile::MmaOp>(inner)))
-          return false;
-      continue;
-    }
-    if (usesWgmma(cast<tile::MmaOp>(user)))
-      return false;
-  }
   return true;
 }
 
@@ -2374,22 +2363,43 @@ LogicalResult KernelEmitter::emitWgmma(tile::MmaOp op, Value aSrc, Value bSrc,
           K = aType.getDimSize(1);
   Type element = aType.getElementType();
   int64_t eb = storageBytes(element);
-  StageLayout aStage = operandStage(op, true, aT),
-              bStage = operandStage(op, false, bT);
-  int64_t offB = (M * K * eb + 127) / 128 * 128;
-  bool aPre = prefetchedAt.count(aSrc), bPre = prefetchedAt.count(bSrc);
-  if (!(aPre && bPre))
+  // Loads copied by TMA are staged swizzled (128-byte panels), the rest in
+  // core matrices.
+  StageLayout aStage = stagingOf(aSrc, operandStage(op, true, aT)),
+              bStage = stagingOf(bSrc, operandStage(op, false, bT));
+  bool aPre = prefetchedAt.count(aSrc) || residentAt.count(aSrc),
+       bPre = prefetchedAt.count(bSrc) || residentAt.count(bSrc);
+  int64_t offB = aPre ? 0 : (M * K * eb + 127) / 128 * 128;
+  if (bStage.swizzled)
+    offB = (offB + 1023) / 1024 * 1024;
+  if (!(aPre && bPre)) {
+    if ((!aPre && aStage.swizzled) || (!bPre && bStage.swizzled))
+      NVVM::FenceProxyOp::create(
+          b, loc, NVVM::ProxyKind::async_shared,
+          NVVM::SharedSpaceAttr::get(b.getContext(),
+                                     NVVM::SharedSpace::shared_cta));
     barrier();
+  }
   Staged aStaged = stageOperand(aSrc, 0, aStage, 0);
   Staged bStaged = stageOperand(bSrc, offB, bStage, 1);
-  if (aStaged.async || bStaged.async)
+  bool aThreads = !aStaged.tma, bThreads = !bStaged.tma;
+  if ((aThreads && aStaged.async) || (bThreads && bStaged.async))
     NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
-  else if (aStaged.prefetched || bStaged.prefetched)
+  else if ((aThreads && aStaged.prefetched) || (bThreads && bStaged.prefetched))
     NVVM::CpAsyncWaitGroupOp::create(b, loc, 1);
-  NVVM::FenceProxyOp::create(
-      b, loc, NVVM::ProxyKind::async_shared,
-      NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
-  barrier();
+  if (aStaged.tma)
+    waitTma(aStaged.tma);
+  if (bStaged.tma)
+    waitTma(bStaged.tma);
+  // What the threads wrote (or copied with cp.async) must reach the
+  // asynchronous proxy wgmma reads through; TMA copies are there already.
+  if (aThreads || bThreads) {
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(b.getContext(),
+                                   NVVM::SharedSpace::shared_cta));
+    barrier();
+  }
 
   Type i64Type = b.getI64Type();
   auto addressOf = [&](Value ptr) -> Value {
@@ -2397,12 +2407,39 @@ LogicalResult KernelEmitter::emitWgmma(tile::MmaOp op, Value aSrc, Value bSrc,
   };
   Value aAddr = addressOf(aStaged.base), bAddr = addressOf(bStaged.base);
   // Descriptor: start >> 4 (bits 0-13), LBO >> 4 (16-29), SBO >> 4 (32-45),
-  // no swizzle (bits 62-63 zero).
-  auto descriptor = [&](Value address, int64_t lbo, int64_t sbo) -> Value {
+  // layout (bits 62-63): 0 no swizzle, 1 the 128-byte swizzle.
+  auto descriptor = [&](Value address, int64_t lbo, int64_t sbo,
+                        bool swizzled = false) -> Value {
     Value start = arith::AndIOp::create(
         b, loc, arith::ShRUIOp::create(b, loc, address, i64(4)), i64(0x3FFF));
-    int64_t fields = ((lbo >> 4) << 16) | ((sbo >> 4) << 32);
+    int64_t fields = ((lbo >> 4) << 16) | ((sbo >> 4) << 32) |
+                     (swizzled ? int64_t{1} << 62 : 0);
     return arith::OrIOp::create(b, loc, start, i64(fields));
+  };
+  // A 128-byte swizzled operand (TMA): `rows` staged rows of 128-byte
+  // panels (64 elements), 8-row groups 1024 bytes apart (SBO). K-major
+  // (K along the staged rows): the 16-wide K step at k0 starts k0 % 64
+  // elements into panel k0 / 64, LBO unused (16). MN-major (K down the
+  // staged rows): the step starts at row k0 of panel mn0 / 64, and the next
+  // 64 elements of M or N are the next panel, `rows` x 128 bytes on (LBO).
+  auto swizzledK = [&](Value address, int64_t rows, Value row0, int64_t k0) {
+    Value start = arith::AddIOp::create(
+        b, loc, address,
+        arith::AddIOp::create(
+            b, loc, arith::MulIOp::create(b, loc, row0, i64(128)),
+            i64((k0 / 64) * rows * 128 + (k0 % 64) * eb)));
+    return descriptor(start, 16, 1024, true);
+  };
+  auto swizzledMN = [&](Value address, int64_t rows, Value mn0, int64_t k0) {
+    Value start = arith::AddIOp::create(
+        b, loc, address,
+        arith::AddIOp::create(
+            b, loc,
+            arith::MulIOp::create(
+                b, loc, arith::ShRUIOp::create(b, loc, mn0, i64(6)),
+                i64(rows * 128)),
+            i64(k0 * 128)));
+    return descriptor(start, rows * 128, 1024, true);
   };
   // Core matrix (r / 8, c / 8) of a staged R x C tile is at byte
   // ((r / 8) * (C / 8) + c / 8) * 128. Along its columns: 128 bytes; along
@@ -2417,7 +2454,9 @@ LogicalResult KernelEmitter::emitWgmma(tile::MmaOp op, Value aSrc, Value bSrc,
   };
   // A: M x K staged (K-major: LBO 128 along K, SBO K/8*128 along M), or
   // K x M (M-major: SBO 128 along M, LBO M/8*128 along K).
-  auto descA = [&](Value m0, int64_t k0) {
+  auto descA = [&](Value m0, int64_t k0) -> Value {
+    if (aStage.swizzled)
+      return aT ? swizzledMN(aAddr, K, m0, k0) : swizzledK(aAddr, M, m0, k0);
     if (!aT)
       return descriptor(coreAt(aAddr, m0, k0, K), 128, K / 8 * 128);
     Value start = arith::AddIOp::create(
@@ -2428,7 +2467,10 @@ LogicalResult KernelEmitter::emitWgmma(tile::MmaOp op, Value aSrc, Value bSrc,
     return descriptor(start, M / 8 * 128, 128);
   };
   // B: N x K staged when transposed (K-major), else K x N (N-major).
-  auto descB = [&](int64_t k0) {
+  auto descB = [&](int64_t k0) -> Value {
+    if (bStage.swizzled)
+      return bT ? swizzledK(bAddr, N, i64(0), k0)
+                : swizzledMN(bAddr, K, i64(0), k0);
     if (bT)
       return descriptor(coreAt(bAddr, i64(0), k0, K), 128, K / 8 * 128);
     return descriptor(coreAt(bAddr, i64(k0), 0, N), N / 8 * 128, 128);

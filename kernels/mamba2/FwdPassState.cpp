@@ -37,6 +37,8 @@ void fwdPassState(const Config &cfg,
   const int64_t Q = cfg["Q"], BP = cfg["BLOCK_P"], BN = cfg["BLOCK_N"],
                 BT = cfg["BLOCK_T"];
   hint("default", "num_warps", cfg["num_warps"]);
+  if (cfg["wgmma"])
+    hint("sm_90a", "wgmma", 1);
   if (cfg["occupancy"])
     hint("default", "occupancy", cfg["occupancy"]);
   // x, Acs and dt issued a token block ahead (B goes by cp.async): 20-25%
@@ -123,6 +125,9 @@ const Register registration{{
                     "state columns per program"),
             tunable("BLOCK_T", {32, 64, 128}, 64, "tokens per mma"),
             tunable("num_warps", {4, 8}, 4, "warps per program"),
+            tunable("wgmma", {0, 1}, 0,
+                    "warpgroup MMA on sm_90a (reading TMA-staged operands "
+                    "where it can)"),
             tunable("occupancy", {0, 1, 2, 3, 4}, 0,
                     "CTAs per SM to fit (0: ptxas decides)"),
             tunable("prefetch_registers", {0, 32, 64}, 64,

@@ -417,6 +417,12 @@ std::vector<Case> opCases(std::mt19937 &rng) {
                              90, 32, 32, true, false, true));
   cases.push_back(matmulCase(rng, "test_tma_f16_once", "tma", DType::f16, 130,
                              70, 100, 64, 64, false, false, true));
+  cases.push_back(matmulCase(rng, "test_tma_wgmma_bf16", "tma wgmma",
+                             DType::bf16, 150, 200, 300, 64, 128, false, true,
+                             true));
+  cases.push_back(matmulCase(rng, "test_tma_wgmma_f16_t", "tma wgmma",
+                             DType::f16, 300, 140, 72, 128, 128, true, false,
+                             true));
   {
     // One program per 64 rows walks every 64-column block (grid y = 1).
     Case c = matmulCase(rng, "test_tma_resident_bf16", "tma", DType::bf16,

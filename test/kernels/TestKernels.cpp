@@ -194,19 +194,34 @@ const Register registrations[] = {
           define(tessel::test::matmulDenseKernel<bf16>, c, {"a", "b", "c"});
         },
         {{"BM", 64}, {"BN", 64}, {"BK", 64}, {"TRANS_A", 0}, {"TRANS_B", 1},
-         {"LOOP", 1}}),
+         {"LOOP", 1}, {"WGMMA", 0}, {"num_warps", 4}}),
     add("test_tma_tf32",
         [](const Config &c) {
           define(tessel::test::matmulDenseKernel<float>, c, {"a", "b", "c"});
         },
         {{"BM", 32}, {"BN", 32}, {"BK", 32}, {"TRANS_A", 1}, {"TRANS_B", 0},
-         {"LOOP", 1}}),
+         {"LOOP", 1}, {"WGMMA", 0}, {"num_warps", 4}}),
     add("test_tma_f16_once",
         [](const Config &c) {
           define(tessel::test::matmulDenseKernel<f16>, c, {"a", "b", "c"});
         },
         {{"BM", 64}, {"BN", 64}, {"BK", 128}, {"TRANS_A", 0}, {"TRANS_B", 0},
-         {"LOOP", 0}}),
+         {"LOOP", 0}, {"WGMMA", 0}, {"num_warps", 4}}),
+    // wgmma reading TMA-staged, 128-byte-swizzled operands on sm_90a: both
+    // K-major (A as loaded, B transposed), and both M/N-major (A transposed,
+    // B as loaded) on two warpgroups.
+    add("test_tma_wgmma_bf16",
+        [](const Config &c) {
+          define(tessel::test::matmulDenseKernel<bf16>, c, {"a", "b", "c"});
+        },
+        {{"BM", 64}, {"BN", 128}, {"BK", 128}, {"TRANS_A", 0}, {"TRANS_B", 1},
+         {"LOOP", 1}, {"WGMMA", 1}, {"num_warps", 4}}),
+    add("test_tma_wgmma_f16_t",
+        [](const Config &c) {
+          define(tessel::test::matmulDenseKernel<f16>, c, {"a", "b", "c"});
+        },
+        {{"BM", 128}, {"BN", 128}, {"BK", 32}, {"TRANS_A", 1}, {"TRANS_B", 0},
+         {"LOOP", 1}, {"WGMMA", 1}, {"num_warps", 8}}),
     add("test_tma_resident_bf16",
         [](const Config &c) {
           define(tessel::test::residentOperandKernel<bf16>, c,

@@ -46,7 +46,8 @@ inline void matmulTransposedKernel(const Config &cfg, View<T, 2> a,
 
 /// C = op(A) op(B) as matmulTransposedKernel, from views promised 16-byte
 /// aligned with unit stride (kDense): operand tiles whose rows are whole
-/// 128-byte panels are copied by the TMA. With LOOP = 0 there is one K block
+/// 128-byte panels are copied by the TMA (read by mma.sync, or by wgmma on
+/// sm_90a with WGMMA = 1 through 128-byte-swizzle descriptors). With LOOP = 0 there is one K block
 /// (K <= BK) and no loop, so the copies go to the mma's scratch buffer
 /// instead of the loop's prefetch buffers.
 template <class T>
@@ -54,6 +55,9 @@ inline void matmulDenseKernel(const Config &cfg, View<T, 2, kDense> a,
                               View<T, 2, kDense> b, View<float, 2> c) {
   int64_t BM = cfg["BM"], BN = cfg["BN"], BK = cfg["BK"];
   bool ta = cfg["TRANS_A"], tb = cfg["TRANS_B"];
+  hint("default", "num_warps", cfg["num_warps"]);
+  if (cfg["WGMMA"])
+    hint("sm_90a", "wgmma", 1);
   auto i = program_id(0), j = program_id(1);
   auto product = [&](ScalarArg k, Tile acc) {
     Tile x = ta ? transpose(load(a, {k, i}, {BK, BM}))
