@@ -275,13 +275,7 @@ private:
       store();
       return;
     }
-    ifElse(
-        owns, {},
-        [&]() -> SmallVector<Value> {
-          store();
-          return {};
-        },
-        [] { return SmallVector<Value>(); });
+    onlyWhere(owns, store);
   }
   /// When every register of a `dst` tile is an element the same thread
   /// holds in a `src` tile (layouts with one root, dimensions lining up:
@@ -323,6 +317,18 @@ private:
   SmallVector<TensorMap> tensorMaps;
   DenseMap<Operation *, unsigned> tmaOf; // load -> its tensor map
   SmallVector<Value> mapParams;          // the CUtensorMap parameters
+  /// The tile's extent along each view dimension of `load` (1 where it
+  /// squeezes).
+  static SmallVector<int64_t> boxOf(tile::LoadOp load) {
+    auto type = cast<RankedTensorType>(load.getType());
+    std::optional<ArrayRef<int64_t>> sq = load.getSqueeze();
+    SmallVector<int64_t> box;
+    int64_t t = 0;
+    for (int64_t d = 0; d < load.getView().getType().getRank(); ++d)
+      box.push_back(sq && llvm::is_contained(*sq, d) ? 1
+                                                     : type.getDimSize(t++));
+    return box;
+  }
   /// Whether `load` qualifies (see above); assigns no map.
   bool tmaEligible(tile::LoadOp load);
   /// A load whose tile is only ever an mma operand, used in loops nested
@@ -554,6 +560,36 @@ private:
   SmallVector<Value> ifElse(Value cond, TypeRange types,
                             function_ref<SmallVector<Value>()> thenFn,
                             function_ref<SmallVector<Value>()> elseFn);
+  /// Runs `body` (side effects only) where `cond` holds.
+  void onlyWhere(Value cond, function_ref<void()> body) {
+    ifElse(
+        cond, {},
+        [&]() -> SmallVector<Value> {
+          body();
+          return {};
+        },
+        [] { return SmallVector<Value>(); });
+  }
+  /// `v == 0` for an i32 (thread 0, warp 0).
+  Value isZero(Value v) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, v, i32(0));
+  }
+  /// Orders this thread's generic shared-memory accesses before those of the
+  /// asynchronous proxy (TMA copies, wgmma and tcgen05 reads).
+  void fenceAsyncShared() {
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(b.getContext(),
+                                   NVVM::SharedSpace::shared_cta));
+  }
+  /// A CTA barrier that also orders tcgen05 operations across it.
+  void tcgen05Barrier() {
+    NVVM::Tcgen05FenceOp::create(b, loc,
+                                 NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+    barrier();
+    NVVM::Tcgen05FenceOp::create(b, loc,
+                                 NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+  }
 };
 
 SmallVector<Value> KernelEmitter::threadBase(const Distribution &dist) {
@@ -1449,10 +1485,7 @@ void KernelEmitter::emitResident(tile::LoadOp load) {
   // Readers of the buffer's previous contents (an enclosing loop's previous
   // iteration, an earlier loop's buffers at the same offsets) are done, and
   // their generic accesses come before the copy engine's writes.
-  NVVM::FenceProxyOp::create(
-      b, loc, NVVM::ProxyKind::async_shared,
-      NVVM::SharedSpaceAttr::get(b.getContext(),
-                                 NVVM::SharedSpace::shared_cta));
+  fenceAsyncShared();
   barrier();
   Value base = LLVM::AddressOfOp::create(b, loc, dynamicShared);
   Value dst = LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
@@ -1473,16 +1506,10 @@ void KernelEmitter::planTensorMaps() {
       return;
     if (!loadsIntoMma(load))
       residentLoads.insert(load);
-    auto view = cast<tile::ViewType>(load.getView().getType());
     auto type = cast<RankedTensorType>(load.getType());
-    std::optional<ArrayRef<int64_t>> sq = load.getSqueeze();
     TensorMap map;
     map.arg = cast<BlockArgument>(load.getView()).getArgNumber();
-    int64_t t = 0;
-    for (int64_t d = 0; d < view.getRank(); ++d)
-      map.box.push_back(sq && llvm::is_contained(*sq, d)
-                            ? 1
-                            : type.getDimSize(t++));
+    map.box = boxOf(load);
     // The box the map copies is one panel wide.
     map.box.back() = 128 / storageBytes(type.getElementType());
     auto same = llvm::find_if(tensorMaps, [&](const TensorMap &m) {
@@ -1569,19 +1596,11 @@ void KernelEmitter::issueTma(tile::LoadOp load, Value dst, MbarRef bar) {
   // Box origins per view dimension (the tile's own extents, not the
   // panel's, along the last).
   SmallVector<Value> origin;
-  std::optional<ArrayRef<int64_t>> sq = load.getSqueeze();
-  int64_t t = 0, rank = map.box.size();
-  for (int64_t d = 0; d < rank; ++d) {
-    int64_t extent =
-        sq && llvm::is_contained(*sq, d) ? 1 : type.getDimSize(t++);
+  int64_t rank = map.box.size();
+  for (auto [d, extent] : llvm::enumerate(boxOf(load)))
     origin.push_back(arith::MulIOp::create(
         b, loc, regs[load.getIndices()[d]][0], i32(extent)));
-  }
-  Value issuer =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, i32(0));
-  ifElse(
-      issuer, {},
-      [&]() -> SmallVector<Value> {
+  onlyWhere(isZero(tid), [&] {
         Value mbar = mbarAddress(bar);
         NVVM::MBarrierArriveExpectTxOp::create(
             b, loc, Type(), mbar, i32(rows * cols * eb),
@@ -1608,9 +1627,7 @@ void KernelEmitter::issueTma(tile::LoadOp load, Value dst, MbarRef bar) {
                                          NVVM::TMALoadMode::TILE),
               b.getBoolAttr(false), NVVM::CTAGroupKindAttr(), Value());
         }
-        return {};
-      },
-      [] { return SmallVector<Value>(); });
+  });
 }
 
 KernelEmitter::Staged KernelEmitter::stageOperand(Value value,
@@ -1898,10 +1915,7 @@ LogicalResult KernelEmitter::emitMma(tile::MmaOp op) {
     // The copy engine writes the scratch buffer through the async proxy:
     // this thread's earlier generic accesses there come first.
     if ((!aPre && !aInRegs && aStage.swizzled) || (!bPre && bStage.swizzled))
-      NVVM::FenceProxyOp::create(
-          b, loc, NVVM::ProxyKind::async_shared,
-          NVVM::SharedSpaceAttr::get(b.getContext(),
-                                     NVVM::SharedSpace::shared_cta));
+      fenceAsyncShared();
     barrier();
   }
   // Both operands' copies are in flight together; one wait for both. A
@@ -1912,11 +1926,13 @@ LogicalResult KernelEmitter::emitMma(tile::MmaOp op) {
   Staged bStaged = stageOperand(bSrc, offB, bStage, 1);
   if (!inPlace)
     writeTile(op.getAcc(), offC);
-  bool aCpAsync = !aInRegs && !aStaged.tma, bCpAsync = !bStaged.tma;
-  if ((aCpAsync && aStaged.async) || (bCpAsync && bStaged.async))
+  // Operands the threads staged (from registers, or by cp.async) need the
+  // cp.async waits and a barrier; TMA copies an mbarrier wait.
+  bool aThreads = !aInRegs && !aStaged.tma, bThreads = !bStaged.tma;
+  if ((aThreads && aStaged.async) || (bThreads && bStaged.async))
     NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
-  else if ((aCpAsync && aStaged.prefetched) ||
-           (bCpAsync && bStaged.prefetched))
+  else if ((aThreads && aStaged.prefetched) ||
+           (bThreads && bStaged.prefetched))
     NVVM::CpAsyncWaitGroupOp::create(b, loc, 1);
   if (aStaged.tma)
     waitTma(aStaged.tma);
@@ -1924,7 +1940,7 @@ LogicalResult KernelEmitter::emitMma(tile::MmaOp op) {
     waitTma(bStaged.tma);
   // Operands copied by TMA are visible to each thread once its wait
   // returns; anything the threads wrote needs the barrier.
-  if (aCpAsync || bCpAsync || !inPlace)
+  if (aThreads || bThreads || !inPlace)
     barrier();
   if (!aInRegs && usesTcgen05(op, aT, bT, aStage, bStage))
     return emitTcgen05(op, aStaged, bStaged, rowsA, rowsB);
@@ -2262,9 +2278,7 @@ LogicalResult KernelEmitter::emitTcgen05(tile::MmaOp op, Staged aStaged,
     NVVM::Tcgen05WaitOp::create(b, loc, NVVM::Tcgen05WaitKind::STORE);
   }
   // Everyone's stores (and the operands) before the MMAs.
-  NVVM::Tcgen05FenceOp::create(b, loc, NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
-  barrier();
-  NVVM::Tcgen05FenceOp::create(b, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+  tcgen05Barrier();
 
   Type element = aType.getElementType();
   int64_t eb = storageBytes(element);
@@ -2290,11 +2304,7 @@ LogicalResult KernelEmitter::emitTcgen05(tile::MmaOp op, Staged aStaged,
   int64_t ab = element.isBF16() ? 1 : 0;
   int64_t idesc = (1 << 4) | (ab << 7) | (ab << 10) | ((N >> 3) << 17) |
                   ((64 >> 4) << 24);
-  Value issuer =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, i32(0));
-  ifElse(
-      issuer, {},
-      [&]() -> SmallVector<Value> {
+  onlyWhere(isZero(tid), [&] {
         for (int64_t i = 0; i < blocks; ++i)
           for (int64_t k0 = 0; k0 < K; k0 += 16) {
             Value enable = arith::ConstantOp::create(
@@ -2308,12 +2318,10 @@ LogicalResult KernelEmitter::emitTcgen05(tile::MmaOp op, Staged aStaged,
                 Value(), Value());
           }
         // The mbarrier's phase completes when these MMAs have.
-        NVVM::Tcgen05CommitOp::create(b, loc, mbarAddress(MbarRef{tcgen05Mbar}),
+        NVVM::Tcgen05CommitOp::create(b, loc, mbarAddress(MbarRef{tcgen05Mbar, Value()}),
                                       Value(), NVVM::CTAGroupKind::CTA_1);
-        return {};
-      },
-      [] { return SmallVector<Value>(); });
-  waitTma(MbarRef{tcgen05Mbar});
+  });
+  waitTma(MbarRef{tcgen05Mbar, Value()});
   NVVM::Tcgen05FenceOp::create(b, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
   SmallVector<Value> loaded(acc.size());
   for (int64_t i = 0; i < blocks; ++i) {
@@ -2374,10 +2382,7 @@ LogicalResult KernelEmitter::emitWgmma(tile::MmaOp op, Value aSrc, Value bSrc,
     offB = (offB + 1023) / 1024 * 1024;
   if (!(aPre && bPre)) {
     if ((!aPre && aStage.swizzled) || (!bPre && bStage.swizzled))
-      NVVM::FenceProxyOp::create(
-          b, loc, NVVM::ProxyKind::async_shared,
-          NVVM::SharedSpaceAttr::get(b.getContext(),
-                                     NVVM::SharedSpace::shared_cta));
+      fenceAsyncShared();
     barrier();
   }
   Staged aStaged = stageOperand(aSrc, 0, aStage, 0);
@@ -2394,10 +2399,7 @@ LogicalResult KernelEmitter::emitWgmma(tile::MmaOp op, Value aSrc, Value bSrc,
   // What the threads wrote (or copied with cp.async) must reach the
   // asynchronous proxy wgmma reads through; TMA copies are there already.
   if (aThreads || bThreads) {
-    NVVM::FenceProxyOp::create(
-        b, loc, NVVM::ProxyKind::async_shared,
-        NVVM::SharedSpaceAttr::get(b.getContext(),
-                                   NVVM::SharedSpace::shared_cta));
+    fenceAsyncShared();
     barrier();
   }
 
@@ -3337,10 +3339,7 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     if (!plan.empty()) {
       // (Generic accesses there come before the copy engine's writes.)
       if (anyTma)
-        NVVM::FenceProxyOp::create(
-            b, loc, NVVM::ProxyKind::async_shared,
-            NVVM::SharedSpaceAttr::get(b.getContext(),
-                                       NVVM::SharedSpace::shared_cta));
+        fenceAsyncShared();
       barrier();
       pendingLoads.clear();
       pendingStores.clear();
@@ -3789,61 +3788,34 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
   if (tmemColumns) {
     // Everyone is done with tensor memory; warp 0, which allocated it,
     // gives it back.
-    NVVM::Tcgen05FenceOp::create(b, loc,
-                                 NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
-    NVVM::Barrier0Op::create(b, loc);
-    NVVM::Tcgen05FenceOp::create(b, loc,
-                                 NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
-    Value first =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warp, i32(0));
-    ifElse(
-        first, {},
-        [&]() -> SmallVector<Value> {
-          NVVM::Tcgen05DeallocOp::create(b, loc, tmemBase(),
-                                         i32(tmemColumns));
-          return {};
-        },
-        [] { return SmallVector<Value>(); });
+    tcgen05Barrier();
+    onlyWhere(isZero(warp), [&] {
+      NVVM::Tcgen05DeallocOp::create(b, loc, tmemBase(), i32(tmemColumns));
+    });
   }
   LLVM::ReturnOp::create(b, loc, ValueRange{});
   if (tmemColumns) {
     // Warp 0 allocates the kernel's tensor memory (the address lands in
     // tessel_tmem) and lets other CTAs on the SM allocate theirs.
     b.setInsertionPointAfter(setupEnd);
-    Value first =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warp, i32(0));
-    ifElse(
-        first, {},
-        [&]() -> SmallVector<Value> {
-          NVVM::Tcgen05AllocOp::create(
-              b, loc, LLVM::AddressOfOp::create(b, loc, tmemSlot),
-              i32(tmemColumns));
-          NVVM::Tcgen05RelinquishAllocPermitOp::create(b, loc);
-          return {};
-        },
-        [] { return SmallVector<Value>(); });
-    NVVM::Tcgen05FenceOp::create(b, loc,
-                                 NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
-    NVVM::Barrier0Op::create(b, loc);
-    NVVM::Tcgen05FenceOp::create(b, loc,
-                                 NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    onlyWhere(isZero(warp), [&] {
+      NVVM::Tcgen05AllocOp::create(
+          b, loc, LLVM::AddressOfOp::create(b, loc, tmemSlot),
+          i32(tmemColumns));
+      NVVM::Tcgen05RelinquishAllocPermitOp::create(b, loc);
+    });
+    tcgen05Barrier();
   }
   if (numMbarriers) {
     // Thread 0 initialises the mbarriers (one arrival each: the thread that
     // issues a copy) before anyone uses them.
     b.setInsertionPointAfter(setupEnd);
-    Value first =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, i32(0));
-    ifElse(
-        first, {},
-        [&]() -> SmallVector<Value> {
-          for (int64_t i = 0; i < numMbarriers; ++i)
-            NVVM::MBarrierInitOp::create(b, loc, mbarAddress(MbarRef{i, {}}),
-                                         i32(1), Value());
-          NVVM::FenceMbarrierInitOp::create(b, loc);
-          return {};
-        },
-        [] { return SmallVector<Value>(); });
+    onlyWhere(isZero(tid), [&] {
+      for (int64_t i = 0; i < numMbarriers; ++i)
+        NVVM::MBarrierInitOp::create(b, loc, mbarAddress(MbarRef{i, {}}),
+                                     i32(1), Value());
+      NVVM::FenceMbarrierInitOp::create(b, loc);
+    });
     NVVM::Barrier0Op::create(b, loc);
   }
   return fn;

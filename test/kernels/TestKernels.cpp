@@ -191,19 +191,19 @@ const Register registrations[] = {
     // with A two panels wide and no loop (copies into the scratch buffer).
     add("test_tma_bf16",
         [](const Config &c) {
-          define(tessel::test::matmulDenseKernel<bf16>, c, {"a", "b", "c"});
+          define(tessel::test::matmulTransposedKernel<bf16, kDense>, c, {"a", "b", "c"});
         },
         {{"BM", 64}, {"BN", 64}, {"BK", 64}, {"TRANS_A", 0}, {"TRANS_B", 1},
          {"LOOP", 1}, {"WGMMA", 0}, {"num_warps", 4}}),
     add("test_tma_tf32",
         [](const Config &c) {
-          define(tessel::test::matmulDenseKernel<float>, c, {"a", "b", "c"});
+          define(tessel::test::matmulTransposedKernel<float, kDense>, c, {"a", "b", "c"});
         },
         {{"BM", 32}, {"BN", 32}, {"BK", 32}, {"TRANS_A", 1}, {"TRANS_B", 0},
          {"LOOP", 1}, {"WGMMA", 0}, {"num_warps", 4}}),
     add("test_tma_f16_once",
         [](const Config &c) {
-          define(tessel::test::matmulDenseKernel<f16>, c, {"a", "b", "c"});
+          define(tessel::test::matmulTransposedKernel<f16, kDense>, c, {"a", "b", "c"});
         },
         {{"BM", 64}, {"BN", 64}, {"BK", 128}, {"TRANS_A", 0}, {"TRANS_B", 0},
          {"LOOP", 0}, {"WGMMA", 0}, {"num_warps", 4}}),
@@ -212,13 +212,13 @@ const Register registrations[] = {
     // B as loaded) on two warpgroups.
     add("test_tma_wgmma_bf16",
         [](const Config &c) {
-          define(tessel::test::matmulDenseKernel<bf16>, c, {"a", "b", "c"});
+          define(tessel::test::matmulTransposedKernel<bf16, kDense>, c, {"a", "b", "c"});
         },
         {{"BM", 64}, {"BN", 128}, {"BK", 128}, {"TRANS_A", 0}, {"TRANS_B", 1},
          {"LOOP", 1}, {"WGMMA", 1}, {"num_warps", 4}}),
     add("test_tma_wgmma_f16_t",
         [](const Config &c) {
-          define(tessel::test::matmulDenseKernel<f16>, c, {"a", "b", "c"});
+          define(tessel::test::matmulTransposedKernel<f16, kDense>, c, {"a", "b", "c"});
         },
         {{"BM", 128}, {"BN", 128}, {"BK", 32}, {"TRANS_A", 1}, {"TRANS_B", 0},
          {"LOOP", 1}, {"WGMMA", 1}, {"num_warps", 8}}),

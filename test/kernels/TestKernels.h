@@ -23,36 +23,15 @@ inline void matmulKernel(const Config &cfg, View<T, 2> a, View<T, 2> b,
 
 /// C = op(A) op(B) where op transposes when TRANS_A / TRANS_B (A stored K x
 /// M, B stored N x K); `WGMMA` asks for warpgroup MMA on sm_90a (and is
-/// ignored by the interpreter); `num_warps` warps.
-template <class T>
-inline void matmulTransposedKernel(const Config &cfg, View<T, 2> a,
-                                   View<T, 2> b, View<float, 2> c) {
-  int64_t BM = cfg["BM"], BN = cfg["BN"], BK = cfg["BK"];
-  bool ta = cfg["TRANS_A"], tb = cfg["TRANS_B"];
-  hint("default", "num_warps", cfg["num_warps"]);
-  if (cfg["WGMMA"])
-    hint("sm_90a", "wgmma", 1);
-  auto i = program_id(0), j = program_id(1);
-  Scalar kTiles = (dim(a, ta ? 0 : 1) + int(BK - 1)) / int(BK);
-  Tile acc = for_range({0, kTiles}, zeros({BM, BN}), [&](Scalar k, Tile acc) {
-    Tile x = ta ? transpose(load(a, {k, i}, {BK, BM}))
-                : load(a, {i, k}, {BM, BK});
-    Tile y = tb ? transpose(load(b, {j, k}, {BN, BK}))
-                : load(b, {k, j}, {BK, BN});
-    return mma(x, y, acc);
-  });
-  store(c, {i, j}, acc);
-}
-
-/// C = op(A) op(B) as matmulTransposedKernel, from views promised 16-byte
-/// aligned with unit stride (kDense): operand tiles whose rows are whole
-/// 128-byte panels are copied by the TMA (read by mma.sync, or by wgmma on
-/// sm_90a with WGMMA = 1 through 128-byte-swizzle descriptors). With LOOP = 0 there is one K block
-/// (K <= BK) and no loop, so the copies go to the mma's scratch buffer
-/// instead of the loop's prefetch buffers.
-template <class T>
-inline void matmulDenseKernel(const Config &cfg, View<T, 2, kDense> a,
-                              View<T, 2, kDense> b, View<float, 2> c) {
+/// ignored by the interpreter); `num_warps` warps. With F = kDense (views
+/// promised 16-byte aligned with unit stride), operand tiles whose rows are
+/// whole 128-byte panels are copied by the TMA (read by mma.sync, or by
+/// wgmma through 128-byte-swizzle descriptors). LOOP = 0 (default 1) takes
+/// one K block (K <= BK) without a loop, so the copies go to the mma's
+/// scratch buffer instead of the loop's prefetch buffers.
+template <class T, unsigned F = kNoAssumptions>
+inline void matmulTransposedKernel(const Config &cfg, View<T, 2, F> a,
+                                   View<T, 2, F> b, View<float, 2> c) {
   int64_t BM = cfg["BM"], BN = cfg["BN"], BK = cfg["BK"];
   bool ta = cfg["TRANS_A"], tb = cfg["TRANS_B"];
   hint("default", "num_warps", cfg["num_warps"]);
@@ -67,7 +46,7 @@ inline void matmulDenseKernel(const Config &cfg, View<T, 2, kDense> a,
     return mma(x, y, acc);
   };
   Tile acc = zeros({BM, BN});
-  if (cfg["LOOP"]) {
+  if (!cfg.has("LOOP") || cfg["LOOP"]) {
     Scalar kTiles = (dim(a, ta ? 0 : 1) + int(BK - 1)) / int(BK);
     acc = for_range({0, kTiles}, acc,
                     [&](Scalar k, Tile carried) { return product(k, carried); });
