@@ -43,9 +43,11 @@ void computeOut(const Config &cfg,
   if (cfg["occupancy"])
     hint("default", "occupancy", cfg["occupancy"]);
 
-  auto r = program_id(0), pb = program_id(1), bh = program_id(2);
+  // Heads vary fastest: the programs running at once share their blocks of
+  // C and B (read from L2 instead of once per head from memory).
+  auto rh = program_id(0), pb = program_id(1), bi = program_id(2);
   auto H = dim(x, 2), G = dim(B, 2), N = dim(B, 3);
-  auto bi = bh / H, hi = bh % H, gi = hi / (H / G);
+  auto r = rh / H, hi = rh % H, gi = hi / (H / G);
   auto c = r / blocksPerChunk; // the chunk of this block of tokens
   auto numK = (N + (BK - 1)) / BK;
 
@@ -146,8 +148,8 @@ const Register registration{{
             tunable("occupancy", {0, 1, 2, 3, 4}, 3,
                     "CTAs per SM to fit (0: ptxas decides)"),
         },
-    // (token block, p block, batch x head)
-    .grid = {{"x", 1, "BLOCK_M"}, {"x", 3, "BLOCK_P"}, {"x", 0, "", "x", 2}},
+    // (token block x head, p block, batch)
+    .grid = {{"x", 1, "BLOCK_M", "x", 2}, {"x", 3, "BLOCK_P"}, {"x", 0, ""}},
     .build =
         [](const Config &cfg) {
           if (cfg.dtype("X_DTYPE") == DType::f16)

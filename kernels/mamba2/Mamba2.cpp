@@ -15,6 +15,7 @@
 #include "kernels/mamba2/Validate.h"
 #include "tessel_mamba2_aot.h"
 
+#include <cstdlib>
 #include <string>
 
 namespace tessel::mamba2 {
@@ -83,6 +84,26 @@ tessel_mamba2_status launchFailure(const Status &s) {
   return TESSEL_MAMBA2_CUDA_ERROR;
 }
 
+/// How the chunk states are computed: by fwd_pass_state, which walks the
+/// chunks in order in (p, n, b h) blocks, or by chunk_state (every chunk in
+/// parallel, f32 per-chunk states in the workspace) then state_passing (the
+/// scan over chunks, elementwise).
+enum class StatePath { serial, split };
+
+StatePath statePath(const Dims &d) {
+  // chunk_state's grid: (nc h, p / 64, (n / 64) b); y and z at most 65535.
+  if (d.nc * d.h > int64_t(0x7fffffff) || d.b * ((d.n + 63) / 64) > 65535)
+    return StatePath::serial;
+  // For measurements: force one path.
+  if (const char *force = std::getenv("TESSEL_MAMBA2_STATE_PATH")) {
+    if (std::string(force) == "serial")
+      return StatePath::serial;
+    if (std::string(force) == "split")
+      return StatePath::split;
+  }
+  return StatePath::split;
+}
+
 Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d) {
   Workspace w = layout(d);
   auto base = reinterpret_cast<rt::DevicePtr>(a->workspace);
@@ -110,16 +131,18 @@ Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d) {
   cv.DT_DTYPE = dtypeVariant(a->dt.dtype);
   cv.HAS_DT_BIAS = a->dt_bias.data != nullptr;
   cv.DT_SOFTPLUS = a->dt_softplus != 0;
+  const int64_t xDtype = dtypeVariant(a->x.dtype);
+  const StatePath path = statePath(d);
   aot::fwd_pass_state_variant sv;
   sv.Q = d.Q;
-  sv.X_DTYPE = dtypeVariant(a->x.dtype);
+  sv.X_DTYPE = xDtype;
   // fwd_pass_state walks every chunk in order in each of its
   // (p / BLOCK_P) x (n / 64) x (b h) CTAs: with few of them the GPU idles.
   // Half as many p-rows per CTA when 64 would give fewer than two CTAs per
   // SM (measured on the H200 over MAMBA2.md's shapes: better in each case
   // the rule picks, worse where it does not; bench/results/
   // 2026-11-29-mamba2-layouts-pipelining.md).
-  {
+  if (path == StatePath::serial) {
     int sms = 132;
     CUdevice device = 0;
     if (cuCtxGetDevice(&device) == CUDA_SUCCESS)
@@ -128,9 +151,19 @@ Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d) {
     int64_t ctas = d.b * d.h * ((d.p + 63) / 64) * ((d.n + 63) / 64);
     sv.BLOCK_P = ctas < 2 * int64_t(sms) ? 32 : 64;
   }
+  aot::chunk_state_variant csv;
+  csv.Q = d.Q;
+  csv.X_DTYPE = xDtype;
+  aot::state_passing_variant spv;
+  spv.Q = d.Q;
+  spv.X_DTYPE = xDtype;
+  rt::View local{base + w.localOffset,
+                 {d.b, d.nc, d.h, d.p, d.n},
+                 {d.nc * d.h * d.p * d.np, d.h * d.p * d.np, d.p * d.np,
+                  d.np, 1}};
   aot::compute_out_variant ov;
   ov.Q = d.Q;
-  ov.X_DTYPE = sv.X_DTYPE;
+  ov.X_DTYPE = xDtype;
 
   const bool timed = timingOn;
   if (timed) {
@@ -147,10 +180,19 @@ Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d) {
       stream));
   if (timed)
     TESSEL_RT_TRY(timing.events[1].record(stream));
-  TESSEL_RT_TRY(aot::fwd_pass_state(
-      sv, view(a->x), view(a->B), dtOut, acs, seq, init, states, fin,
-      a->seq_idx.data != nullptr, a->initial_states.data != nullptr,
-      a->final_states.data != nullptr, stream));
+  const bool hasSeq = a->seq_idx.data != nullptr,
+             hasInit = a->initial_states.data != nullptr,
+             hasFinal = a->final_states.data != nullptr;
+  if (path == StatePath::serial) {
+    TESSEL_RT_TRY(aot::fwd_pass_state(sv, view(a->x), view(a->B), dtOut, acs,
+                                      seq, init, states, fin, hasSeq, hasInit,
+                                      hasFinal, stream));
+  } else {
+    TESSEL_RT_TRY(aot::chunk_state(csv, view(a->x), view(a->B), dtOut, acs,
+                                   seq, local, hasSeq, stream));
+    TESSEL_RT_TRY(aot::state_passing(spv, local, acs, seq, init, states, fin,
+                                     hasSeq, hasInit, hasFinal, stream));
+  }
   if (timed)
     TESSEL_RT_TRY(timing.events[2].record(stream));
   TESSEL_RT_TRY(aot::compute_out(ov, view(a->x), view(a->B), view(a->C),

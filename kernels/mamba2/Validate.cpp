@@ -260,8 +260,9 @@ Workspace layout(const Dims &d) {
   w.dtOffset = 0;
   w.acsOffset = roundUp(rows, 256);
   w.statesOffset = w.acsOffset + roundUp(rows, 256);
-  w.bytes = w.statesOffset +
-            roundUp(static_cast<size_t>(d.b * d.nc * d.h * d.p * d.np) * 2, 256);
+  const size_t stateElems = static_cast<size_t>(d.b * d.nc * d.h * d.p * d.np);
+  w.localOffset = w.statesOffset + roundUp(stateElems * 2, 256);
+  w.bytes = w.localOffset + roundUp(stateElems * 4, 256);
   return w;
 }
 

@@ -19,9 +19,11 @@ struct Dims {
 /// Workspace: dt and dA_cumsum (b, h, L) f32 with rows padded to 4 floats,
 /// then the chunk states (b, nc, h, p, n) in x's 16-bit type (what
 /// compute_out's mma reads; final_states stay f32) with n padded to 8 (16-byte
-/// rows); each 256-aligned.
+/// rows), then what each chunk adds to the state on its own (chunk_state's
+/// output, state_passing's input) in f32, laid out like the states; each
+/// 256-aligned.
 struct Workspace {
-  size_t dtOffset, acsOffset, statesOffset, bytes;
+  size_t dtOffset, acsOffset, statesOffset, localOffset, bytes;
 };
 /// Validates every argument but the workspace; fills `dims`. Messages name
 /// the argument.

@@ -124,7 +124,8 @@ TESSEL_MAMBA2_API const char *tessel_mamba2_last_error(void);
 
 /** Timing is per thread (off by default). Per-kernel device times in ms of
  *  the last timed forward call on this thread: out[0..2] = chunk_cumsum,
- *  fwd_pass_state, compute_out. Timing records CUDA events around each
+ *  the chunk states (chunk_state + state_passing, or fwd_pass_state),
+ *  compute_out. Timing records CUDA events around each
  *  kernel; tessel_mamba2_last_times waits for them. Returns a status. */
 TESSEL_MAMBA2_API void tessel_mamba2_set_timing(int on);
 TESSEL_MAMBA2_API int tessel_mamba2_last_times(float out[3]);

@@ -13,6 +13,11 @@ fi
 if python3 -c "import torch" 2>/dev/null; then
   TESSEL_MAMBA2_LIBRARY="$dir/libtessel_mamba2.so" \
     python3 -m pytest -q -p no:cacheprovider test/gpu/test_mamba2.py 2>&1 | tail -25
+  # The library's other way to the chunk states (fwd_pass_state instead of
+  # chunk_state + state_passing), forced.
+  echo "state path forced to fwd_pass_state:"
+  TESSEL_MAMBA2_STATE_PATH=serial TESSEL_MAMBA2_LIBRARY="$dir/libtessel_mamba2.so" \
+    python3 -m pytest -q -p no:cacheprovider test/gpu/test_mamba2.py 2>&1 | tail -3
   if [ "${SANITIZE:-0}" = 1 ]; then
     # The Mamba-2 kernels' shared-memory traffic (pipelined loops, several
     # loops in a row) under racecheck and memcheck: one small forward per

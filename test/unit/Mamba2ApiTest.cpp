@@ -72,10 +72,11 @@ TEST(Mamba2Api, AcceptsAValidCallAndSizesTheWorkspace) {
   EXPECT_EQ(d.nc, 4);
   Workspace w = layout(d);
   // dt and Acs rows of 1000 floats, 16 rows each; then 2*4*8*64*128
-  // 16-bit states.
+  // 16-bit states, then as many f32 per-chunk states.
   EXPECT_EQ(w.acsOffset, 64000u);
   EXPECT_EQ(w.statesOffset, 128000u);
-  EXPECT_EQ(w.bytes, 128000u + 2u * 4 * 8 * 64 * 128 * 2);
+  EXPECT_EQ(w.localOffset, 128000u + 2u * 4 * 8 * 64 * 128 * 2);
+  EXPECT_EQ(w.bytes, 128000u + 2u * 4 * 8 * 64 * 128 * (2 + 4));
   a.workspace = reinterpret_cast<void *>(0xd00000);
   a.workspace_bytes = w.bytes;
   EXPECT_EQ(check(a), "");

@@ -1,8 +1,9 @@
 //===- Mamba2ForwardTest.cpp - the whole Mamba-2 forward on the interpreter ===//
 //
-// Runs chunk_cumsum, fwd_pass_state and compute_out (the DSL kernels, traced
-// and interpreted) one after the other, wired the way libtessel_mamba2 wires
-// them, and compares y and the final states with the float64 token-by-token
+// Runs chunk_cumsum, the chunk states (fwd_pass_state, or chunk_state then
+// state_passing: both of the library's paths) and compute_out (the DSL
+// kernels, traced and interpreted) one after the other, wired the way
+// libtessel_mamba2 wires them, and compares y and the final states with the float64 token-by-token
 // recurrence of kernels/mamba2/Reference.h, for every option of MAMBA2.md on
 // small ragged shapes. Fresh random inputs each run; outputs poisoned.
 //
@@ -73,10 +74,14 @@ interp::ViewArg absent(DType dtype, int rank) {
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-class Mamba2Forward : public ::testing::TestWithParam<Case> {};
+/// A case, and whether the states go the split way (chunk_state +
+/// state_passing) instead of fwd_pass_state.
+class Mamba2Forward
+    : public ::testing::TestWithParam<std::tuple<Case, bool>> {};
 
 TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
-  const Case c = GetParam();
+  const Case c = std::get<0>(GetParam());
+  const bool split = std::get<1>(GetParam());
   const unsigned seed = freshSeed();
   std::mt19937 rng(seed);
   static mlir::MLIRContext ctx;
@@ -95,6 +100,20 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
                           {"BLOCK_N", c.blockN},
                           {"BLOCK_T", c.blockT}},
                          keep);
+  auto chunkK = traceOne(ctx, "chunk_state",
+                         {{"Q", c.Q},
+                          {"X_DTYPE", static_cast<int64_t>(c.x)},
+                          {"BLOCK_P", c.blockP},
+                          {"BLOCK_N", c.blockN},
+                          {"BLOCK_T", c.blockT}},
+                         keep);
+  // Blocks of 16 rows at most: programs with a partial block in p.
+  auto passK = traceOne(ctx, "state_passing",
+                        {{"Q", c.Q},
+                         {"X_DTYPE", static_cast<int64_t>(c.x)},
+                         {"BLOCK_P", std::min<int64_t>(c.blockP, 16)},
+                         {"BLOCK_N", c.blockN}},
+                        keep);
   auto outK = traceOne(ctx, "compute_out",
                        {{"Q", c.Q},
                         {"X_DTYPE", static_cast<int64_t>(c.x)},
@@ -102,7 +121,7 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
                         {"BLOCK_P", c.blockP},
                         {"BLOCK_K", c.blockK}},
                        keep);
-  ASSERT_TRUE(cumsumK && stateK && outK);
+  ASSERT_TRUE(cumsumK && stateK && chunkK && passK && outK);
 
   // Inputs drawn like a real model (MAMBA2.md), kept as the rounded values
   // the kernels read.
@@ -169,9 +188,10 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
   const int64_t nc = ceilDiv(c.L, c.Q), Lp = ceilDiv(c.L, 4) * 4;
   HostTensor dtOut(DType::f32, {c.b, c.h, Lp}), acs(DType::f32, {c.b, c.h, Lp}),
       states(c.x, {c.b, nc, c.h, c.p, c.n}),
+      local(DType::f32, {c.b, nc, c.h, c.p, c.n}),
       finalStates(DType::f32, {c.b, c.h, c.p, c.n}),
       y(c.x, {c.b, c.L, c.h, c.p});
-  for (HostTensor *t : {&dtOut, &acs, &states, &finalStates, &y})
+  for (HostTensor *t : {&dtOut, &acs, &states, &local, &finalStates, &y})
     t->poison();
   interp::ViewArg dtOutV = dtOut.view(), acsV = acs.view();
   dtOutV.sizes[2] = acsV.sizes[2] = c.L;
@@ -183,12 +203,29 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
 
   interp::ViewArg seqV = c.seq ? seq.view() : absent(DType::i32, 2);
   interp::ViewArg initV2 = c.init ? init.view() : absent(DType::f32, 4);
-  err = interp::run(stateK,
-                    {ceilDiv(c.p, c.blockP), ceilDiv(c.n, c.blockN), c.b * c.h},
-                    {x.view(), B.view(), dtOutV, acsV, seqV, initV2,
-                     states.view(), finalStates.view(), int64_t(c.seq),
-                     int64_t(c.init), int64_t(1)});
-  ASSERT_EQ(err, "") << "fwd_pass_state";
+  if (split) {
+    err = interp::run(chunkK,
+                      {nc * c.h, ceilDiv(c.p, c.blockP),
+                       ceilDiv(c.n, c.blockN) * c.b},
+                      {x.view(), B.view(), dtOutV, acsV, seqV, local.view(),
+                       int64_t(c.seq)});
+    ASSERT_EQ(err, "") << "chunk_state";
+    err = interp::run(passK,
+                      {ceilDiv(c.p, std::min<int64_t>(c.blockP, 16)),
+                       ceilDiv(c.n, c.blockN), c.b * c.h},
+                      {local.view(), acsV, seqV, initV2, states.view(),
+                       finalStates.view(), int64_t(c.seq), int64_t(c.init),
+                       int64_t(1)});
+    ASSERT_EQ(err, "") << "state_passing";
+  } else {
+    err = interp::run(stateK,
+                      {ceilDiv(c.p, c.blockP), ceilDiv(c.n, c.blockN),
+                       c.b * c.h},
+                      {x.view(), B.view(), dtOutV, acsV, seqV, initV2,
+                       states.view(), finalStates.view(), int64_t(c.seq),
+                       int64_t(c.init), int64_t(1)});
+    ASSERT_EQ(err, "") << "fwd_pass_state";
+  }
 
   interp::ViewArg dView = absent(DType::f32, 2);
   if (c.d != DKind::none) {
@@ -199,7 +236,7 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
   }
   interp::ViewArg zView = c.z ? z.view() : absent(c.x, 4);
   err = interp::run(outK,
-                    {ceilDiv(c.L, c.blockM), ceilDiv(c.p, c.blockP), c.b * c.h},
+                    {ceilDiv(c.L, c.blockM) * c.h, ceilDiv(c.p, c.blockP), c.b},
                     {x.view(), B.view(), C.view(), dtOutV, acsV, seqV,
                      states.view(), dView, zView, y.view(), int64_t(c.seq),
                      int64_t(c.d != DKind::none), int64_t(c.z)});
@@ -217,10 +254,12 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
   }
   double eY = relativeL2(gotY, want.y), eS = relativeL2(gotS, want.finalStates);
   // MAMBA2.md's contract: y 1e-2 (bf16) / 5e-3 (f16), final states 5e-3.
-  EXPECT_LE(eY, c.x == DType::bf16 ? 1e-2 : 5e-3) << c << "; seed " << seed;
-  EXPECT_LE(eS, 5e-3) << c << "; seed " << seed;
-  std::printf("  [%s] rel L2: y %.2e  final %.2e\n",
-              ::testing::PrintToString(c).c_str(), eY, eS);
+  EXPECT_LE(eY, c.x == DType::bf16 ? 1e-2 : 5e-3)
+      << c << " split=" << split << "; seed " << seed;
+  EXPECT_LE(eS, 5e-3) << c << " split=" << split << "; seed " << seed;
+  std::printf("  [%s%s] rel L2: y %.2e  final %.2e\n",
+              ::testing::PrintToString(c).c_str(), split ? " split" : "", eY,
+              eS);
 }
 
 Case base(int64_t b, int64_t L, int64_t h, int64_t p, int64_t n, int64_t g,
@@ -234,7 +273,7 @@ template <class F> Case with(Case c, F f) {
 
 INSTANTIATE_TEST_SUITE_P(
     Mamba2, Mamba2Forward,
-    ::testing::Values(
+    ::testing::Combine(::testing::Values(
         // Plain, ragged L (the last chunk short), one and two chunks.
         base(1, 100, 2, 32, 16, 1, 64),
         base(2, 200, 3, 64, 32, 1, 128),
@@ -263,6 +302,7 @@ INSTANTIATE_TEST_SUITE_P(
           c.d = DKind::perHeadDim, c.z = c.bias = c.softplus = c.init =
                                        c.seq = true;
           c.x = DType::f16, c.dt = DType::f32, c.blockM = 32;
-        })));
+        })),
+        ::testing::Bool()));
 
 } // namespace

@@ -394,8 +394,9 @@ def set_timing(on):
 
 
 def last_times():
-    """(chunk_cumsum_ms, fwd_pass_state_ms, compute_out_ms) of the last forward
-    call on this thread made with timing on; waits for its events."""
+    """(chunk_cumsum_ms, states_ms, compute_out_ms) of the last forward
+    call on this thread made with timing on (states_ms: chunk_state +
+    state_passing, or fwd_pass_state); waits for its events."""
     out = (ctypes.c_float * 3)()
     status = _last_times(out)
     if status:

@@ -1,0 +1,118 @@
+//===- ChunkState.cpp - Mamba-2 per-chunk states in the tessel DSL --------===//
+//
+// The chunk-parallel half of the state computation (mamba_ssm's chunk_state):
+// per (chunk, head, p-block, n-block, batch) the state a chunk adds on its own,
+//
+//   S_loc(c) = (x * exp(Acs_last - Acs) * dt)ᵀ · B      over the tokens of c
+//
+// in f32 (Acs is kept times log2(e): exp(v) is exp2 of it). With packed
+// sequences (seq_idx) only the tokens of the chunk's last sequence count.
+// state_passing then scans these over the chunks. Unlike fwd_pass_state,
+// which walks the chunks in order in few programs, every chunk here is its
+// own program: the GPU fills at any length.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kernels/mamba2/Kernels.h"
+
+namespace tessel::mamba2 {
+using namespace tessel::dsl;
+
+namespace {
+
+template <class X>
+void chunkState(const Config &cfg,
+                View<X, 4, kDense> x,           // (b, L, h, p)
+                View<X, 4, kDense> B,           // (b, L, g, n)
+                View<float, 3, kDense> dt,      // (b, h, L)
+                View<float, 3, kDense> acs,     // (b, h, L), x log2 e
+                View<int32_t, 2> seqIdx,        // (b, L)
+                View<float, 5, kDense> local,   // (b, nc, h, p, n)
+                I32 hasSeqIdx) {
+  const int64_t Q = cfg["Q"], BP = cfg["BLOCK_P"], BN = cfg["BLOCK_N"],
+                BT = cfg["BLOCK_T"];
+  hint("default", "num_warps", cfg["num_warps"]);
+  if (cfg["occupancy"])
+    hint("default", "occupancy", cfg["occupancy"]);
+  hint("default", "prefetch_registers", cfg["prefetch_registers"]);
+
+  // Heads vary fastest: neighbouring programs read the same chunk of B (and
+  // neighbouring columns of x).
+  auto ch = program_id(0), pb = program_id(1), nbb = program_id(2);
+  auto L = dim(x, 1), H = dim(x, 2), G = dim(B, 2), N = dim(B, 3);
+  auto numN = (N + (BN - 1)) / BN;
+  auto c = ch / H, hi = ch % H, nb = nbb % numN, bi = nbb / numN;
+  auto gi = hi / (H / G);
+
+  // The chunk's last real token (the last chunk may be short).
+  Scalar last = minimum(L, (c + 1) * Q) - 1;
+  Tile acsLast = load(acs, {bi, hi, last}, {drop, drop, 1}); // (1)
+  Tile seqLast = if_(
+      hasSeqIdx != 0, [&] { return load(seqIdx, {bi, last}, {drop, 1}); },
+      [&] { return zeros({1}, DType::i32); });
+
+  Tile S = for_range({0, Q / BT}, zeros({BP, BN}), [&](Scalar tb, Tile S) {
+    Scalar t = c * (Q / BT) + tb; // token block, in units of BT
+    Tile xt = load(x, {bi, t, hi, pb}, {drop, BT, drop, BP});
+    Tile Bt = load(B, {bi, t, gi, nb}, {drop, BT, drop, BN});
+    Tile acsT = load(acs, {bi, hi, t}, {drop, drop, BT});
+    Tile dtT = load(dt, {bi, hi, t}, {drop, drop, BT});
+    // Tokens past L load as zeros (x = dt = 0): they add nothing.
+    Tile w = exp2(acsLast - acsT) * dtT;
+    w = if_(
+        hasSeqIdx != 0,
+        [&] {
+          Tile seqT = load(seqIdx, {bi, t}, {drop, BT});
+          return where(seqT == seqLast, w, 0.0f);
+        },
+        [&] { return w; });
+    // The weights scale x (BT x BLOCK_P), the smaller operand; B only feeds
+    // the mma.
+    Tile xs = cast<X>(cast<float>(xt) * reshape(w, {BT, 1}));
+    return mma(transpose(xs), Bt, S);
+  });
+  store(local, {bi, c, hi, pb, nb}, S, {.squeeze = {0, 1, 2}});
+}
+
+const std::array<std::string, 7> kArgNames = {
+    "x", "B", "dt", "dA_cumsum", "seq_idx", "chunk_states", "has_seq_idx"};
+
+const Register registration{{
+    .name = "chunk_state",
+    .summary = "Mamba-2 per-chunk states (chunk-parallel): what each chunk "
+               "adds to the state, in f32",
+    .params =
+        {
+            variant("Q", {64, 128, 256}, 256, "chunk length"),
+            dtypeVariant("X_DTYPE", {DType::bf16, DType::f16}, DType::bf16,
+                         "element type of x and B"),
+            tunable("BLOCK_P", {32, 64}, 64, "head-dim rows per program"),
+            tunable("BLOCK_N", {32, 64, 128}, 64, "state columns per program"),
+            tunable("BLOCK_T", {32, 64, 128}, 64, "tokens per mma"),
+            tunable("num_warps", {4, 8}, 4, "warps per program"),
+            tunable("occupancy", {0, 1, 2, 3, 4}, 0,
+                    "CTAs per SM to fit (0: ptxas decides)"),
+            tunable("prefetch_registers", {0, 32, 64}, 64,
+                    "registers per thread for loads issued a token block "
+                    "ahead"),
+        },
+    // (chunk x head, p block, n block x batch)
+    .grid = {{"x", 1, "Q", "x", 2},
+             {"x", 3, "BLOCK_P"},
+             {"B", 3, "BLOCK_N", "x", 0}},
+    .build =
+        [](const Config &cfg) {
+          if (cfg.dtype("X_DTYPE") == DType::f16)
+            define(chunkState<f16>, cfg, kArgNames);
+          else
+            define(chunkState<bf16>, cfg, kArgNames);
+        },
+    .check = [](const Config &cfg) -> std::string {
+      if (cfg.get("Q") % cfg.get("BLOCK_T"))
+        return "BLOCK_T must divide Q";
+      return "";
+    },
+}};
+
+} // namespace
+} // namespace tessel::mamba2

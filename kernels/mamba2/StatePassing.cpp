@@ -1,0 +1,104 @@
+//===- StatePassing.cpp - Mamba-2 state scan over chunks in the tessel DSL ===//
+//
+// The sequential half of the state computation (mamba_ssm's state_passing):
+// per (batch, head, block of the p x n state) it walks the chunks in order,
+//
+//   states[c] = S;   S <- exp(Acs_last(c)) S + S_loc(c)
+//
+// from S = initial_states (or 0), writing the state entering every chunk in
+// x's 16-bit type (what compute_out's mma reads) and the final state in f32.
+// With packed sequences the state flows into the next chunk only when the
+// sequence did not change over this one. Elementwise work on small blocks: many
+// programs, each a short dependent chain of loads.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kernels/mamba2/Kernels.h"
+
+namespace tessel::mamba2 {
+using namespace tessel::dsl;
+
+namespace {
+
+template <class X>
+void statePassing(const Config &cfg,
+                  View<float, 5, kDense> local,   // (b, nc, h, p, n)
+                  View<float, 3, kDense> acs,     // (b, h, L), x log2 e
+                  View<int32_t, 2> seqIdx,        // (b, L)
+                  View<float, 4> initStates,      // (b, h, p, n)
+                  View<X, 5, kDense> states,      // (b, nc, h, p, n)
+                  View<float, 4> finalStates,     // (b, h, p, n)
+                  I32 hasSeqIdx, I32 hasInit, I32 hasFinal) {
+  const int64_t Q = cfg["Q"], BP = cfg["BLOCK_P"], BN = cfg["BLOCK_N"];
+  hint("default", "num_warps", cfg["num_warps"]);
+  // The next chunk's block is loaded while this one is combined.
+  hint("default", "prefetch_registers", cfg["prefetch_registers"]);
+
+  auto pb = program_id(0), nb = program_id(1), bh = program_id(2);
+  auto L = dim(acs, 2), H = dim(acs, 1);
+  auto bi = bh / H, hi = bh % H;
+  auto numChunks = (L + (Q - 1)) / Q;
+
+  Tile S0 = if_(
+      hasInit != 0,
+      [&] { return load(initStates, {bi, hi, pb, nb}, {drop, drop, BP, BN}); },
+      [&] { return zeros({BP, BN}); });
+  // The sequence of the token before token 0 counts as 0 (as in mamba_ssm).
+  Tile seq0 = zeros({1}, DType::i32);
+
+  Tile SEnd = std::get<0>(for_range(
+      {0, numChunks}, std::tuple<Tile, Tile>{S0, seq0},
+      [&](Scalar c, Tile S, Tile seqPrev) {
+        store(states, {bi, c, hi, pb, nb}, cast<X>(S), {.squeeze = {0, 1, 2}});
+        Scalar last = minimum(L, (c + 1) * Q) - 1;
+        Tile acsLast = load(acs, {bi, hi, last}, {drop, drop, 1}); // (1)
+        Tile seqLast = if_(
+            hasSeqIdx != 0,
+            [&] { return load(seqIdx, {bi, last}, {drop, 1}); },
+            [&] { return zeros({1}, DType::i32); });
+        Tile flow = where(seqLast == seqPrev, exp2(acsLast), 0.0f);
+        Tile add = load(local, {bi, c, hi, pb, nb},
+                        {drop, drop, drop, BP, BN});
+        return std::tuple<Tile, Tile>{S * reshape(flow, {1, 1}) + add,
+                                      seqLast};
+      }));
+  if_(hasFinal != 0, [&] {
+    store(finalStates, {bi, hi, pb, nb}, SEnd, {.squeeze = {0, 1}});
+  });
+}
+
+const std::array<std::string, 9> kArgNames = {
+    "chunk_states", "dA_cumsum",          "seq_idx",
+    "initial_states", "states",           "final_states",
+    "has_seq_idx",  "has_initial_states", "has_final_states"};
+
+const Register registration{{
+    .name = "state_passing",
+    .summary = "Mamba-2 state scan: the state entering every chunk from the "
+               "per-chunk states, and the final state",
+    .params =
+        {
+            variant("Q", {64, 128, 256}, 256, "chunk length"),
+            dtypeVariant("X_DTYPE", {DType::bf16, DType::f16}, DType::bf16,
+                         "element type of the states written"),
+            tunable("BLOCK_P", {8, 16, 32, 64}, 16, "head-dim rows per program"),
+            tunable("BLOCK_N", {32, 64, 128}, 64, "state columns per program"),
+            tunable("num_warps", {1, 2, 4, 8}, 4, "warps per program"),
+            tunable("prefetch_registers", {0, 16, 32, 64}, 32,
+                    "registers per thread for loads issued a chunk ahead"),
+        },
+    // (p block, n block, batch x head)
+    .grid = {{"states", 3, "BLOCK_P"},
+             {"states", 4, "BLOCK_N"},
+             {"states", 0, "", "states", 2}},
+    .build =
+        [](const Config &cfg) {
+          if (cfg.dtype("X_DTYPE") == DType::f16)
+            define(statePassing<f16>, cfg, kArgNames);
+          else
+            define(statePassing<bf16>, cfg, kArgNames);
+        },
+}};
+
+} // namespace
+} // namespace tessel::mamba2
