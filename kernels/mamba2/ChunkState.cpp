@@ -87,7 +87,11 @@ const Register registration{{
             dtypeVariant("X_DTYPE", {DType::bf16, DType::f16}, DType::bf16,
                          "element type of x and B"),
             tunable("BLOCK_P", {32, 64}, 64, "head-dim rows per program"),
-            tunable("BLOCK_N", {32, 64, 128}, 64, "state columns per program"),
+            // 128 reads x once for n = 128 (the states at b=1 L=65536 h=80
+            // on the H200: 1.017 -> 0.860 ms with state_passing, bench/
+            // results/2026-11-29-split-states.md); the library takes 64
+            // when n <= 64 (no empty half-blocks).
+            variant("BLOCK_N", {64, 128}, 128, "state columns per program"),
             tunable("BLOCK_T", {32, 64, 128}, 64, "tokens per mma"),
             tunable("num_warps", {4, 8}, 4, "warps per program"),
             tunable("occupancy", {0, 1, 2, 3, 4}, 0,

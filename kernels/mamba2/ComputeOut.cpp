@@ -42,6 +42,8 @@ void computeOut(const Config &cfg,
     hint("sm_90a", "wgmma", 1);
   if (cfg["occupancy"])
     hint("default", "occupancy", cfg["occupancy"]);
+  if (cfg["prefetch_registers"])
+    hint("default", "prefetch_registers", cfg["prefetch_registers"]);
 
   // Heads vary fastest: the programs running at once share their blocks of
   // C and B (read from L2 instead of once per head from memory).
@@ -147,6 +149,8 @@ const Register registration{{
             // (238): bench/results/2026-11-29-mamba2-layouts-pipelining.md.
             tunable("occupancy", {0, 1, 2, 3, 4}, 3,
                     "CTAs per SM to fit (0: ptxas decides)"),
+            tunable("prefetch_registers", {0, 16, 32}, 0,
+                    "registers per thread for loads issued a block ahead"),
         },
     // (token block x head, p block, batch)
     .grid = {{"x", 1, "BLOCK_M", "x", 2}, {"x", 3, "BLOCK_P"}, {"x", 0, ""}},

@@ -90,7 +90,22 @@ tessel_mamba2_status launchFailure(const Status &s) {
 /// scan over chunks, elementwise).
 enum class StatePath { serial, split };
 
-StatePath statePath(const Dims &d) {
+/// The SMs of the current device (132 if the driver cannot say).
+int smCount() {
+  int sms = 132;
+  CUdevice device = 0;
+  if (cuCtxGetDevice(&device) == CUDA_SUCCESS)
+    (void)cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                               device);
+  return sms;
+}
+
+/// fwd_pass_state's CTAs with 64 p-rows and 64 state columns each.
+int64_t serialCtas(const Dims &d) {
+  return d.b * d.h * ((d.p + 63) / 64) * ((d.n + 63) / 64);
+}
+
+StatePath statePath(const Dims &d, int sms) {
   // chunk_state's grid: (nc h, p / 64, (n / 64) b); y and z at most 65535.
   if (d.nc * d.h > int64_t(0x7fffffff) || d.b * ((d.n + 63) / 64) > 65535)
     return StatePath::serial;
@@ -101,6 +116,14 @@ StatePath statePath(const Dims &d) {
     if (std::string(force) == "split")
       return StatePath::split;
   }
+  // The split pays for its f32 per-chunk states (written, then read: 8 bytes
+  // per state element per chunk) with parallelism. Measured on the H200 over
+  // MAMBA2.md's shapes (bench/results/2026-11-29-split-states.md), the
+  // walk in order wins once it has two CTAs per SM, and at Q = 64 (four
+  // times the per-chunk traffic of Q = 256); the split wins everywhere else
+  // (up to 2x: b=1 L=65536 h=80 n=64).
+  if (serialCtas(d) >= 2 * int64_t(sms) || d.Q < 128)
+    return StatePath::serial;
   return StatePath::split;
 }
 
@@ -132,7 +155,8 @@ Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d) {
   cv.HAS_DT_BIAS = a->dt_bias.data != nullptr;
   cv.DT_SOFTPLUS = a->dt_softplus != 0;
   const int64_t xDtype = dtypeVariant(a->x.dtype);
-  const StatePath path = statePath(d);
+  const int sms = smCount();
+  const StatePath path = statePath(d, sms);
   aot::fwd_pass_state_variant sv;
   sv.Q = d.Q;
   sv.X_DTYPE = xDtype;
@@ -142,18 +166,11 @@ Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d) {
   // SM (measured on the H200 over MAMBA2.md's shapes: better in each case
   // the rule picks, worse where it does not; bench/results/
   // 2026-11-29-mamba2-layouts-pipelining.md).
-  if (path == StatePath::serial) {
-    int sms = 132;
-    CUdevice device = 0;
-    if (cuCtxGetDevice(&device) == CUDA_SUCCESS)
-      (void)cuDeviceGetAttribute(
-          &sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device);
-    int64_t ctas = d.b * d.h * ((d.p + 63) / 64) * ((d.n + 63) / 64);
-    sv.BLOCK_P = ctas < 2 * int64_t(sms) ? 32 : 64;
-  }
+  sv.BLOCK_P = serialCtas(d) < 2 * int64_t(sms) ? 32 : 64;
   aot::chunk_state_variant csv;
   csv.Q = d.Q;
   csv.X_DTYPE = xDtype;
+  csv.BLOCK_N = d.n <= 64 ? 64 : 128;
   aot::state_passing_variant spv;
   spv.Q = d.Q;
   spv.X_DTYPE = xDtype;
