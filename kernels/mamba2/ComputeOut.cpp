@@ -78,12 +78,8 @@ void computeOut(const Config &cfg,
   Tile acsCol = reshape(acsT, {BM, 1});
   Tile out = for_range(
       {c * blocksPerChunk, r + 1}, acc0, [&](Scalar s, Tile acc) {
-        Tile cb =
-            for_range({0, numK}, zeros({BM, BM}), [&](Scalar k, Tile cbAcc) {
-              Tile Ck = load(C, {bi, r, gi, k}, {drop, BM, drop, BK});
-              Tile Bk = load(B, {bi, s, gi, k}, {drop, BM, drop, BK});
-              return mma(Ck, transpose(Bk), cbAcc);
-            });
+        // The loads that do not feed the mma first: their latency then
+        // overlaps C·Bᵀ (nothing moves them across its waits).
         Tile acsS = load(acs, {bi, hi, s}, {drop, drop, BM});
         Tile dtS = load(dt, {bi, hi, s}, {drop, drop, BM});
         Tile causal =
@@ -96,6 +92,12 @@ void computeOut(const Config &cfg,
                                 reshape(seqS, {1, BM}));
             },
             [&] { return causal; });
+        Tile cb =
+            for_range({0, numK}, zeros({BM, BM}), [&](Scalar k, Tile cbAcc) {
+              Tile Ck = load(C, {bi, r, gi, k}, {drop, BM, drop, BK});
+              Tile Bk = load(B, {bi, s, gi, k}, {drop, BM, drop, BK});
+              return mma(Ck, transpose(Bk), cbAcc);
+            });
         // Masked entries may overflow exp2; the select drops them.
         Tile w = where(mask, exp2(acsCol - reshape(acsS, {1, BM})), 0.0f) *
                  reshape(dtS, {1, BM});
