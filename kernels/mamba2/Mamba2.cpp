@@ -127,8 +127,9 @@ StatePath statePath(const Dims &d, int sms) {
   return StatePath::split;
 }
 
-Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d) {
-  Workspace w = layout(d);
+Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d, int sms,
+               StatePath path) {
+  Workspace w = layout(d, path == StatePath::split);
   auto base = reinterpret_cast<rt::DevicePtr>(a->workspace);
   rt::View dtOut{base + w.dtOffset,
                  {d.b, d.h, d.L},
@@ -155,8 +156,6 @@ Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d) {
   cv.HAS_DT_BIAS = a->dt_bias.data != nullptr;
   cv.DT_SOFTPLUS = a->dt_softplus != 0;
   const int64_t xDtype = dtypeVariant(a->x.dtype);
-  const int sms = smCount();
-  const StatePath path = statePath(d, sms);
   aot::fwd_pass_state_variant sv;
   sv.Q = d.Q;
   sv.X_DTYPE = xDtype;
@@ -233,7 +232,8 @@ Status workspaceSize(const tessel_mamba2_forward_args *args, size_t *bytes,
   if (!bytes)
     return setCode(Status::error("bytes: null pointer"),
                    TESSEL_MAMBA2_INVALID_ARGUMENT, code);
-  *bytes = layout(d).bytes;
+  // The path (and so the size) for the current device.
+  *bytes = layout(d, statePath(d, smCount()) == StatePath::split).bytes;
   return setCode(Status(), TESSEL_MAMBA2_OK, code);
 }
 
@@ -242,10 +242,12 @@ Status forward(const tessel_mamba2_forward_args *a,
   Dims d;
   if (Status s = validate(a, &d); !s.ok())
     return setCode(std::move(s), TESSEL_MAMBA2_INVALID_ARGUMENT, code);
-  Status s = checkWorkspace(a, d);
+  const int sms = smCount();
+  const StatePath path = statePath(d, sms);
+  Status s = checkWorkspace(a, d, path == StatePath::split);
   if (!s.ok())
     return setCode(std::move(s), TESSEL_MAMBA2_INVALID_ARGUMENT, code);
-  s = enqueue(a, d);
+  s = enqueue(a, d, sms, path);
   return setCode(std::move(s), s.ok() ? TESSEL_MAMBA2_OK : launchFailure(s),
                  code);
 }

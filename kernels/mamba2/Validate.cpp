@@ -254,7 +254,7 @@ Status validate(const tessel_mamba2_forward_args *a, Dims *dims) {
   return Status();
 }
 
-Workspace layout(const Dims &d) {
+Workspace layout(const Dims &d, bool perChunkStates) {
   Workspace w;
   size_t rows = static_cast<size_t>(d.b * d.h * d.Lp) * 4;
   w.dtOffset = 0;
@@ -262,12 +262,13 @@ Workspace layout(const Dims &d) {
   w.statesOffset = w.acsOffset + roundUp(rows, 256);
   const size_t stateElems = static_cast<size_t>(d.b * d.nc * d.h * d.p * d.np);
   w.localOffset = w.statesOffset + roundUp(stateElems * 2, 256);
-  w.bytes = w.localOffset + roundUp(stateElems * 4, 256);
+  w.bytes = w.localOffset + (perChunkStates ? roundUp(stateElems * 4, 256) : 0);
   return w;
 }
 
-Status checkWorkspace(const tessel_mamba2_forward_args *a, const Dims &d) {
-  const size_t bytes = layout(d).bytes;
+Status checkWorkspace(const tessel_mamba2_forward_args *a, const Dims &d,
+                      bool perChunkStates) {
+  const size_t bytes = layout(d, perChunkStates).bytes;
   if (!a->workspace)
     return Status::error("workspace: null pointer (ask "
                          "tessel_mamba2_workspace_size for its size)");

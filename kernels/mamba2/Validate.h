@@ -20,8 +20,8 @@ struct Dims {
 /// then the chunk states (b, nc, h, p, n) in x's 16-bit type (what
 /// compute_out's mma reads; final_states stay f32) with n padded to 8 (16-byte
 /// rows), then what each chunk adds to the state on its own (chunk_state's
-/// output, state_passing's input) in f32, laid out like the states; each
-/// 256-aligned.
+/// output, state_passing's input) in f32, laid out like the states, only
+/// when the forward takes that path; each 256-aligned.
 struct Workspace {
   size_t dtOffset, acsOffset, statesOffset, localOffset, bytes;
 };
@@ -29,12 +29,14 @@ struct Workspace {
 /// the argument.
 rt::Status validate(const tessel_mamba2_forward_args *args, Dims *dims);
 
-/// Where the intermediates live in the workspace.
-Workspace layout(const Dims &dims);
+/// Where the intermediates live in the workspace (with room for the f32
+/// per-chunk states when `perChunkStates`).
+Workspace layout(const Dims &dims, bool perChunkStates);
 
-/// Checks the workspace pointer, size and alignment against `layout(dims)`.
+/// Checks the workspace pointer, size and alignment against
+/// `layout(dims, perChunkStates)`.
 rt::Status checkWorkspace(const tessel_mamba2_forward_args *args,
-                          const Dims &dims);
+                          const Dims &dims, bool perChunkStates);
 
 inline int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 

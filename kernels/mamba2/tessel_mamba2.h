@@ -111,7 +111,8 @@ typedef struct tessel_mamba2_forward_args {
 TESSEL_MAMBA2_API void tessel_mamba2_args_init(tessel_mamba2_forward_args *args);
 
 /** Validates `args` (workspace excepted) and stores the workspace size the
- *  forward pass needs in *bytes. */
+ *  forward pass needs on the current device in *bytes (it depends on how
+ *  the chunk states are computed there: ask on the device that runs it). */
 TESSEL_MAMBA2_API int tessel_mamba2_workspace_size(const tessel_mamba2_forward_args *args,
                                  size_t *bytes);
 

@@ -61,7 +61,7 @@ std::string check(const tessel_mamba2_forward_args &a) {
   Dims d;
   tessel::rt::Status s = validate(&a, &d);
   if (s.ok())
-    s = checkWorkspace(&a, d);
+    s = checkWorkspace(&a, d, /*perChunkStates=*/false);
   return s.ok() ? "" : s.message();
 }
 
@@ -70,16 +70,19 @@ TEST(Mamba2Api, AcceptsAValidCallAndSizesTheWorkspace) {
   Dims d;
   ASSERT_TRUE(validate(&a, &d).ok()) << validate(&a, &d).message();
   EXPECT_EQ(d.nc, 4);
-  Workspace w = layout(d);
+  Workspace w = layout(d, /*perChunkStates=*/false);
   // dt and Acs rows of 1000 floats, 16 rows each; then 2*4*8*64*128
-  // 16-bit states, then as many f32 per-chunk states.
+  // 16-bit states, then (for the split path) as many f32 per-chunk states.
   EXPECT_EQ(w.acsOffset, 64000u);
   EXPECT_EQ(w.statesOffset, 128000u);
   EXPECT_EQ(w.localOffset, 128000u + 2u * 4 * 8 * 64 * 128 * 2);
-  EXPECT_EQ(w.bytes, 128000u + 2u * 4 * 8 * 64 * 128 * (2 + 4));
+  EXPECT_EQ(w.bytes, w.localOffset);
+  EXPECT_EQ(layout(d, true).bytes, 128000u + 2u * 4 * 8 * 64 * 128 * (2 + 4));
   a.workspace = reinterpret_cast<void *>(0xd00000);
   a.workspace_bytes = w.bytes;
   EXPECT_EQ(check(a), "");
+  // The split path needs room for the per-chunk states too.
+  EXPECT_FALSE(checkWorkspace(&a, d, /*perChunkStates=*/true).ok());
   // Optional inputs may be absent; D may be (h, p); a strided, 16-byte
   // aligned slice of x is fine.
   a.D = tensor(0x600000, TESSEL_MAMBA2_F32, {h, p});
