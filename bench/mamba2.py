@@ -11,9 +11,10 @@ only on tokens <= t), then
   (i)  the whole Python call of mamba_chunk_scan_combined, between two CUDA
        events with the GPU idle at the start (synchronised before each run), so
        it includes the host overhead; timing mode off. Also the host wall time.
-  (ii) the device time of each of the three kernels from the library's timing
-       API (set_timing(1), CUDA events around each kernel), median per kernel;
-       "kernels" is the sum of the three medians.
+  (ii) the device time of each of the three stages from the library's timing
+       API (set_timing(1), CUDA events around each stage: chunk_cumsum, the
+       chunk states (chunk_state + state_passing, or fwd_pass_state),
+       compute_out), median per stage; "kernels" is the sum of the medians.
 Inputs are drawn as MAMBA2.md's accuracy contract says. By default the call is
 the one a Mamba-2 layer makes: D (h), dt_bias, dt_softplus=True (--plain: none).
 """

@@ -1,7 +1,8 @@
 /*===- tessel_mamba2.h - C API of libtessel_mamba2 ------------------------===*
  *
  * The Mamba-2 forward pass (SSD, chunked; ../../../shared/MAMBA2.md) on
- * device pointers: the three kernels compiled ahead of time by tessel for
+ * device pointers: the kernels (chunk_cumsum; chunk_state + state_passing
+ * or fwd_pass_state; compute_out) compiled ahead of time by tessel for
  * sm_90a, sm_100a and sm_103a, launched on the caller's CUDA stream. The
  * library links only libcuda; it uses the calling thread's current CUDA
  * context (the one PyTorch or the CUDA runtime made current).
