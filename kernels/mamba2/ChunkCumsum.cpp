@@ -1,6 +1,6 @@
 //===- ChunkCumsum.cpp - Mamba-2 chunk_cumsum in the tessel DSL -----------===//
 //
-// The first of the three Mamba-2 forward kernels (../shared/MAMBA2.md): per
+// The first of the Mamba-2 forward kernels (../shared/MAMBA2.md): per
 // (batch, chunk, head block) it turns raw dt into the step sizes the scan uses
 //
 //   dt  = clamp(softplus?(dt + dt_bias), lo, hi)

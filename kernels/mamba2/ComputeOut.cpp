@@ -1,6 +1,6 @@
 //===- ComputeOut.cpp - Mamba-2 outputs in the tessel DSL -----------------===//
 //
-// The third of the three Mamba-2 forward kernels (../shared/MAMBA2.md): per
+// The last of the Mamba-2 forward kernels (../shared/MAMBA2.md): per
 // (batch, head, block of BLOCK_M tokens, p-block) it computes
 //
 //   y_t = exp(Acs_t) C_t·S_cᵀ + Σ_{s<=t in the chunk} (C_t·B_s)

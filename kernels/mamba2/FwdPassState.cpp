@@ -1,6 +1,6 @@
 //===- FwdPassState.cpp - Mamba-2 chunk states in the tessel DSL ----------===//
 //
-// The second of the three Mamba-2 forward kernels (../shared/MAMBA2.md): per
+// The chunk states in one pass (../shared/MAMBA2.md's second kernel): per
 // (batch, head, p-block, n-block) it walks the chunks in order with the
 // running state S (p x n, f32) on chip, writes the state entering each chunk,
 // and updates it with one tile.mma per token block:

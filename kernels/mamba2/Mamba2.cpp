@@ -2,9 +2,10 @@
 //
 // Validates a tessel_mamba2_forward_args completely (every message names the
 // argument, in the terms of mamba_ssm's mamba_chunk_scan_combined), lays out
-// the workspace, and launches the three AOT-compiled kernels through the
-// launchers tesselc generated (tessel_mamba2_aot.h), choosing the variant
-// (chunk length, dtypes, dt_bias/softplus) from the arguments. Nothing is
+// the workspace, and launches the AOT-compiled kernels (chunk_cumsum;
+// chunk_state + state_passing or fwd_pass_state; compute_out) through the
+// launchers tesselc generated (tessel_mamba2_aot.h), choosing the path and
+// the variants (chunk length, dtypes, dt_bias/softplus) from the arguments. Nothing is
 // launched unless every argument is valid.
 //
 //===----------------------------------------------------------------------===//
@@ -84,13 +85,10 @@ tessel_mamba2_status launchFailure(const Status &s) {
   return TESSEL_MAMBA2_CUDA_ERROR;
 }
 
-/// How the chunk states are computed: by fwd_pass_state, which walks the
-/// chunks in order in (p, n, b h) blocks, or by chunk_state (every chunk in
-/// parallel, f32 per-chunk states in the workspace) then state_passing (the
-/// scan over chunks, elementwise).
-enum class StatePath { serial, split };
+/// TESSEL_MAMBA2_STATE_PATH (serial or split; for measurements), or null.
+const char *forcedPath() { return std::getenv("TESSEL_MAMBA2_STATE_PATH"); }
 
-/// The SMs of the current device (132 if the driver cannot say).
+/// The SMs of the current device (132, the H200's, if the driver cannot say).
 int smCount() {
   int sms = 132;
   CUdevice device = 0;
@@ -98,33 +96,6 @@ int smCount() {
     (void)cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
                                device);
   return sms;
-}
-
-/// fwd_pass_state's CTAs with 64 p-rows and 64 state columns each.
-int64_t serialCtas(const Dims &d) {
-  return d.b * d.h * ((d.p + 63) / 64) * ((d.n + 63) / 64);
-}
-
-StatePath statePath(const Dims &d, int sms) {
-  // chunk_state's grid: (nc h, p / 64, (n / 64) b); y and z at most 65535.
-  if (d.nc * d.h > int64_t(0x7fffffff) || d.b * ((d.n + 63) / 64) > 65535)
-    return StatePath::serial;
-  // For measurements: force one path.
-  if (const char *force = std::getenv("TESSEL_MAMBA2_STATE_PATH")) {
-    if (std::string(force) == "serial")
-      return StatePath::serial;
-    if (std::string(force) == "split")
-      return StatePath::split;
-  }
-  // The split pays for its f32 per-chunk states (written, then read: 8 bytes
-  // per state element per chunk) with parallelism. Measured on the H200 over
-  // MAMBA2.md's shapes (bench/results/2026-11-29-split-states.md), the
-  // walk in order wins once it has two CTAs per SM, and at Q = 64 (four
-  // times the per-chunk traffic of Q = 256); the split wins everywhere else
-  // (up to 2x: b=1 L=65536 h=80 n=64).
-  if (serialCtas(d) >= 2 * int64_t(sms) || d.Q < 128)
-    return StatePath::serial;
-  return StatePath::split;
 }
 
 Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d, int sms,
@@ -233,7 +204,8 @@ Status workspaceSize(const tessel_mamba2_forward_args *args, size_t *bytes,
     return setCode(Status::error("bytes: null pointer"),
                    TESSEL_MAMBA2_INVALID_ARGUMENT, code);
   // The path (and so the size) for the current device.
-  *bytes = layout(d, statePath(d, smCount()) == StatePath::split).bytes;
+  *bytes = layout(d, statePath(d, smCount(), forcedPath()) == StatePath::split)
+               .bytes;
   return setCode(Status(), TESSEL_MAMBA2_OK, code);
 }
 
@@ -243,7 +215,12 @@ Status forward(const tessel_mamba2_forward_args *a,
   if (Status s = validate(a, &d); !s.ok())
     return setCode(std::move(s), TESSEL_MAMBA2_INVALID_ARGUMENT, code);
   const int sms = smCount();
-  const StatePath path = statePath(d, sms);
+  StatePath path = statePath(d, sms, forcedPath());
+  // A workspace sized for the walk in order (by workspace_size on another
+  // device, or without a current context) still runs, that way.
+  if (path == StatePath::split && a->workspace_bytes < layout(d, true).bytes &&
+      a->workspace_bytes >= layout(d, false).bytes)
+    path = StatePath::serial;
   Status s = checkWorkspace(a, d, path == StatePath::split);
   if (!s.ok())
     return setCode(std::move(s), TESSEL_MAMBA2_INVALID_ARGUMENT, code);

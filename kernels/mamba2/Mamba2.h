@@ -21,7 +21,8 @@
 
 namespace tessel::mamba2 {
 
-/// Validates `args` (workspace excepted); stores the workspace size needed.
+/// Validates `args` (workspace excepted); stores the workspace size needed on
+/// the current device (see tessel_mamba2_workspace_size).
 rt::Status workspaceSize(const tessel_mamba2_forward_args *args, size_t *bytes,
                          tessel_mamba2_status *code = nullptr);
 

@@ -266,6 +266,30 @@ Workspace layout(const Dims &d, bool perChunkStates) {
   return w;
 }
 
+int64_t serialCtas(const Dims &d) {
+  return d.b * d.h * ((d.p + 63) / 64) * ((d.n + 63) / 64);
+}
+
+StatePath statePath(const Dims &d, int sms, const char *force) {
+  // chunk_state's grid: (nc h, p / 64, ceil(n / BLOCK_N) b) with BLOCK_N 64
+  // or 128; y and z at most 65535 (checked for the smaller block).
+  if (d.nc * d.h > int64_t(0x7fffffff) || d.b * ((d.n + 63) / 64) > 65535)
+    return StatePath::serial;
+  if (force && std::string(force) == "serial")
+    return StatePath::serial;
+  if (force && std::string(force) == "split")
+    return StatePath::split;
+  // The split pays for its f32 per-chunk states (written, then read: 8 bytes
+  // per state element per chunk) with parallelism. Measured on the H200 over
+  // MAMBA2.md's shapes (bench/results/2026-11-29-split-states.md), the
+  // walk in order wins once it has two CTAs per SM, and at Q = 64 (four
+  // times the per-chunk traffic of Q = 256); the split wins everywhere else
+  // (up to 2x: b=1 L=65536 h=80 n=64).
+  if (serialCtas(d) >= 2 * int64_t(sms) || d.Q < 128)
+    return StatePath::serial;
+  return StatePath::split;
+}
+
 Status checkWorkspace(const tessel_mamba2_forward_args *a, const Dims &d,
                       bool perChunkStates) {
   const size_t bytes = layout(d, perChunkStates).bytes;

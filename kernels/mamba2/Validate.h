@@ -38,6 +38,20 @@ Workspace layout(const Dims &dims, bool perChunkStates);
 rt::Status checkWorkspace(const tessel_mamba2_forward_args *args,
                           const Dims &dims, bool perChunkStates);
 
+/// How the chunk states are computed: by fwd_pass_state, which walks the
+/// chunks in order in (p, n, b h) blocks, or by chunk_state (every chunk in
+/// parallel, f32 per-chunk states in the workspace) then state_passing (the
+/// scan over chunks, elementwise).
+enum class StatePath { serial, split };
+
+/// fwd_pass_state's CTAs with 64 p-rows and 64 state columns each.
+int64_t serialCtas(const Dims &dims);
+
+/// The path for a device of `sms` SMs; `force` ("serial" or "split", from
+/// TESSEL_MAMBA2_STATE_PATH; null or anything else: the rule) overrides the
+/// rule but not the grid limits.
+StatePath statePath(const Dims &dims, int sms, const char *force);
+
 inline int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 
 } // namespace tessel::mamba2::detail

@@ -100,7 +100,8 @@ typedef struct tessel_mamba2_forward_args {
   int64_t chunk_size; /* 64, 128 or 256 (args_init leaves it 0: set it) */
   int32_t dt_softplus;
   double dt_limit_lo, dt_limit_hi; /* default 0 and +inf */
-  /* Device memory for the intermediates (dt, dA_cumsum, chunk states), of
+  /* Device memory for the intermediates (dt, dA_cumsum, chunk states, and
+   * the f32 per-chunk states when the forward computes them), of
    * at least tessel_mamba2_workspace_size bytes, 256-byte aligned. */
   void *workspace;
   size_t workspace_bytes;
@@ -124,11 +125,11 @@ TESSEL_MAMBA2_API int tessel_mamba2_forward(const tessel_mamba2_forward_args *ar
 /** The message of the last failing call on this thread ("" if none). */
 TESSEL_MAMBA2_API const char *tessel_mamba2_last_error(void);
 
-/** Timing is per thread (off by default). Per-kernel device times in ms of
+/** Timing is per thread (off by default). Per-stage device times in ms of
  *  the last timed forward call on this thread: out[0..2] = chunk_cumsum,
  *  the chunk states (chunk_state + state_passing, or fwd_pass_state),
- *  compute_out. Timing records CUDA events around each
- *  kernel; tessel_mamba2_last_times waits for them. Returns a status. */
+ *  compute_out. Timing records CUDA events around each stage;
+ *  tessel_mamba2_last_times waits for them. Returns a status. */
 TESSEL_MAMBA2_API void tessel_mamba2_set_timing(int on);
 TESSEL_MAMBA2_API int tessel_mamba2_last_times(float out[3]);
 

@@ -24,13 +24,17 @@ if python3 -c "import torch" 2>/dev/null; then
     # state size that changes the loop structure. (API errors are not
     # reported: the runtime counts a kernel's parameters by asking
     # cuFuncGetParamInfo until it says there is no more.)
-    for n in 64 128; do
-      for tool in racecheck memcheck; do
-        printf 'forward n=%s %s: ' "$n" "$tool"
-        TESSEL_MAMBA2_LIBRARY="$dir/libtessel_mamba2.so" \
-          compute-sanitizer --tool "$tool" --report-api-errors no \
-          python3 bench/profile/one_forward.py \
-          --L 1024 --h 4 --n "$n" --repeat 1 2>&1 | grep -E 'SUMMARY' | tail -1
+    # Both ways to the chunk states (the library's choice is the split here).
+    for path in split serial; do
+      for n in 64 128; do
+        for tool in racecheck memcheck; do
+          printf 'forward %s n=%s %s: ' "$path" "$n" "$tool"
+          TESSEL_MAMBA2_STATE_PATH=$path \
+            TESSEL_MAMBA2_LIBRARY="$dir/libtessel_mamba2.so" \
+            compute-sanitizer --tool "$tool" --report-api-errors no \
+            python3 bench/profile/one_forward.py \
+            --L 1024 --h 4 --n "$n" --repeat 1 2>&1 | grep -E 'SUMMARY' | tail -1
+        done
       done
     done
   fi

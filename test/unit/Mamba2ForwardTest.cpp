@@ -100,20 +100,21 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
                           {"BLOCK_N", c.blockN},
                           {"BLOCK_T", c.blockT}},
                          keep);
+  // chunk_state's state columns per program as the library picks them;
+  // state_passing at its default blocks (16 x 64: p = 40 leaves a partial
+  // block in p).
+  const int64_t chunkN = c.n <= 64 ? 64 : 128;
   auto chunkK = traceOne(ctx, "chunk_state",
                          {{"Q", c.Q},
                           {"X_DTYPE", static_cast<int64_t>(c.x)},
                           {"BLOCK_P", c.blockP},
-                          {"BLOCK_N", c.blockN},
+                          {"BLOCK_N", chunkN},
                           {"BLOCK_T", c.blockT}},
                          keep);
-  // Blocks of 16 rows at most: programs with a partial block in p.
   auto passK = traceOne(ctx, "state_passing",
-                        {{"Q", c.Q},
-                         {"X_DTYPE", static_cast<int64_t>(c.x)},
-                         {"BLOCK_P", std::min<int64_t>(c.blockP, 16)},
-                         {"BLOCK_N", c.blockN}},
+                        {{"Q", c.Q}, {"X_DTYPE", static_cast<int64_t>(c.x)}},
                         keep);
+  const int64_t passP = 16, passN = 64;
   auto outK = traceOne(ctx, "compute_out",
                        {{"Q", c.Q},
                         {"X_DTYPE", static_cast<int64_t>(c.x)},
@@ -206,13 +207,12 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
   if (split) {
     err = interp::run(chunkK,
                       {nc * c.h, ceilDiv(c.p, c.blockP),
-                       ceilDiv(c.n, c.blockN) * c.b},
+                       ceilDiv(c.n, chunkN) * c.b},
                       {x.view(), B.view(), dtOutV, acsV, seqV, local.view(),
                        int64_t(c.seq)});
     ASSERT_EQ(err, "") << "chunk_state";
     err = interp::run(passK,
-                      {ceilDiv(c.p, std::min<int64_t>(c.blockP, 16)),
-                       ceilDiv(c.n, c.blockN), c.b * c.h},
+                      {ceilDiv(c.p, passP), ceilDiv(c.n, passN), c.b * c.h},
                       {local.view(), acsV, seqV, initV2, states.view(),
                        finalStates.view(), int64_t(c.seq), int64_t(c.init),
                        int64_t(1)});
@@ -297,6 +297,9 @@ INSTANTIATE_TEST_SUITE_P(
           c.dt = DType::f16, c.blockP = 32, c.blockN = 32, c.blockT = 32,
           c.blockM = 32, c.blockK = 16;
         }),
+        // More than 64 state columns (chunk_state's 128-column blocks, two
+        // of them, with two batch rows), p not a multiple of 16.
+        with(base(2, 150, 2, 40, 200, 1, 64), [](Case &c) { c.init = true; }),
         // Everything at once.
         with(base(2, 230, 4, 64, 64, 2, 128), [](Case &c) {
           c.d = DKind::perHeadDim, c.z = c.bias = c.softplus = c.init =
