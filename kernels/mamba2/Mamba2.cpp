@@ -215,12 +215,8 @@ Status forward(const tessel_mamba2_forward_args *a,
   if (Status s = validate(a, &d); !s.ok())
     return setCode(std::move(s), TESSEL_MAMBA2_INVALID_ARGUMENT, code);
   const int sms = smCount();
-  StatePath path = statePath(d, sms, forcedPath());
-  // A workspace sized for the walk in order (by workspace_size on another
-  // device, or without a current context) still runs, that way.
-  if (path == StatePath::split && a->workspace_bytes < layout(d, true).bytes &&
-      a->workspace_bytes >= layout(d, false).bytes)
-    path = StatePath::serial;
+  const StatePath path = fitWorkspace(d, statePath(d, sms, forcedPath()),
+                                      a->workspace_bytes);
   Status s = checkWorkspace(a, d, path == StatePath::split);
   if (!s.ok())
     return setCode(std::move(s), TESSEL_MAMBA2_INVALID_ARGUMENT, code);

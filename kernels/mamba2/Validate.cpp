@@ -290,6 +290,13 @@ StatePath statePath(const Dims &d, int sms, const char *force) {
   return StatePath::split;
 }
 
+StatePath fitWorkspace(const Dims &d, StatePath path, size_t workspaceBytes) {
+  if (path == StatePath::split && workspaceBytes < layout(d, true).bytes &&
+      workspaceBytes >= layout(d, false).bytes)
+    return StatePath::serial;
+  return path;
+}
+
 Status checkWorkspace(const tessel_mamba2_forward_args *a, const Dims &d,
                       bool perChunkStates) {
   const size_t bytes = layout(d, perChunkStates).bytes;

@@ -52,6 +52,10 @@ int64_t serialCtas(const Dims &dims);
 /// rule but not the grid limits.
 StatePath statePath(const Dims &dims, int sms, const char *force);
 
+/// `path`, or the walk in order when the workspace fits only that (sized by
+/// workspace_size on another device, or without a current context).
+StatePath fitWorkspace(const Dims &dims, StatePath path, size_t workspaceBytes);
+
 inline int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 
 } // namespace tessel::mamba2::detail

@@ -81,8 +81,15 @@ TEST(Mamba2Api, AcceptsAValidCallAndSizesTheWorkspace) {
   a.workspace = reinterpret_cast<void *>(0xd00000);
   a.workspace_bytes = w.bytes;
   EXPECT_EQ(check(a), "");
-  // The split path needs room for the per-chunk states too.
+  // The split path needs room for the per-chunk states too; a workspace
+  // with room for the walk in order only runs that way, one too small for
+  // both keeps the split (and its size in the error).
   EXPECT_FALSE(checkWorkspace(&a, d, /*perChunkStates=*/true).ok());
+  EXPECT_EQ(fitWorkspace(d, StatePath::split, w.bytes), StatePath::serial);
+  EXPECT_EQ(fitWorkspace(d, StatePath::split, layout(d, true).bytes),
+            StatePath::split);
+  EXPECT_EQ(fitWorkspace(d, StatePath::split, w.bytes - 1), StatePath::split);
+  EXPECT_EQ(fitWorkspace(d, StatePath::serial, w.bytes), StatePath::serial);
   // Optional inputs may be absent; D may be (h, p); a strided, 16-byte
   // aligned slice of x is fine.
   a.D = tensor(0x600000, TESSEL_MAMBA2_F32, {h, p});
