@@ -32,6 +32,8 @@ void chunkState(const Config &cfg,
   const int64_t Q = cfg["Q"], BP = cfg["BLOCK_P"], BN = cfg["BLOCK_N"],
                 BT = cfg["BLOCK_T"];
   hint("default", "num_warps", cfg["num_warps"]);
+  if (cfg["wgmma"])
+    hint("sm_90a", "wgmma", 1);
   if (cfg["occupancy"])
     hint("default", "occupancy", cfg["occupancy"]);
   hint("default", "prefetch_registers", cfg["prefetch_registers"]);
@@ -94,7 +96,14 @@ const Register registration{{
             variant("BLOCK_N", {64, 128}, 128, "state columns per program"),
             tunable("BLOCK_T", {32, 64, 128}, 64, "tokens per mma"),
             tunable("num_warps", {4, 8}, 4, "warps per program"),
-            tunable("occupancy", {0, 1, 2, 3, 4}, 0,
+            // Off: 0.839 vs 0.863 ms at n=128 but 0.629 vs 0.564 at n=64.
+            tunable("wgmma", {0, 1}, 0,
+                    "warpgroup MMA on sm_90a (its A, x scaled per token, is "
+                    "staged from registers)"),
+            // 3 CTAs per SM (168 registers, 40 bytes spilled) beat 2 (208):
+            // states 0.863 -> 0.819 ms at b=1 L=65536 h=80 n=128, 1.346 ->
+            // 1.275 at Q=128 (bench/results/2026-11-29-split-states.md).
+            tunable("occupancy", {0, 1, 2, 3, 4}, 3,
                     "CTAs per SM to fit (0: ptxas decides)"),
             tunable("prefetch_registers", {0, 32, 64}, 64,
                     "registers per thread for loads issued a token block "
