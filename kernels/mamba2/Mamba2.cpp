@@ -5,8 +5,8 @@
 // the workspace, and launches the AOT-compiled kernels (chunk_cumsum;
 // chunk_state + state_passing or fwd_pass_state; compute_out) through the
 // launchers tesselc generated (tessel_mamba2_aot.h), choosing the path and
-// the variants (chunk length, dtypes, dt_bias/softplus) from the arguments. Nothing is
-// launched unless every argument is valid.
+// the variants (chunk length, dtypes, dt_bias/softplus) from the arguments.
+// Nothing is launched unless every argument is valid.
 //
 //===----------------------------------------------------------------------===//
 

@@ -3,9 +3,10 @@
 // Runs chunk_cumsum, the chunk states (fwd_pass_state, or chunk_state then
 // state_passing: both of the library's paths) and compute_out (the DSL
 // kernels, traced and interpreted) one after the other, wired the way
-// libtessel_mamba2 wires them, and compares y and the final states with the float64 token-by-token
-// recurrence of kernels/mamba2/Reference.h, for every option of MAMBA2.md on
-// small ragged shapes. Fresh random inputs each run; outputs poisoned.
+// libtessel_mamba2 wires them, and compares y and the final states with the
+// float64 token-by-token recurrence of kernels/mamba2/Reference.h, for every
+// option of MAMBA2.md on small ragged shapes. Fresh random inputs each run;
+// outputs poisoned.
 //
 //===----------------------------------------------------------------------===//
 
