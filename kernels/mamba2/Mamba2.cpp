@@ -29,7 +29,10 @@ namespace {
 thread_local std::string lastError;
 thread_local bool timingOn = false;
 struct Timing {
-  rt::Event events[4];
+  // Before chunk_cumsum, after it, after chunk_state (or fwd_pass_state),
+  // after state_passing (right after the previous one on the serial path),
+  // after compute_out.
+  rt::Event events[5];
   bool recorded = false;
 };
 thread_local Timing timing;
@@ -174,21 +177,25 @@ Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d, int sms,
     TESSEL_RT_TRY(aot::fwd_pass_state(sv, view(a->x), view(a->B), dtOut, acs,
                                       seq, init, states, fin, hasSeq, hasInit,
                                       hasFinal, stream));
+    if (timed)
+      TESSEL_RT_TRY(timing.events[2].record(stream));
   } else {
     TESSEL_RT_TRY(aot::chunk_state(csv, view(a->x), view(a->B), dtOut, acs,
                                    seq, local, hasSeq, stream));
+    if (timed)
+      TESSEL_RT_TRY(timing.events[2].record(stream));
     TESSEL_RT_TRY(aot::state_passing(spv, local, acs, seq, init, states, fin,
                                      hasSeq, hasInit, hasFinal, stream));
   }
   if (timed)
-    TESSEL_RT_TRY(timing.events[2].record(stream));
+    TESSEL_RT_TRY(timing.events[3].record(stream));
   TESSEL_RT_TRY(aot::compute_out(ov, view(a->x), view(a->B), view(a->C),
                                  dtOut, acs, seq, states, D, z, view(a->y),
                                  a->seq_idx.data != nullptr,
                                  a->D.data != nullptr, a->z.data != nullptr,
                                  stream));
   if (timed) {
-    TESSEL_RT_TRY(timing.events[3].record(stream));
+    TESSEL_RT_TRY(timing.events[4].record(stream));
     timing.recorded = true;
   }
   return Status();
@@ -257,7 +264,8 @@ const char *tessel_mamba2_last_error(void) { return lastError.c_str(); }
 
 void tessel_mamba2_set_timing(int on) { tessel::mamba2::timingOn = on != 0; }
 
-int tessel_mamba2_last_times(float out[3]) {
+/// The times between timing events first..last (last - first values).
+static int elapsed(float *out, const int *bounds, int count) {
   using namespace tessel::mamba2;
   using tessel::rt::Status;
   if (!out)
@@ -267,15 +275,25 @@ int tessel_mamba2_last_times(float out[3]) {
     return report(Status::error("no timed forward call on this thread (call "
                                 "tessel_mamba2_set_timing(1) first)"),
                   TESSEL_MAMBA2_INVALID_ARGUMENT);
-  if (Status s = timing.events[3].synchronize(); !s.ok())
+  if (Status s = timing.events[4].synchronize(); !s.ok())
     return report(s, TESSEL_MAMBA2_CUDA_ERROR);
-  for (int i = 0; i < 3; ++i) {
-    Status s = tessel::rt::Event::elapsedMs(timing.events[i],
-                                            timing.events[i + 1], &out[i]);
+  for (int i = 0; i < count; ++i) {
+    Status s = tessel::rt::Event::elapsedMs(
+        timing.events[bounds[i]], timing.events[bounds[i + 1]], &out[i]);
     if (!s.ok())
       return report(s, TESSEL_MAMBA2_CUDA_ERROR);
   }
   return report(Status(), TESSEL_MAMBA2_OK);
+}
+
+int tessel_mamba2_last_times(float out[3]) {
+  static const int stages[] = {0, 1, 3, 4};
+  return elapsed(out, stages, 3);
+}
+
+int tessel_mamba2_last_kernel_times(float out[4]) {
+  static const int kernels[] = {0, 1, 2, 3, 4};
+  return elapsed(out, kernels, 4);
 }
 
 } // extern "C"

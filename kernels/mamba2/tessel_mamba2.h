@@ -132,6 +132,11 @@ TESSEL_MAMBA2_API const char *tessel_mamba2_last_error(void);
  *  tessel_mamba2_last_times waits for them. Returns a status. */
 TESSEL_MAMBA2_API void tessel_mamba2_set_timing(int on);
 TESSEL_MAMBA2_API int tessel_mamba2_last_times(float out[3]);
+/** The same call's per-kernel device times in ms: out[0..3] = chunk_cumsum,
+ *  chunk_state (or fwd_pass_state), state_passing (about 0: two events in a
+ *  row, when the chunk states took fwd_pass_state), compute_out. Returns a
+ *  status. */
+TESSEL_MAMBA2_API int tessel_mamba2_last_kernel_times(float out[4]);
 
 #ifdef __cplusplus
 }

@@ -435,11 +435,17 @@ def test_timing_api():
     try:
         tm.mamba_chunk_scan_combined(chunk_size=case.Q, **kw)
         times = tm.last_times()
+        kernels = tm.last_kernel_times()
     finally:
         tm.set_timing(False)
     assert len(times) == 3
     assert all(isinstance(t, float) and math.isfinite(t) and t >= 0.0 for t in times), times
     assert sum(times) > 0.0, times
+    # The same call per kernel: the state stage is chunk_state + state_passing.
+    assert len(kernels) == 4
+    assert all(isinstance(t, float) and math.isfinite(t) and t >= 0.0 for t in kernels), kernels
+    assert kernels[0] == times[0] and kernels[3] == times[2], (kernels, times)
+    assert abs(kernels[1] + kernels[2] - times[1]) <= 0.01 + 0.01 * times[1], (kernels, times)
 
 
 def test_reference_self_check():

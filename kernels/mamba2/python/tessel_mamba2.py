@@ -30,6 +30,7 @@ __all__ = [
     "mamba_chunk_scan_combined",
     "set_timing",
     "last_times",
+    "last_kernel_times",
     "TesselMamba2Error",
     "InvalidArgument",
     "Unsupported",
@@ -209,6 +210,9 @@ _set_timing.restype = None
 _last_times = _lib.tessel_mamba2_last_times
 _last_times.argtypes = [ctypes.POINTER(ctypes.c_float)]
 _last_times.restype = ctypes.c_int
+_last_kernel_times = _lib.tessel_mamba2_last_kernel_times
+_last_kernel_times.argtypes = [ctypes.POINTER(ctypes.c_float)]
+_last_kernel_times.restype = ctypes.c_int
 
 
 def _make_template():
@@ -402,3 +406,15 @@ def last_times():
     if status:
         _raise(status)
     return (out[0], out[1], out[2])
+
+
+def last_kernel_times():
+    """(chunk_cumsum_ms, chunk_state_ms, state_passing_ms, compute_out_ms) of
+    the last timed forward call on this thread; when the chunk states took
+    fwd_pass_state, its time is chunk_state_ms and state_passing_ms is about
+    0 (two events in a row)."""
+    out = (ctypes.c_float * 4)()
+    status = _last_kernel_times(out)
+    if status:
+        _raise(status)
+    return (out[0], out[1], out[2], out[3])
