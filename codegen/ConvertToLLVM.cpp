@@ -1225,17 +1225,27 @@ LogicalResult KernelEmitter::emitStore(tile::StoreOp op) {
   return success();
 }
 
+/// The accumulator's mma layout when the mma has 16-bit operands and its
+/// result keeps that layout (what the warpgroup and tensor-memory MMAs
+/// take), else null.
+static tilegpu::MmaLayoutAttr sixteenBitAccLayout(tile::MmaOp op) {
+  if (op.getPrecision() != tile::Precision::bf16 &&
+      op.getPrecision() != tile::Precision::f16)
+    return {};
+  auto layout = dyn_cast_or_null<tilegpu::MmaLayoutAttr>(
+      tilegpu::getLayout(op.getAcc().getType()));
+  if (!layout || tilegpu::getLayout(op.getType()) != layout)
+    return {};
+  return layout;
+}
+
 bool KernelEmitter::usesWgmma(tile::MmaOp op) {
   if (!kernel->hasAttr(tilegpu::TileGPUDialect::getWgmmaAttrName()))
     return false;
-  if (op.getPrecision() != tile::Precision::bf16 &&
-      op.getPrecision() != tile::Precision::f16)
-    return false;
   auto cType = cast<RankedTensorType>(op.getAcc().getType());
-  auto layout =
-      dyn_cast_or_null<tilegpu::MmaLayoutAttr>(tilegpu::getLayout(cType));
   auto aType = cast<RankedTensorType>(op.getA().getType());
-  return layout && tilegpu::getLayout(op.getType()) == layout &&
+  auto layout = sixteenBitAccLayout(op);
+  return layout &&
          layout.fitsWgmma(cType.getDimSize(0), cType.getDimSize(1)) &&
          aType.getDimSize(1) % 16 == 0;
 }
@@ -2195,15 +2205,10 @@ bool KernelEmitter::usesTcgen05(tile::MmaOp op, bool aT, bool bT,
   if (!module ||
       !module->hasAttr(tilegpu::TileGPUDialect::getTcgen05AvailableAttrName()))
     return false;
-  if (op.getPrecision() != tile::Precision::bf16 &&
-      op.getPrecision() != tile::Precision::f16)
-    return false;
   auto cType = cast<RankedTensorType>(op.getAcc().getType());
-  auto layout =
-      dyn_cast_or_null<tilegpu::MmaLayoutAttr>(tilegpu::getLayout(cType));
+  auto layout = sixteenBitAccLayout(op);
   int64_t M = cType.getDimSize(0), N = cType.getDimSize(1);
-  return numWarps == 4 && layout && tilegpu::getLayout(op.getType()) == layout &&
-         layout.getWarpsPerCTA()[0] == 4 && layout.getWarpsPerCTA()[1] == 1 &&
+  return numWarps == 4 && layout && layout.getWarpsPerCTA()[0] == 4 && layout.getWarpsPerCTA()[1] == 1 &&
          M % 64 == 0 && N % 8 == 0 && llvm::isPowerOf2_64(N / 8) &&
          N <= 256 && M / 64 * N <= 512 &&
          aStage.swizzled && !aT && bStage.swizzled && bT;

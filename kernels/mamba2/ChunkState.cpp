@@ -46,33 +46,9 @@ void chunkState(const Config &cfg,
   auto c = ch / H, hi = ch % H, nb = nbb % numN, bi = nbb / numN;
   auto gi = hi / (H / G);
 
-  // The chunk's last real token (the last chunk may be short).
-  Scalar last = minimum(L, (c + 1) * Q) - 1;
-  Tile acsLast = load(acs, {bi, hi, last}, {drop, drop, 1}); // (1)
-  Tile seqLast = if_(
-      hasSeqIdx != 0, [&] { return load(seqIdx, {bi, last}, {drop, 1}); },
-      [&] { return zeros({1}, DType::i32); });
-
-  Tile S = for_range({0, Q / BT}, zeros({BP, BN}), [&](Scalar tb, Tile S) {
-    Scalar t = c * (Q / BT) + tb; // token block, in units of BT
-    Tile xt = load(x, {bi, t, hi, pb}, {drop, BT, drop, BP});
-    Tile Bt = load(B, {bi, t, gi, nb}, {drop, BT, drop, BN});
-    Tile acsT = load(acs, {bi, hi, t}, {drop, drop, BT});
-    Tile dtT = load(dt, {bi, hi, t}, {drop, drop, BT});
-    // Tokens past L load as zeros (x = dt = 0): they add nothing.
-    Tile w = exp2(acsLast - acsT) * dtT;
-    w = if_(
-        hasSeqIdx != 0,
-        [&] {
-          Tile seqT = load(seqIdx, {bi, t}, {drop, BT});
-          return where(seqT == seqLast, w, 0.0f);
-        },
-        [&] { return w; });
-    // The weights scale x (BT x BLOCK_P), the smaller operand; B only feeds
-    // the mma.
-    Tile xs = cast<X>(cast<float>(xt) * reshape(w, {BT, 1}));
-    return mma(transpose(xs), Bt, S);
-  });
+  ChunkEnd end = chunkEnd(acs, seqIdx, hasSeqIdx, L, bi, hi, c, Q);
+  Tile S = addChunk<X>(zeros({BP, BN}), {x, B, dt, acs, seqIdx, hasSeqIdx},
+                       end, bi, hi, gi, pb, nb, c, Q, BT);
   store(local, {bi, c, hi, pb, nb}, S, {.squeeze = {0, 1, 2}});
 }
 

@@ -50,10 +50,8 @@ void fwdPassState(const Config &cfg,
   auto bi = bh / H, hi = bh % H, gi = hi / (H / G);
   auto numChunks = (L + (Q - 1)) / Q;
 
-  Tile S0 = if_(
-      hasInit != 0,
-      [&] { return load(initStates, {bi, hi, pb, nb}, {drop, drop, BP, BN}); },
-      [&] { return zeros({BP, BN}); });
+  const StateInputs<X> in{x, B, dt, acs, seqIdx, hasSeqIdx};
+  Tile S0 = initialState(initStates, hasInit, bi, hi, pb, nb, BP, BN);
   // The sequence of the token before token 0 counts as 0 (as in mamba_ssm).
   Tile seq0 = zeros({1}, DType::i32);
 
@@ -63,38 +61,10 @@ void fwdPassState(const Config &cfg,
       [&](Scalar c, Tile S, Tile seqPrev) {
         // In x's type: compute_out's mma reads it so (final_states stay f32).
         store(states, {bi, c, hi, pb, nb}, cast<X>(S), {.squeeze = {0, 1, 2}});
-        // The chunk's last real token (the last chunk may be short).
-        Scalar last = minimum(L, (c + 1) * Q) - 1;
-        Tile acsLast = load(acs, {bi, hi, last}, {drop, drop, 1}); // (1)
-        Tile seqLast = if_(
-            hasSeqIdx != 0,
-            [&] { return load(seqIdx, {bi, last}, {drop, 1}); },
-            [&] { return zeros({1}, DType::i32); });
-        Tile flow = where(seqLast == seqPrev, exp2(acsLast), 0.0f);
-        S = S * reshape(flow, {1, 1});
-
-        S = for_range({0, Q / BT}, S, [&](Scalar tb, Tile S) {
-          Scalar t = c * (Q / BT) + tb; // token block, in units of BT
-          Tile xt = load(x, {bi, t, hi, pb}, {drop, BT, drop, BP});
-          Tile Bt = load(B, {bi, t, gi, nb}, {drop, BT, drop, BN});
-          Tile acsT = load(acs, {bi, hi, t}, {drop, drop, BT});
-          Tile dtT = load(dt, {bi, hi, t}, {drop, drop, BT});
-          // Tokens past L load as zeros (x = dt = 0): they add nothing.
-          Tile w = exp2(acsLast - acsT) * dtT;
-          w = if_(
-              hasSeqIdx != 0,
-              [&] {
-                Tile seqT = load(seqIdx, {bi, t}, {drop, BT});
-                return where(seqT == seqLast, w, 0.0f);
-              },
-              [&] { return w; });
-          // The per-token weights scale x (BT x BLOCK_P), not B (BT x
-          // BLOCK_N): as much work or less, and B then only feeds the mma
-          // (copied to shared memory by cp.async, never in registers).
-          Tile xs = cast<X>(cast<float>(xt) * reshape(w, {BT, 1}));
-          return mma(transpose(xs), Bt, S);
-        });
-        return std::tuple<Tile, Tile>{S, seqLast};
+        ChunkEnd end = chunkEnd(acs, seqIdx, hasSeqIdx, L, bi, hi, c, Q);
+        S = S * reshape(carried(end, seqPrev), {1, 1});
+        S = addChunk<X>(S, in, end, bi, hi, gi, pb, nb, c, Q, BT);
+        return std::tuple<Tile, Tile>{S, end.seq};
       }));
   if_(hasFinal != 0, [&] {
     store(finalStates, {bi, hi, pb, nb}, SEnd, {.squeeze = {0, 1}});

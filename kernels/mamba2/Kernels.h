@@ -9,6 +9,94 @@
 namespace tessel::mamba2 {
 /// Acs is kept times log2(e) so that exp(v) = exp2(Acs) downstream.
 inline constexpr double kLog2e = 1.4426950408889634;
+
+// Pieces of the chunk-state recurrence shared by fwd_pass_state (all of it,
+// chunk after chunk), chunk_state (what one chunk adds) and state_passing
+// (the carry from chunk to chunk), so that the three stay one definition.
+
+/// Where chunk c ends: Acs (1) and the sequence (1; 0 without seq_idx) at
+/// its last real token (the last chunk may be short).
+struct ChunkEnd {
+  dsl::Tile acs, seq;
+};
+inline ChunkEnd chunkEnd(dsl::View<float, 3, dsl::kDense> acs,
+                         dsl::View<int32_t, 2> seqIdx,
+                         const dsl::I32 &hasSeqIdx, dsl::Scalar L,
+                         dsl::Scalar bi, dsl::Scalar hi, dsl::Scalar c,
+                         int64_t Q) {
+  using namespace dsl;
+  Scalar last = minimum(L, (c + 1) * Q) - 1;
+  Tile acsLast = load(acs, {bi, hi, last}, {drop, drop, 1});
+  Tile seqLast = if_(
+      hasSeqIdx != 0, [&] { return load(seqIdx, {bi, last}, {drop, 1}); },
+      [&] { return zeros({1}, DType::i32); });
+  return {acsLast, seqLast};
+}
+
+/// The factor (1) the state entering a chunk keeps at its end: exp(Acs_last),
+/// or 0 when the sequence changed since `seqPrev` (the one that ended the
+/// chunk before; 0 before token 0, as in mamba_ssm).
+inline dsl::Tile carried(const ChunkEnd &end, const dsl::Tile &seqPrev) {
+  using namespace dsl;
+  return where(end.seq == seqPrev, exp2(end.acs), 0.0f);
+}
+
+/// The (p-block pb, n-block nb) block of the initial state, or zeros.
+inline dsl::Tile initialState(dsl::View<float, 4> initStates,
+                              const dsl::I32 &hasInit, dsl::Scalar bi,
+                              dsl::Scalar hi, dsl::Scalar pb, dsl::Scalar nb,
+                              int64_t BP, int64_t BN) {
+  using namespace dsl;
+  return if_(
+      hasInit != 0,
+      [&] { return load(initStates, {bi, hi, pb, nb}, {drop, drop, BP, BN}); },
+      [&] { return zeros({BP, BN}); });
+}
+
+/// What the state kernels read of the inputs.
+template <class X> struct StateInputs {
+  dsl::View<X, 4, dsl::kDense> x;       // (b, L, h, p)
+  dsl::View<X, 4, dsl::kDense> B;       // (b, L, g, n)
+  dsl::View<float, 3, dsl::kDense> dt;  // (b, h, L)
+  dsl::View<float, 3, dsl::kDense> acs; // (b, h, L), x log2 e
+  dsl::View<int32_t, 2> seqIdx;         // (b, L)
+  dsl::I32 hasSeqIdx;
+};
+
+/// S plus what chunk c adds to the (p-block pb, n-block nb) block of the
+/// state (S's shape), BT tokens per mma:
+///   S + (x * exp(Acs_last - Acs) * dt)ᵀ · B
+/// over its tokens; with seq_idx only those of the chunk's last sequence.
+template <class X>
+dsl::Tile addChunk(dsl::Tile S, const StateInputs<X> &in, const ChunkEnd &end,
+                   dsl::Scalar bi, dsl::Scalar hi, dsl::Scalar gi,
+                   dsl::Scalar pb, dsl::Scalar nb, dsl::Scalar c, int64_t Q,
+                   int64_t BT) {
+  using namespace dsl;
+  const int64_t BP = S.shape()[0], BN = S.shape()[1];
+  return for_range({0, Q / BT}, S, [&](Scalar tb, Tile S) {
+    Scalar t = c * (Q / BT) + tb; // token block, in units of BT
+    Tile xt = load(in.x, {bi, t, hi, pb}, {drop, BT, drop, BP});
+    Tile Bt = load(in.B, {bi, t, gi, nb}, {drop, BT, drop, BN});
+    Tile acsT = load(in.acs, {bi, hi, t}, {drop, drop, BT});
+    Tile dtT = load(in.dt, {bi, hi, t}, {drop, drop, BT});
+    // Tokens past L load as zeros (x = dt = 0): they add nothing.
+    Tile w = exp2(end.acs - acsT) * dtT;
+    w = if_(
+        in.hasSeqIdx != 0,
+        [&] {
+          Tile seqT = load(in.seqIdx, {bi, t}, {drop, BT});
+          return where(seqT == end.seq, w, 0.0f);
+        },
+        [&] { return w; });
+    // The per-token weights scale x (BT x BLOCK_P), not B (BT x BLOCK_N):
+    // as much work or less, and B then only feeds the mma (staged by TMA or
+    // cp.async, never in registers); the mma takes x transposed in its A
+    // slot, the one that takes registers.
+    Tile xs = cast<X>(cast<float>(xt) * reshape(w, {BT, 1}));
+    return mma(transpose(xs), Bt, S);
+  });
+}
 } // namespace tessel::mamba2
 
 #endif // TESSEL_KERNELS_MAMBA2_KERNELS_H

@@ -39,10 +39,7 @@ void statePassing(const Config &cfg,
   auto bi = bh / H, hi = bh % H;
   auto numChunks = (L + (Q - 1)) / Q;
 
-  Tile S0 = if_(
-      hasInit != 0,
-      [&] { return load(initStates, {bi, hi, pb, nb}, {drop, drop, BP, BN}); },
-      [&] { return zeros({BP, BN}); });
+  Tile S0 = initialState(initStates, hasInit, bi, hi, pb, nb, BP, BN);
   // The sequence of the token before token 0 counts as 0 (as in mamba_ssm).
   Tile seq0 = zeros({1}, DType::i32);
 
@@ -50,17 +47,12 @@ void statePassing(const Config &cfg,
       {0, numChunks}, std::tuple<Tile, Tile>{S0, seq0},
       [&](Scalar c, Tile S, Tile seqPrev) {
         store(states, {bi, c, hi, pb, nb}, cast<X>(S), {.squeeze = {0, 1, 2}});
-        Scalar last = minimum(L, (c + 1) * Q) - 1;
-        Tile acsLast = load(acs, {bi, hi, last}, {drop, drop, 1}); // (1)
-        Tile seqLast = if_(
-            hasSeqIdx != 0,
-            [&] { return load(seqIdx, {bi, last}, {drop, 1}); },
-            [&] { return zeros({1}, DType::i32); });
-        Tile flow = where(seqLast == seqPrev, exp2(acsLast), 0.0f);
+        ChunkEnd end = chunkEnd(acs, seqIdx, hasSeqIdx, L, bi, hi, c, Q);
+        Tile flow = carried(end, seqPrev);
         Tile add = load(local, {bi, c, hi, pb, nb},
                         {drop, drop, drop, BP, BN});
         return std::tuple<Tile, Tile>{S * reshape(flow, {1, 1}) + add,
-                                      seqLast};
+                                      end.seq};
       }));
   if_(hasFinal != 0, [&] {
     store(finalStates, {bi, hi, pb, nb}, SEnd, {.squeeze = {0, 1}});
