@@ -402,6 +402,10 @@ private:
   /// `aSrc`, transposed when `aT`; B likewise) in core matrices.
   LogicalResult emitWgmma(tile::MmaOp op, Value aSrc, Value bSrc, bool aT,
                           bool bT);
+  /// One wgmma.mma_async m64nNk16 step with A from registers (`a`: a0..a3)
+  /// and B by descriptor, accumulating into `d` (a struct of N / 2 f32).
+  Value wgmmaRegisterA(Type structType, Value d, ArrayRef<Value> a,
+                       Value descB, int64_t N, Type element, bool bT);
   LogicalResult emitCumsumInWarps(tile::CumsumOp op);
   LogicalResult emitReduce(tile::ReduceOp op);
   LogicalResult
@@ -2380,7 +2384,17 @@ LogicalResult KernelEmitter::emitWgmma(tile::MmaOp op, Value aSrc, Value bSrc,
   // core matrices.
   StageLayout aStage = stagingOf(aSrc, operandStage(op, true, aT)),
               bStage = stagingOf(bSrc, operandStage(op, false, bT));
-  bool aPre = prefetchedAt.count(aSrc) || residentAt.count(aSrc),
+  // An A computed in registers in the accumulator's own layout (an mma
+  // result scaled in registers, say) holds in each thread the fragments
+  // wgmma takes from registers (those of mma.sync's m16n8k16 A per warp,
+  // warps along M): it goes to the mma without shared memory.
+  auto aLayout = dyn_cast_or_null<tilegpu::MmaLayoutAttr>(
+      tilegpu::getLayout(op.getA().getType()));
+  IntegerAttr registerA = kernelHint("wgmma_register_a");
+  bool aInRegs = !aT && aLayout && regs.count(aSrc) &&
+                 aLayout == tilegpu::getLayout(op.getAcc().getType()) &&
+                 (!registerA || registerA.getInt() != 0);
+  bool aPre = aInRegs || prefetchedAt.count(aSrc) || residentAt.count(aSrc),
        bPre = prefetchedAt.count(bSrc) || residentAt.count(bSrc);
   int64_t offB = aPre ? 0 : (M * K * eb + 127) / 128 * 128;
   if (bStage.swizzled)
@@ -2390,9 +2404,10 @@ LogicalResult KernelEmitter::emitWgmma(tile::MmaOp op, Value aSrc, Value bSrc,
       fenceAsyncShared();
     barrier();
   }
-  Staged aStaged = stageOperand(aSrc, 0, aStage, 0);
+  Staged aStaged = aInRegs ? Staged{Value(), false, false}
+                           : stageOperand(aSrc, 0, aStage, 0);
   Staged bStaged = stageOperand(bSrc, offB, bStage, 1);
-  bool aThreads = !aStaged.tma, bThreads = !bStaged.tma;
+  bool aThreads = !aInRegs && !aStaged.tma, bThreads = !bStaged.tma;
   if ((aThreads && aStaged.async) || (bThreads && bStaged.async))
     NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
   else if ((aThreads && aStaged.prefetched) || (bThreads && bStaged.prefetched))
@@ -2412,7 +2427,8 @@ LogicalResult KernelEmitter::emitWgmma(tile::MmaOp op, Value aSrc, Value bSrc,
   auto addressOf = [&](Value ptr) -> Value {
     return LLVM::PtrToIntOp::create(b, loc, i64Type, ptr);
   };
-  Value aAddr = addressOf(aStaged.base), bAddr = addressOf(bStaged.base);
+  Value aAddr = aInRegs ? Value() : addressOf(aStaged.base),
+        bAddr = addressOf(bStaged.base);
   // Descriptor: start >> 4 (bits 0-13), LBO >> 4 (16-29), SBO >> 4 (32-45),
   // layout (bits 62-63): 0 no swizzle, 1 the 128-byte swizzle.
   auto descriptor = [&](Value address, int64_t lbo, int64_t sbo,
@@ -2497,6 +2513,23 @@ LogicalResult KernelEmitter::emitWgmma(tile::MmaOp op, Value aSrc, Value bSrc,
       b.getContext(), SmallVector<Type>(N / 2, f32Type));
   NVVM::WGMMATypes type =
       element.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+  // A from registers: block i's a0..a3 at k0 are rows g and g + 8 of the
+  // 8-column blocks k0 / 8 and k0 / 8 + 1 (the accumulator's register order
+  // with K / 8 column blocks), as bf16/f16 pairs in 32-bit words.
+  auto fragmentA = [&](int64_t i, int64_t k0) {
+    ArrayRef<Value> aRegs = regs[aSrc];
+    int64_t repsK = K / 8, j = k0 / 8;
+    auto pair = [&](int64_t h, int64_t jj) -> Value {
+      int64_t r = (2 * i + h) * (2 * repsK) + 2 * jj;
+      auto vecType = VectorType::get({2}, element);
+      Value v = LLVM::UndefOp::create(b, loc, vecType);
+      v = LLVM::InsertElementOp::create(b, loc, v, aRegs[r], i32(0));
+      v = LLVM::InsertElementOp::create(b, loc, v, aRegs[r + 1], i32(1));
+      return LLVM::BitcastOp::create(b, loc, b.getI32Type(), v);
+    };
+    return SmallVector<Value>{pair(0, j), pair(1, j), pair(0, j + 1),
+                              pair(1, j + 1)};
+  };
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   SmallVector<Value> results;
   for (int64_t i = 0; i < repsM; ++i) {
@@ -2507,7 +2540,12 @@ LogicalResult KernelEmitter::emitWgmma(tile::MmaOp op, Value aSrc, Value bSrc,
           d = LLVM::InsertValueOp::create(b, loc, d, acc[reg(i, h, j, e)],
                                           4 * j + 2 * h + e);
     Value m0 = arith::AddIOp::create(b, loc, wgRow, i64(i * 16 * W));
-    for (int64_t k0 = 0; k0 < K; k0 += 16)
+    for (int64_t k0 = 0; k0 < K; k0 += 16) {
+      if (aInRegs) {
+        d = wgmmaRegisterA(structType, d, fragmentA(i, k0), descB(k0), N,
+                           element, bT);
+        continue;
+      }
       d = NVVM::WgmmaMmaAsyncOp::create(
           b, loc, structType, d, descA(m0, k0), descB(k0),
           NVVM::MMAShapeAttr::get(b.getContext(), 64, N, 16),
@@ -2523,6 +2561,7 @@ LogicalResult KernelEmitter::emitWgmma(tile::MmaOp op, Value aSrc, Value bSrc,
           NVVM::MMALayoutAttr::get(b.getContext(), bT ? NVVM::MMALayout::col
                                                       : NVVM::MMALayout::row),
           NVVM::MMAIntOverflowAttr());
+    }
     results.push_back(d);
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
@@ -2535,6 +2574,41 @@ LogicalResult KernelEmitter::emitWgmma(tile::MmaOp op, Value aSrc, Value bSrc,
               b, loc, results[i], 4 * j + 2 * h + e);
   regs[op.getResult()] = acc;
   return success();
+}
+
+// NVVM's wgmma op takes A by descriptor only; the register form is written
+// the way that op is lowered (inline PTX, accumulators tied in and out).
+Value KernelEmitter::wgmmaRegisterA(Type structType, Value d,
+                                    ArrayRef<Value> a, Value descB, int64_t N,
+                                    Type element, bool bT) {
+  int64_t n = N / 2;
+  std::string asmText, constraints;
+  llvm::raw_string_ostream text(asmText), cons(constraints);
+  text << "{\n.reg .pred p;\nsetp.ne.b32 p, $" << n + n + 5
+       << ", 0;\nwgmma.mma_async.sync.aligned.m64n" << N << "k16.f32."
+       << (element.isBF16() ? "bf16.bf16" : "f16.f16") << " {";
+  for (int64_t r = 0; r < n; ++r)
+    text << (r ? ", $" : "$") << r;
+  text << "}, {$" << 2 * n << ", $" << 2 * n + 1 << ", $" << 2 * n + 2
+       << ", $" << 2 * n + 3 << "}, $" << 2 * n + 4 << ", p, 1, 1, "
+       << (bT ? 0 : 1) << ";\n}";
+  SmallVector<Value> operands;
+  for (int64_t r = 0; r < n; ++r) {
+    cons << "=f,";
+    operands.push_back(LLVM::ExtractValueOp::create(b, loc, d, r));
+  }
+  for (int64_t r = 0; r < n; ++r)
+    cons << r << ",";
+  cons << "r,r,r,r,l,n";
+  operands.append(a.begin(), a.end());
+  operands.push_back(descB);
+  operands.push_back(i32(1));
+  return LLVM::InlineAsmOp::create(b, loc, structType, operands, asmText,
+                                   constraints, /*has_side_effects=*/true,
+                                   /*is_align_stack=*/false,
+                                   LLVM::tailcallkind::TailCallKind::None,
+                                   LLVM::AsmDialectAttr(), ArrayAttr())
+      .getResult(0);
 }
 
 /// A scan along the layout's fastest lane dimension, when one warp spans the
@@ -2896,6 +2970,16 @@ LogicalResult KernelEmitter::emitPermute(tile::PermuteOp op) {
 // Elementwise
 //===----------------------------------------------------------------------===//
 
+/// Whether every element of `value` is known to lie in [0, 1] (or be NaN):
+/// exp(-|y|).
+static bool inUnitInterval(Value value) {
+  auto exp = value.getDefiningOp<math::ExpOp>();
+  if (!exp)
+    return false;
+  auto neg = exp.getOperand().getDefiningOp<arith::NegFOp>();
+  return neg && neg.getOperand().getDefiningOp<math::AbsFOp>();
+}
+
 FailureOr<Value> KernelEmitter::emitMath(Operation &op, Value x) {
   Type type = x.getType();
   if (!isa<FloatType>(type)) {
@@ -3009,34 +3093,42 @@ FailureOr<Value> KernelEmitter::emitMath(Operation &op, Value x) {
     // On [-1/2, 1]: log1p(x) = 2 atanh(s), s = x / (2 + x), |s| <= 1/3, by
     // its odd series (no range reduction, no special cases). Elsewhere
     // log(u) * x / (u - 1) with u = 1 + x, exact when u == 1. A branch, not
-    // both: arguments usually fall on one side (softplus: always (0, 1]).
-    Value small = arith::AndIOp::create(
-        b, loc,
-        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, x, f32(-0.5)),
-        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLE, x, f32(1.0)));
-    y = ifElse(
-        small, {f32Type},
-        [&]() -> SmallVector<Value> {
-          Value sv = fastDiv(x, arith::AddFOp::create(b, loc, f32(2.0), x));
-          Value s2 = arith::MulFOp::create(b, loc, sv, sv);
-          Value series = polynomial(s2, {2.0 / 13, 2.0 / 11, 2.0 / 9, 2.0 / 7,
-                                         2.0 / 5, 2.0 / 3, 2.0});
-          return {arith::MulFOp::create(b, loc, series, sv)};
-        },
-        [&]() -> SmallVector<Value> {
-          Value u = arith::AddFOp::create(b, loc, f32(1.0), x);
-          Value d = arith::SubFOp::create(b, loc, u, f32(1.0));
-          // x / d is 1 when u - 1 recovers x exactly (large or infinite x,
-          // where div.approx would not).
-          Value exact =
-              arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, d, x);
-          Value ratio =
-              arith::SelectOp::create(b, loc, exact, f32(1.0), fastDiv(x, d));
-          Value scaled = arith::MulFOp::create(b, loc, logf(u), ratio);
-          Value same = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
-                                             d, f32(0.0));
-          return {arith::SelectOp::create(b, loc, same, x, scaled)};
-        })[0];
+    // both: arguments usually fall on one side. An argument known to lie in
+    // [0, 1] (exp of a value <= 0, as in softplus) takes the series alone:
+    // no branch, so the elements of a thread schedule together.
+    auto series = [&]() -> SmallVector<Value> {
+      Value sv = fastDiv(x, arith::AddFOp::create(b, loc, f32(2.0), x));
+      Value s2 = arith::MulFOp::create(b, loc, sv, sv);
+      Value sum = polynomial(s2, {2.0 / 13, 2.0 / 11, 2.0 / 9, 2.0 / 7,
+                                  2.0 / 5, 2.0 / 3, 2.0});
+      return {arith::MulFOp::create(b, loc, sum, sv)};
+    };
+    if (inUnitInterval(op.getOperand(0))) {
+      y = series()[0];
+    } else {
+      Value small = arith::AndIOp::create(
+          b, loc,
+          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, x,
+                                f32(-0.5)),
+          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLE, x,
+                                f32(1.0)));
+      y = ifElse(
+          small, {f32Type}, series,
+          [&]() -> SmallVector<Value> {
+            Value u = arith::AddFOp::create(b, loc, f32(1.0), x);
+            Value d = arith::SubFOp::create(b, loc, u, f32(1.0));
+            // x / d is 1 when u - 1 recovers x exactly (large or infinite x,
+            // where div.approx would not).
+            Value exact =
+                arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, d, x);
+            Value ratio =
+                arith::SelectOp::create(b, loc, exact, f32(1.0), fastDiv(x, d));
+            Value scaled = arith::MulFOp::create(b, loc, logf(u), ratio);
+            Value same = arith::CmpFOp::create(
+                b, loc, arith::CmpFPredicate::OEQ, d, f32(0.0));
+            return {arith::SelectOp::create(b, loc, same, x, scaled)};
+          })[0];
+    }
   } else if (isa<math::SqrtOp>(op))
     y = LLVM::SqrtOp::create(b, loc, x);
   else if (isa<math::RsqrtOp>(op))

@@ -78,7 +78,7 @@ static LogicalResult verifyHint(function_ref<InFlightDiagnostic()> emitError,
     return intHint(1, 32, /*pow2=*/false);
   if (name == "num_stages")
     return intHint(1, 8, /*pow2=*/false);
-  if (name == "wgmma")
+  if (name == "wgmma" || name == "wgmma_register_a")
     return intHint(0, 1, /*pow2=*/false);
   if (name == "prefetch_registers")
     return intHint(0, 255, /*pow2=*/false);
@@ -103,7 +103,8 @@ static LogicalResult verifyHint(function_ref<InFlightDiagnostic()> emitError,
   }
   return emitError() << "unknown hint '" << name << "' for target '" << target
                      << "' (known: num_warps, occupancy, num_stages, "
-                        "cluster, wgmma, prefetch_registers)";
+                        "cluster, wgmma, wgmma_register_a, "
+                        "prefetch_registers)";
 }
 
 LogicalResult HintsAttr::verify(function_ref<InFlightDiagnostic()> emitError,

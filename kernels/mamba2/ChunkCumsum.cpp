@@ -63,12 +63,12 @@ const Register registration{{
                          DType::bf16, "element type of dt"),
             variant("HAS_DT_BIAS", {0, 1}, 1, "dt_bias is given"),
             variant("DT_SOFTPLUS", {0, 1}, 1, "apply softplus to dt"),
-            tunable("BLOCK_H", {1, 2, 4, 8, 16, 32, 64}, 8,
+            tunable("BLOCK_H", {1, 2, 4, 8, 16, 32, 64}, 16,
                     "heads per program"),
-            // Defaults (num_warps, BLOCK_H) measured on the H200
+            // Defaults (num_warps, BLOCK_H, occupancy) measured on the H200
             // (bench/results/2026-11-29-chunk-cumsum.md).
-            tunable("num_warps", {1, 2, 4, 8}, 4, "warps per program"),
-            tunable("occupancy", {0, 2, 3, 4, 6, 8}, 0,
+            tunable("num_warps", {1, 2, 4, 8}, 8, "warps per program"),
+            tunable("occupancy", {0, 4, 5, 6, 8, 10}, 5,
                     "CTAs per SM to fit (0: ptxas decides)"),
         },
     // (batch, chunk, head block)

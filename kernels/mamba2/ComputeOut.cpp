@@ -40,6 +40,10 @@ void computeOut(const Config &cfg,
   hint("default", "num_warps", cfg["num_warps"]);
   if (cfg["wgmma"])
     hint("sm_90a", "wgmma", 1);
+  // The masked C·Bᵀ goes to the P·x wgmma through shared memory: from
+  // registers it was 2% slower on the H200 (2.06 vs 2.02 ms at b=1 L=65536
+  // h=80 n=128; bench/results/2026-11-29-wgmma-register-a.md).
+  hint("sm_90a", "wgmma_register_a", 0);
   if (cfg["occupancy"])
     hint("default", "occupancy", cfg["occupancy"]);
   if (cfg["prefetch_registers"])

@@ -300,17 +300,18 @@ Case mmaCase(std::mt19937 &rng, DType dtype, int64_t M, int64_t N, int64_t K,
 
 /// O = sum_j round_bf16(A B_j / 2) V_j through test_mma_chain_bf16.
 Case mmaChainCase(std::mt19937 &rng, int64_t M, int64_t K, int64_t N1,
-                  int64_t N2) {
-  const int64_t BM = 64, BN2 = 32;
+                  int64_t N2, const std::string &kernel = "test_mma_chain_bf16",
+                  DType dtype = DType::bf16, int64_t BM = 64,
+                  int64_t BN2 = 32) {
   Case c;
-  c.kernel = "test_mma_chain_bf16";
-  c.label = "mma chain bf16 " + std::to_string(M) + "x" + std::to_string(K) +
-            "x" + std::to_string(N1) + "x" + std::to_string(N2) +
-            " (A of the 2nd from registers)";
+  c.kernel = kernel;
+  c.label = kernel.substr(5) + " " + std::to_string(M) + "x" +
+            std::to_string(K) + "x" + std::to_string(N1) + "x" +
+            std::to_string(N2) + " (A of the 2nd from registers)";
   c.grid = {ceilDiv(M, BM), ceilDiv(N2, BN2), 1};
-  Tensor a = input(rng, DType::bf16, {M, K});
-  Tensor b = input(rng, DType::bf16, {K, N1});
-  Tensor v = input(rng, DType::bf16, {N1, N2});
+  Tensor a = input(rng, dtype, {M, K});
+  Tensor b = input(rng, dtype, {K, N1});
+  Tensor v = input(rng, dtype, {N1, N2});
   c.tensors = {a, b, v, output(DType::f32, {M, N2}, {N2, 1}, M * N2)};
   c.args = {size_t(0), size_t(1), size_t(2), size_t(3)};
   c.expected = expectationsFor(c);
@@ -320,7 +321,7 @@ Case mmaChainCase(std::mt19937 &rng, int64_t M, int64_t K, int64_t N1,
       double s = 0;
       for (int64_t k = 0; k < K; ++k)
         s += a.values[m * K + k] * b.values[k * N1 + j];
-      p[j] = roundTo(s * 0.5, DType::bf16);
+      p[j] = roundTo(s * 0.5, dtype);
     }
     for (int64_t n = 0; n < N2; ++n) {
       double s = 0;
@@ -406,6 +407,10 @@ std::vector<Case> opCases(std::mt19937 &rng) {
   cases.push_back(mmaCase(rng, DType::f16, 100, 64, 72, 64, 64));
   cases.push_back(mmaCase(rng, DType::f32, 33, 17, 40, 16, 16));
   cases.push_back(mmaChainCase(rng, 150, 40, 70, 45));
+  cases.push_back(mmaChainCase(rng, 150, 70, 150, 100, "test_wgmma_chain_bf16",
+                               DType::bf16, 64, 64));
+  cases.push_back(mmaChainCase(rng, 200, 40, 70, 130, "test_wgmma_chain_f16",
+                               DType::f16, 128, 128));
   cases.push_back(matmulCase(rng, "test_wgmma_bf16", "wgmma", DType::bf16, 150,
                              200, 88, 64, 128, false, false, false));
   cases.push_back(matmulCase(rng, "test_wgmma_f16_t", "wgmma", DType::f16, 300,

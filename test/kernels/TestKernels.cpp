@@ -185,7 +185,23 @@ const Register registrations[] = {
         [](const Config &c) {
           define(tessel::test::mmaChainKernel<bf16>, c, {"a", "b", "v", "o"});
         },
-        {{"BM", 64}, {"BK", 16}, {"BN1", 32}, {"BN2", 32}}),
+        {{"BM", 64}, {"BK", 16}, {"BN1", 32}, {"BN2", 32}, {"WGMMA", 0},
+         {"num_warps", 4}}),
+    // The same chain on wgmma (sm_90a): the second mma's A, computed in the
+    // first's accumulator registers, goes to wgmma from registers; one
+    // warpgroup (bf16), two (f16).
+    add("test_wgmma_chain_bf16",
+        [](const Config &c) {
+          define(tessel::test::mmaChainKernel<bf16>, c, {"a", "b", "v", "o"});
+        },
+        {{"BM", 64}, {"BK", 32}, {"BN1", 64}, {"BN2", 64}, {"WGMMA", 1},
+         {"num_warps", 4}}),
+    add("test_wgmma_chain_f16",
+        [](const Config &c) {
+          define(tessel::test::mmaChainKernel<f16>, c, {"a", "b", "v", "o"});
+        },
+        {{"BM", 128}, {"BK", 16}, {"BN1", 32}, {"BN2", 128}, {"WGMMA", 1},
+         {"num_warps", 8}}),
     // TMA: bf16 C = A Bᵀ (the shape of C·Bᵀ in compute_out) and tf32
     // C = Aᵀ B in K loops (copies prefetched into two buffers), f16 C = A B
     // with A two panels wide and no loop (copies into the scratch buffer).

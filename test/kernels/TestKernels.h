@@ -81,6 +81,10 @@ template <class T>
 inline void mmaChainKernel(const Config &cfg, View<T, 2> a, View<T, 2> b,
                            View<T, 2> v, View<float, 2> o) {
   int64_t BM = cfg["BM"], BK = cfg["BK"], BN1 = cfg["BN1"], BN2 = cfg["BN2"];
+  if (cfg["WGMMA"]) {
+    hint("default", "num_warps", cfg["num_warps"]);
+    hint("sm_90a", "wgmma", 1);
+  }
   auto i = program_id(0), n = program_id(1);
   Scalar kTiles = (dim(a, 1) + int(BK - 1)) / int(BK);
   Scalar jTiles = (dim(b, 1) + int(BN1 - 1)) / int(BN1);
