@@ -34,8 +34,12 @@ void chunkState(const Config &cfg,
   hint("default", "num_warps", cfg["num_warps"]);
   if (cfg["wgmma"])
     hint("sm_90a", "wgmma", 1);
-  if (cfg["occupancy"])
-    hint("default", "occupancy", cfg["occupancy"]);
+  // -1: by the block's width, as measured (below).
+  int64_t occupancy = cfg["occupancy"] >= 0 ? cfg["occupancy"]
+                      : BN <= 64           ? 4
+                                           : 3;
+  if (occupancy)
+    hint("default", "occupancy", occupancy);
   hint("default", "prefetch_registers", cfg["prefetch_registers"]);
 
   // Heads vary fastest: neighbouring programs read the same chunk of B (and
@@ -76,11 +80,15 @@ const Register registration{{
             tunable("wgmma", {0, 1}, 0,
                     "warpgroup MMA on sm_90a (its A, x scaled per token, is "
                     "staged from registers)"),
-            // 3 CTAs per SM (168 registers, 40 bytes spilled) beat 2 (208):
-            // states 0.863 -> 0.819 ms at b=1 L=65536 h=80 n=128, 1.346 ->
-            // 1.275 at Q=128 (bench/results/2026-11-29-split-states.md).
-            tunable("occupancy", {0, 1, 2, 3, 4}, 3,
-                    "CTAs per SM to fit (0: ptxas decides)"),
+            // With 128 columns 3 CTAs per SM (168 registers, 40 bytes
+            // spilled) beat 2 (208): states 0.863 -> 0.819 ms at b=1
+            // L=65536 h=80 n=128, 1.346 -> 1.275 at Q=128 (bench/results/
+            // 2026-11-29-split-states.md), and 4 (416 bytes spilled: 1.04
+            // ms); with 64, 4 beat 3: chunk_state 0.531 vs 0.566 ms at n=64
+            // (2026-11-29-wgmma-register-a.md).
+            tunable("occupancy", {-1, 0, 1, 2, 3, 4}, -1,
+                    "CTAs per SM to fit (0: ptxas decides; -1: 4 for 64 "
+                    "state columns, 3 for 128)"),
             tunable("prefetch_registers", {0, 32, 64}, 64,
                     "registers per thread for loads issued a token block "
                     "ahead"),

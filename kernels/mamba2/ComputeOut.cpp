@@ -40,10 +40,7 @@ void computeOut(const Config &cfg,
   hint("default", "num_warps", cfg["num_warps"]);
   if (cfg["wgmma"])
     hint("sm_90a", "wgmma", 1);
-  // The masked C·Bᵀ goes to the P·x wgmma through shared memory: from
-  // registers it was 2% slower on the H200 (2.06 vs 2.02 ms at b=1 L=65536
-  // h=80 n=128; bench/results/2026-11-29-wgmma-register-a.md).
-  hint("sm_90a", "wgmma_register_a", 0);
+  hint("sm_90a", "wgmma_register_a", cfg["wgmma_register_a"]);
   if (cfg["occupancy"])
     hint("default", "occupancy", cfg["occupancy"]);
   if (cfg["prefetch_registers"])
@@ -151,9 +148,18 @@ const Register registration{{
             tunable("wgmma", {0, 1}, 1,
                     "warpgroup MMA on sm_90a (reading TMA-staged operands "
                     "where it can)"),
-            // 3 CTAs per SM (168 registers, a few bytes spilled) beat 2
-            // (238): bench/results/2026-11-29-mamba2-layouts-pipelining.md.
-            tunable("occupancy", {0, 1, 2, 3, 4}, 3,
+            // From registers: 8 KB less shared memory, which lets 4 CTAs
+            // fit per SM (with occupancy 4): 7-12% faster on the H200;
+            // with 3 CTAs it was 2% slower than staging
+            // (bench/results/2026-11-29-wgmma-register-a.md).
+            tunable("wgmma_register_a", {0, 1}, 1,
+                    "the masked C·Bᵀ to the P·x wgmma from registers (1) or "
+                    "through shared memory (0)"),
+            // 4 CTAs per SM (126 registers, no spills; the shared memory of
+            // 4 needs wgmma_register_a): 1.86 vs 2.01 ms with 3 (154
+            // registers) at b=1 L=65536 h=80 n=128; 3 beat 2 (238):
+            // bench/results/2026-11-29-mamba2-layouts-pipelining.md.
+            tunable("occupancy", {0, 1, 2, 3, 4}, 4,
                     "CTAs per SM to fit (0: ptxas decides)"),
             tunable("prefetch_registers", {0, 16, 32}, 0,
                     "registers per thread for loads issued a block ahead"),
