@@ -124,6 +124,7 @@ struct MbarRef {
 struct TensorMap {
   unsigned arg = 0;
   SmallVector<int64_t> box;
+  bool store = false;
 };
 
 struct Access {
@@ -319,16 +320,28 @@ private:
   SmallVector<Value> mapParams;          // the CUtensorMap parameters
   /// The tile's extent along each view dimension of `load` (1 where it
   /// squeezes).
-  static SmallVector<int64_t> boxOf(tile::LoadOp load) {
-    auto type = cast<RankedTensorType>(load.getType());
-    std::optional<ArrayRef<int64_t>> sq = load.getSqueeze();
+  static SmallVector<int64_t>
+  boxOf(tile::ViewType view, RankedTensorType type,
+        std::optional<ArrayRef<int64_t>> sq) {
     SmallVector<int64_t> box;
     int64_t t = 0;
-    for (int64_t d = 0; d < load.getView().getType().getRank(); ++d)
+    for (int64_t d = 0; d < view.getRank(); ++d)
       box.push_back(sq && llvm::is_contained(*sq, d) ? 1
                                                      : type.getDimSize(t++));
     return box;
   }
+  static SmallVector<int64_t> boxOf(tile::LoadOp load) {
+    return boxOf(load.getView().getType(), load.getType(), load.getSqueeze());
+  }
+  static SmallVector<int64_t> boxOf(tile::StoreOp store) {
+    return boxOf(store.getView().getType(),
+                 cast<RankedTensorType>(store.getValue().getType()),
+                 store.getSqueeze());
+  }
+  /// Whether a store asking for the TMA (`tma = true`) gets it.
+  bool tmaStoreEligible(tile::StoreOp store);
+  /// The store through shared memory and cp.async.bulk.tensor.
+  LogicalResult emitTmaStore(tile::StoreOp op);
   /// Whether `load` qualifies (see above); assigns no map.
   bool tmaEligible(tile::LoadOp load);
   /// A load whose tile is only ever an mma operand, used in loops nested
@@ -469,9 +482,10 @@ private:
     int64_t a = layout.swizzled ? 1024 : 16;
     return (bytes + a - 1) / a * a;
   }
-  /// Element index of `coords` in a tile of `shape` staged as `layout`.
+  /// Element index of `coords` in a tile of `shape` staged as `layout`
+  /// (`elementBytes`-byte elements).
   Value stagedIndex(ArrayRef<Value> coords, ArrayRef<int64_t> shape,
-                    StageLayout layout);
+                    StageLayout layout, int64_t elementBytes);
   /// Deferred mma operand loads of a loop, copied one iteration ahead into
   /// two alternating buffers of dynamic shared memory.
   struct Prefetch {
@@ -749,7 +763,26 @@ Value KernelEmitter::linearIndex(ArrayRef<Value> coords,
 }
 
 Value KernelEmitter::stagedIndex(ArrayRef<Value> coords,
-                                 ArrayRef<int64_t> shape, StageLayout layout) {
+                                 ArrayRef<int64_t> shape, StageLayout layout,
+                                 int64_t elementBytes) {
+  if (layout.swizzled) {
+    // The TMA's 128-byte swizzle: 128-byte panels of all `rows` rows, one
+    // after the other; in row r the 16-byte chunk c of the panel sits at
+    // chunk c ^ (r % 8) (an XOR of the element index's chunk bits).
+    int64_t panel = 128 / elementBytes, chunk = 16 / elementBytes;
+    Value row = coords[0], col = coords[1];
+    Value inPanel = arith::AndIOp::create(b, loc, col, i32(panel - 1));
+    Value swizzle = arith::MulIOp::create(
+        b, loc, arith::AndIOp::create(b, loc, row, i32(7)), i32(chunk));
+    Value start = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(
+            b, loc, arith::DivUIOp::create(b, loc, col, i32(panel)),
+            i32(shape[0] * panel)),
+        arith::MulIOp::create(b, loc, row, i32(panel)));
+    return arith::AddIOp::create(
+        b, loc, start, arith::XOrIOp::create(b, loc, inPanel, swizzle));
+  }
   if (!layout.core)
     return linearIndex(coords, shape, layout.rowPad);
   // The tile's 8x8 blocks row-major, 64 elements each, each block row-major:
@@ -827,7 +860,8 @@ void KernelEmitter::writeTile(Value tile, int64_t byteOffset,
   Type element = type.getElementType();
   for (int64_t r = 0; r < dist.numRegisters; r += v) {
     Value index =
-        stagedIndex(coordsOf(dist, base, r), type.getShape(), layout);
+        stagedIndex(coordsOf(dist, base, r), type.getShape(), layout,
+                    storageBytes(element));
     auto store = [&]() {
       if (v == 1) {
         storeShared(index, regs[tile][r], byteOffset);
@@ -1137,7 +1171,56 @@ SmallVector<Value> KernelEmitter::loadRegisters(tile::LoadOp op,
                 fast, slow);
 }
 
+/// The tile goes to the scratch buffer in the TMA's layout (128-byte panels
+/// of `rows` rows, 16-byte chunks swizzled), the threads' writes are made
+/// visible to the async proxy, and one thread copies each panel out with
+/// cp.async.bulk.tensor (the engine drops what lies outside the view), then
+/// waits until the copies have read shared memory.
+LogicalResult KernelEmitter::emitTmaStore(tile::StoreOp op) {
+  auto type = cast<RankedTensorType>(op.getValue().getType());
+  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+  int64_t eb = storageBytes(type.getElementType());
+  int64_t panel = 128 / eb, panels = cols / panel;
+  unsigned m = tmaOf.lookup(op);
+  int64_t rank = tensorMaps[m].box.size();
+  // Earlier readers of the scratch buffer are done.
+  barrier();
+  writeTile(op.getValue(), 0, StageLayout::swizzled128());
+  fenceAsyncShared();
+  barrier();
+  SmallVector<Value> origin;
+  for (auto [d, extent] : llvm::enumerate(boxOf(op)))
+    origin.push_back(arith::MulIOp::create(
+        b, loc, regs[op.getIndices()[d]][0], i32(extent)));
+  onlyWhere(isZero(tid), [&] {
+    for (int64_t p = 0; p < panels; ++p) {
+      // Coordinates innermost first.
+      SmallVector<Value> coords;
+      for (int64_t d = rank - 1; d >= 0; --d)
+        coords.push_back(d == rank - 1 && p
+                             ? arith::AddIOp::create(b, loc, origin[d],
+                                                     i32(p * panel))
+                             : origin[d]);
+      NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+          b, loc, mapParams[m], scratch(p * rows * 128), coords, Value(),
+          NVVM::TMAStoreMode::TILE, Value());
+    }
+    NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
+    NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0),
+                                         b.getUnitAttr());
+  });
+  // The next writer of the scratch buffer waits for the copy's reads; none
+  // follows the kernel's last store.
+  bool last = op->getBlock() == &kernel.getBody().front() &&
+              isa<func::ReturnOp>(op->getNextNode());
+  if (!last)
+    barrier();
+  return success();
+}
+
 LogicalResult KernelEmitter::emitStore(tile::StoreOp op) {
+  if (tmaOf.count(op))
+    return emitTmaStore(op);
   if (storedViews.contains(op.getView()) || loadedViews.contains(op.getView()))
     barrier();
   storedViews.insert(op.getView());
@@ -1362,7 +1445,8 @@ void KernelEmitter::issueCopy(tile::LoadOp load, Value dst,
   SmallVector<Value> base = threadBase(dist);
   auto sharedAt = [&](int64_t r) {
     return elementAddress(
-        dst, stagedIndex(coordsOf(dist, base, r), type.getShape(), layout),
+        dst,
+        stagedIndex(coordsOf(dist, base, r), type.getShape(), layout, eb),
         element);
   };
   auto cpAsync = [&](int64_t r, int64_t count) {
@@ -1514,7 +1598,52 @@ void KernelEmitter::emitResident(tile::LoadOp load) {
   residentAt[load.getResult()] = {dst, MbarRef{bar, Value(), parity}};
 }
 
+bool KernelEmitter::tmaStoreEligible(tile::StoreOp store) {
+  auto module = kernel->getParentOfType<ModuleOp>();
+  if (!store.getTma() || !module ||
+      !module->hasAttr(tilegpu::TileGPUDialect::getTmaAvailableAttrName()))
+    return false;
+  auto arg = dyn_cast<BlockArgument>(store.getView());
+  if (!arg || arg.getOwner() != &kernel.getBody().front())
+    return false;
+  auto view = cast<tile::ViewType>(store.getView().getType());
+  auto type = cast<RankedTensorType>(store.getValue().getType());
+  int64_t eb = storageBytes(type.getElementType());
+  if (type.getRank() != 2 || view.getRank() > 5 || !view.getUnitStride() ||
+      view.getAssumedAlignment() < 16 || (eb != 2 && eb != 4) ||
+      type.getElementType().isInteger(1))
+    return false;
+  std::optional<ArrayRef<int64_t>> sq = store.getSqueeze();
+  if (sq && llvm::is_contained(*sq, view.getRank() - 1))
+    return false;
+  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+  if ((cols * eb) % 128 || rows % 8 || rows > 256)
+    return false;
+  // The only access to the view: the copy engine's writes need no ordering
+  // against the threads' loads and stores of it.
+  for (Operation *user : store.getView().getUsers())
+    if (user != store.getOperation())
+      return false;
+  return true;
+}
+
 void KernelEmitter::planTensorMaps() {
+  kernel.walk([&](tile::StoreOp store) {
+    if (!tmaStoreEligible(store))
+      return;
+    auto type = cast<RankedTensorType>(store.getValue().getType());
+    TensorMap map;
+    map.arg = cast<BlockArgument>(store.getView()).getArgNumber();
+    map.box = boxOf(store);
+    map.box.back() = 128 / storageBytes(type.getElementType());
+    map.store = true;
+    auto same = llvm::find_if(tensorMaps, [&](const TensorMap &m) {
+      return m.arg == map.arg && m.box == map.box && m.store;
+    });
+    tmaOf[store] = same - tensorMaps.begin();
+    if (same == tensorMaps.end())
+      tensorMaps.push_back(map);
+  });
   kernel.walk([&](tile::LoadOp load) {
     if (!tmaEligible(load))
       return;
@@ -1527,7 +1656,7 @@ void KernelEmitter::planTensorMaps() {
     // The box the map copies is one panel wide.
     map.box.back() = 128 / storageBytes(type.getElementType());
     auto same = llvm::find_if(tensorMaps, [&](const TensorMap &m) {
-      return m.arg == map.arg && m.box == map.box;
+      return m.arg == map.arg && m.box == map.box && !m.store;
     });
     tmaOf[load] = same - tensorMaps.begin();
     if (same == tensorMaps.end())
@@ -3824,9 +3953,10 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
   }
   if (!tensorMaps.empty()) {
     // The table the runtime builds the maps from (runtime/KernelAbi.h):
-    // version 1, the count, then per map its argument, the view's rank, the
-    // swizzle span in bytes and the box per view dimension (5 entries).
-    SmallVector<int32_t> table = {1, static_cast<int32_t>(tensorMaps.size())};
+    // version 2, the count, then per map its argument, the view's rank, the
+    // swizzle span in bytes, the box per view dimension (5 entries) and
+    // flags (1: the kernel stores through it).
+    SmallVector<int32_t> table = {2, static_cast<int32_t>(tensorMaps.size())};
     for (const TensorMap &m : tensorMaps) {
       table.append({static_cast<int32_t>(m.arg),
                     static_cast<int32_t>(m.box.size()), 128});
@@ -3834,6 +3964,7 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
         table.push_back(d < static_cast<int64_t>(m.box.size())
                             ? static_cast<int32_t>(m.box[d])
                             : 0);
+      table.push_back(m.store ? 1 : 0);
     }
     auto tableType = LLVM::LLVMArrayType::get(b.getI32Type(), table.size());
     LLVM::GlobalOp::create(

@@ -751,7 +751,8 @@ void storeImpl(const Handle &view, ViewInfo info,
       loc, val(value), val(view), indices, latencyAttr(options.latency),
       options.squeeze.empty()
           ? DenseI64ArrayAttr()
-          : builder().getDenseI64ArrayAttr(options.squeeze));
+          : builder().getDenseI64ArrayAttr(options.squeeze),
+      options.tma ? builder().getBoolAttr(true) : BoolAttr());
 }
 
 //===----------------------------------------------------------------------===//

@@ -367,6 +367,9 @@ struct StoreOptions {
   int latency = 0;
   /// View dimensions absent from the stored tile (each of extent 1).
   std::vector<int64_t> squeeze = {};
+  /// Through shared memory and the TMA where the target, view and tile
+  /// allow (see tile.store); launches then need 16-byte multiple strides.
+  bool tma = false;
 };
 
 struct ViewInfo {

@@ -83,11 +83,13 @@ static size_t alignTo(size_t offset, size_t alignment) {
 Status parseTensorMapTable(const int32_t *words, size_t count,
                            std::vector<TensorMapSpec> *out) {
   out->clear();
-  if (count < 2 || words[0] != 1)
+  // Version 1: per map its argument, rank, swizzle span and 5 box extents;
+  // version 2 adds a flags word (bit 0: a store).
+  if (count < 2 || (words[0] != 1 && words[0] != 2))
     return Status::error("tensor map table: unknown format (version " +
                          std::to_string(count ? words[0] : 0) + ")");
   const int64_t maps = words[1];
-  constexpr size_t kWordsPerMap = 8;
+  const size_t kWordsPerMap = words[0] == 1 ? 8 : 9;
   if (maps < 0 || count < 2 + static_cast<size_t>(maps) * kWordsPerMap)
     return Status::error("tensor map table: " + std::to_string(count) +
                          " words cannot hold " + std::to_string(maps) +
@@ -103,6 +105,7 @@ Status parseTensorMapTable(const int32_t *words, size_t count,
     spec.arg = static_cast<size_t>(w[0]);
     spec.swizzleBytes = w[2];
     spec.box.assign(w + 3, w + 3 + w[1]);
+    spec.store = kWordsPerMap == 9 && (w[8] & 1);
     out->push_back(std::move(spec));
   }
   return Status::success();
@@ -368,6 +371,13 @@ static Status validateTensorMap(size_t m, const TensorMapSpec &spec,
                          " bytes) instead of the swizzle span of " +
                          std::to_string(spec.swizzleBytes) +
                          ": the view's element size is not the kernel's");
+  if (spec.store && (view->sizes.back() * eb) % 16 != 0)
+    return Status::error(
+        where + ": the kernel stores through the TMA, which writes whole "
+                "16-byte chunks along the last dimension: its extent must be "
+                "a multiple of 16 bytes, got " +
+        std::to_string(view->sizes.back()) + " elements of " +
+        std::to_string(eb) + " bytes");
   if (view->ptr % 16 != 0)
     return Status::error(where + ": the TMA needs a 16-byte aligned base "
                                  "address, got " +

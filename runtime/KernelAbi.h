@@ -86,6 +86,10 @@ struct TensorMapSpec {
   size_t arg = 0;
   std::vector<int64_t> box;
   int swizzleBytes = 128;
+  /// The kernel stores through the map (the engine then writes whole 16-byte
+  /// chunks along the last dimension: its extent must be a multiple of 16
+  /// bytes).
+  bool store = false;
   bool operator==(const TensorMapSpec &) const = default;
 };
 

@@ -117,6 +117,15 @@ def Tile_StoreOp : Tile_Op<"store", [MemoryEffects<[MemWrite]>]> {
     addressing as `tile.load`, including `squeeze`). Elements that fall outside
     the view's sizes are dropped: nothing is written there.
 
+    `tma = true` asks for the store to go through shared memory and the TMA
+    engine (`cp.async.bulk.tensor`, 128-byte swizzled panels) where the target
+    has it and the view and tile allow: a kernel-argument view promising
+    16-byte alignment and unit stride, of rank at most 5, the tile's rows along
+    the view's last dimension in whole 128-byte panels, 8 to 256 rows (a
+    multiple of 8), a 2- or 4-byte element, and no other access to the view in
+    the kernel. A launch must then give the view strides that are multiples
+    of 16 bytes (the runtime checks). Elsewhere the store is the usual one.
+
     ```mlir
     tile.store %t, %y[%b, %c] {squeeze = array<i64: 0>}
         : tensor<64x16xf32>, !tile.view<?x?x?xf32>
@@ -125,7 +134,8 @@ def Tile_StoreOp : Tile_Op<"store", [MemoryEffects<[MemWrite]>]> {
   let arguments = (ins Tile_Tile:$value, Tile_ViewType:$view,
                    Variadic<Tile_Index>:$indices,
                    OptionalAttr<Tile_LatencyAttr>:$latency,
-                   OptionalAttr<DenseI64ArrayAttr>:$squeeze);
+                   OptionalAttr<DenseI64ArrayAttr>:$squeeze,
+                   OptionalAttr<BoolAttr>:$tma);
   let assemblyFormat = [{
     $value `,` $view `[` $indices `]` attr-dict `:` type($value) `,` qualified(type($view))
   }];

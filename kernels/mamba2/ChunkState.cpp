@@ -53,7 +53,8 @@ void chunkState(const Config &cfg,
   ChunkEnd end = chunkEnd(acs, seqIdx, hasSeqIdx, L, bi, hi, c, Q);
   Tile S = addChunk<X>(zeros({BP, BN}), {x, B, dt, acs, seqIdx, hasSeqIdx},
                        end, bi, hi, gi, pb, nb, c, Q, BT);
-  store(local, {bi, c, hi, pb, nb}, S, {.squeeze = {0, 1, 2}});
+  store(local, {bi, c, hi, pb, nb}, S,
+        {.squeeze = {0, 1, 2}, .tma = cfg["tma_store"] != 0});
 }
 
 const std::array<std::string, 7> kArgNames = {
@@ -89,6 +90,11 @@ const Register registration{{
             tunable("occupancy", {-1, 0, 1, 2, 3, 4}, -1,
                     "CTAs per SM to fit (0: ptxas decides; -1: 4 for 64 "
                     "state columns, 3 for 128)"),
+            // Off: on the H200 0.520 vs 0.539 ms at n=64 (64 columns) but
+            // 0.841 vs 0.832 at n=128 (bench/results/2026-11-29-tma-store.md).
+            tunable("tma_store", {0, 1}, 0,
+                    "the states through shared memory and the TMA (sm_90a "
+                    "and later)"),
             tunable("prefetch_registers", {0, 32, 64}, 64,
                     "registers per thread for loads issued a token block "
                     "ahead"),

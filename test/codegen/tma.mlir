@@ -4,9 +4,9 @@
 // 128-byte panels, from views promised 16-byte aligned with unit stride, go
 // through the TMA when the target has it: the kernel takes one CUtensorMap
 // per (view, box) after its arguments (byval, 64-byte aligned, a grid
-// constant) and exports the table the runtime builds them from (version 1,
-// 2 maps; per map: argument, rank, swizzle span, box padded to 5 entries;
-// the box is one 64-element panel wide). Thread 0 initialises one mbarrier
+// constant) and exports the table the runtime builds them from (version 2,
+// 2 maps; per map: argument, rank, swizzle span, box padded to 5 entries,
+// flags 0 (loads); the box is one 64-element panel wide). Thread 0 initialises one mbarrier
 // per operand buffer; after the barrier that frees the scratch buffer (and
 // a proxy fence: the copy engine writes through the async proxy), thread 0
 // expects the bytes of each operand (64x128 and 32x128 bf16) and issues one
@@ -35,7 +35,7 @@
 // CHECK-NOT: nvvm.barrier0
 // CHECK: nvvm.ldmatrix
 // CHECK-NOT: nvvm.cp.async.shared.global
-// CHECK: llvm.mlir.global external constant @tessel_tma_tma_scratch(dense<[1, 2, 0, 2, 128, 64, 64, 0, 0, 0, 1, 3, 128, 1, 32, 64, 0, 0]> : tensor<18xi32>) {addr_space = 1 : i32
+// CHECK: llvm.mlir.global external constant @tessel_tma_tma_scratch(dense<[2, 2, 0, 2, 128, 64, 64, 0, 0, 0, 0, 1, 3, 128, 1, 32, 64, 0, 0, 0]> : tensor<20xi32>) {addr_space = 1 : i32
 module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
   func.func @tma_scratch(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %i: i32) {
     %c0 = arith.constant 0 : i32
@@ -80,7 +80,7 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
 // CHECK: nvvm.ldmatrix
 // CHECK: scf.yield
 // CHECK-NOT: nvvm.cp.async.commit.group
-// CHECK: @tessel_tma_tma_pipelined(dense<[1, 2, 0, 2, 128, 64, 64, 0, 0, 0, 1, 2, 128, 64, 64, 0, 0, 0]>
+// CHECK: @tessel_tma_tma_pipelined(dense<[2, 2, 0, 2, 128, 64, 64, 0, 0, 0, 0, 1, 2, 128, 64, 64, 0, 0, 0, 0]>
 module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
   func.func @tma_pipelined(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %n: i32) {
     %c0 = arith.constant 0 : i32

@@ -122,6 +122,33 @@ Case squeezeCase(std::mt19937 &rng) {
   return c;
 }
 
+/// y = 2 x through test_tma_store_*: ragged in both tile dimensions (the
+/// TMA drops what lies outside the view; the last extent a whole number of
+/// 16 bytes, as the runtime requires of a view stored by the TMA), y's rows
+/// padded by 8 elements (which must stay poisoned).
+Case tmaStoreCase(std::mt19937 &rng, DType dtype) {
+  const bool f32 = dtype == DType::f32;
+  const int64_t B = 2, M = 50, N = f32 ? 100 : 104, BM = f32 ? 16 : 64,
+                BN = 64, LD = N + 8;
+  Case c;
+  c.kernel = f32 ? "test_tma_store_f32" : "test_tma_store_bf16";
+  c.label = std::string("tma store ") + (f32 ? "f32" : "bf16") + " 2x50x" +
+            std::to_string(N) + " (ragged, padded rows)";
+  c.grid = {ceilDiv(M, BM), ceilDiv(N, BN), B};
+  Tensor x = input(rng, DType::f32, {B, M, N}, -100, 100, 3);
+  Tensor y = output(dtype, {B, M, N}, {M * LD, LD, 1}, B * M * LD);
+  c.tensors = {x, y};
+  c.args = {size_t(0), size_t(1)};
+  c.expected = expectationsFor(c);
+  for (int64_t b = 0; b < B; ++b)
+    for (int64_t m = 0; m < M; ++m)
+      for (int64_t n = 0; n < N; ++n)
+        c.expected[1][offset(y, {b, m, n})] =
+            roundTo(2 * x.values[offset(x, {b, m, n})], dtype);
+  c.tolerance = 0;
+  return c;
+}
+
 double refMath(double v, double s) {
   auto silu = [](double x) { return x / (1 + std::exp(-x)); };
   auto softplus = [](double x) { return x > 20 ? x : std::log1p(std::exp(x)); };
@@ -394,6 +421,8 @@ std::vector<Case> opCases(std::mt19937 &rng) {
     cases.push_back(copyCase(rng, pad, /*transposed=*/pad == 1));
   cases.push_back(copyCase(rng, 0, /*transposed=*/true));
   cases.push_back(squeezeCase(rng));
+  cases.push_back(tmaStoreCase(rng, DType::f32));
+  cases.push_back(tmaStoreCase(rng, DType::bf16));
   cases.push_back(mathCase(rng));
   cases.push_back(scanCase(rng, 0, false, 0));
   cases.push_back(scanCase(rng, 0, true, 1));

@@ -244,6 +244,18 @@ const Register registrations[] = {
                  {"a", "b", "c"});
         },
         {{"BM", 64}, {"BN", 64}, {"BK", 128}}),
+    // Stores through the TMA: f32 tiles two 128-byte panels wide, bf16 tiles
+    // one panel wide.
+    add("test_tma_store_f32",
+        [](const Config &c) {
+          define(tessel::test::tmaStoreKernel<float>, c, {"x", "y"});
+        },
+        {{"BM", 16}, {"BN", 64}}),
+    add("test_tma_store_bf16",
+        [](const Config &c) {
+          define(tessel::test::tmaStoreKernel<bf16>, c, {"x", "y"});
+        },
+        {{"BM", 64}, {"BN", 64}}),
     add("test_mma_tf32",
         [](const Config &c) {
           define(tessel::test::matmulKernel<float>, c, {"a", "b", "c"});

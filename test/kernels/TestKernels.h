@@ -100,6 +100,18 @@ inline void mmaChainKernel(const Config &cfg, View<T, 2> a, View<T, 2> b,
   store(o, {i, n}, out);
 }
 
+/// y = 2 x, stored by the TMA (`tma = true`): BM x BN tiles of a 3-D view
+/// whose first dimension the tile drops; y promises 16-byte alignment and
+/// unit stride (x promises nothing: its load stays an ordinary one).
+template <class T>
+inline void tmaStoreKernel(const Config &cfg, View<float, 3> x,
+                           View<T, 3, kDense> y) {
+  int64_t BM = cfg["BM"], BN = cfg["BN"];
+  auto i = program_id(0), j = program_id(1), b = program_id(2);
+  Tile t = load(x, {b, i, j}, {drop, BM, BN});
+  store(y, {b, i, j}, cast<T>(t * 2.0f), {.squeeze = {0}, .tma = true});
+}
+
 } // namespace tessel::test
 
 #endif // TESSEL_TEST_KERNELS_TESTKERNELS_H

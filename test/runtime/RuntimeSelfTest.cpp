@@ -505,9 +505,18 @@ TEST(TensorMaps, ParseTable) {
   ASSERT_EQ(maps.size(), 2u);
   EXPECT_EQ(maps[0], (TensorMapSpec{0, {1, 64, 64}, 128}));
   EXPECT_EQ(maps[1], (TensorMapSpec{4, {32, 32}, 128}));
-  const int32_t version2[] = {2, 0};
-  expectError(parseTensorMapTable(version2, 2, &maps),
-              "tensor map table: unknown format (version 2)");
+  // Version 2: a flags word per map (1: a store).
+  const int32_t v2[] = {2, 2, 0, 3, 128, 1, 64, 64, 0, 0, 1,
+                        4, 2, 128, 32, 32, 0, 0, 0, 0};
+  expectOk(parseTensorMapTable(v2, std::size(v2), &maps));
+  ASSERT_EQ(maps.size(), 2u);
+  EXPECT_EQ(maps[0], (TensorMapSpec{0, {1, 64, 64}, 128, true}));
+  EXPECT_EQ(maps[1], (TensorMapSpec{4, {32, 32}, 128, false}));
+  expectError(parseTensorMapTable(v2, 19, &maps),
+              "19 words cannot hold 2 maps");
+  const int32_t version3[] = {3, 0};
+  expectError(parseTensorMapTable(version3, 2, &maps),
+              "tensor map table: unknown format (version 3)");
   expectError(parseTensorMapTable(table, 10, &maps),
               "10 words cannot hold 2 maps");
   int32_t badRank[] = {1, 1, 0, 6, 128, 1, 1, 1, 1, 1};
@@ -594,6 +603,19 @@ TEST(TensorMaps, ValidateWhatTheCopyEngineNeeds) {
   expectError(validateLaunch(config, {bf16View()}, {},
                              {TensorMapSpec{0, {1, 300, 64}, 128}}),
               "box [1, 300, 64] has an extent outside 1..256");
+  // A store map: the last extent in whole 16 bytes (128 bf16 pass; 100 do
+  // not, though a load map takes them).
+  const std::vector<TensorMapSpec> storeMaps = {
+      TensorMapSpec{0, {1, 64, 64}, 128, true}};
+  expectOk(validateLaunch(config, {bf16View()}, {}, storeMaps));
+  v = bf16View();
+  v.sizes[2] = 100;
+  expectOk(validateLaunch(config, {v}, {}, maps));
+  expectError(validateLaunch(config, {v}, {}, storeMaps),
+              "tensor map 0 (argument 0): the kernel stores through the TMA, "
+              "which writes whole 16-byte chunks along the last dimension: "
+              "its extent must be a multiple of 16 bytes, got 100 elements "
+              "of 2 bytes");
 }
 
 //===----------------------------------------------------------------------===//
