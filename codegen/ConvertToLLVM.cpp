@@ -340,6 +340,15 @@ private:
   }
   /// Whether a store asking for the TMA (`tma = true`) gets it.
   bool tmaStoreEligible(tile::StoreOp store);
+  /// The index of `map` among the kernel's tensor maps (added if new).
+  unsigned addTensorMap(TensorMap map);
+  /// Element coordinates, per view dimension, where the tile at tile index
+  /// `indices` with extents `box` starts.
+  SmallVector<Value> boxOrigin(ValueRange indices, ArrayRef<int64_t> box);
+  /// The TMA's coordinates (innermost first) of the `panel`-element-wide
+  /// panel `p` of the box at `origin`.
+  SmallVector<Value> panelCoords(ArrayRef<Value> origin, int64_t p,
+                                 int64_t panel);
   /// The store through shared memory and cp.async.bulk.tensor.
   LogicalResult emitTmaStore(tile::StoreOp op);
   /// Whether `load` qualifies (see above); assigns no map.
@@ -1182,29 +1191,18 @@ LogicalResult KernelEmitter::emitTmaStore(tile::StoreOp op) {
   int64_t eb = storageBytes(type.getElementType());
   int64_t panel = 128 / eb, panels = cols / panel;
   unsigned m = tmaOf.lookup(op);
-  int64_t rank = tensorMaps[m].box.size();
   // Earlier readers of the scratch buffer are done.
   barrier();
   writeTile(op.getValue(), 0, StageLayout::swizzled128());
   fenceAsyncShared();
   barrier();
-  SmallVector<Value> origin;
-  for (auto [d, extent] : llvm::enumerate(boxOf(op)))
-    origin.push_back(arith::MulIOp::create(
-        b, loc, regs[op.getIndices()[d]][0], i32(extent)));
+  SmallVector<Value> origin = boxOrigin(op.getIndices(), boxOf(op));
   onlyWhere(isZero(tid), [&] {
-    for (int64_t p = 0; p < panels; ++p) {
-      // Coordinates innermost first.
-      SmallVector<Value> coords;
-      for (int64_t d = rank - 1; d >= 0; --d)
-        coords.push_back(d == rank - 1 && p
-                             ? arith::AddIOp::create(b, loc, origin[d],
-                                                     i32(p * panel))
-                             : origin[d]);
+    for (int64_t p = 0; p < panels; ++p)
       NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-          b, loc, mapParams[m], scratch(p * rows * 128), coords, Value(),
-          NVVM::TMAStoreMode::TILE, Value());
-    }
+          b, loc, mapParams[m], scratch(p * rows * 128),
+          panelCoords(origin, p, panel), Value(), NVVM::TMAStoreMode::TILE,
+          Value());
     NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
     NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0),
                                          b.getUnitAttr());
@@ -1637,12 +1635,7 @@ void KernelEmitter::planTensorMaps() {
     map.box = boxOf(store);
     map.box.back() = 128 / storageBytes(type.getElementType());
     map.store = true;
-    auto same = llvm::find_if(tensorMaps, [&](const TensorMap &m) {
-      return m.arg == map.arg && m.box == map.box && m.store;
-    });
-    tmaOf[store] = same - tensorMaps.begin();
-    if (same == tensorMaps.end())
-      tensorMaps.push_back(map);
+    tmaOf[store] = addTensorMap(map);
   });
   kernel.walk([&](tile::LoadOp load) {
     if (!tmaEligible(load))
@@ -1655,13 +1648,38 @@ void KernelEmitter::planTensorMaps() {
     map.box = boxOf(load);
     // The box the map copies is one panel wide.
     map.box.back() = 128 / storageBytes(type.getElementType());
-    auto same = llvm::find_if(tensorMaps, [&](const TensorMap &m) {
-      return m.arg == map.arg && m.box == map.box && !m.store;
-    });
-    tmaOf[load] = same - tensorMaps.begin();
-    if (same == tensorMaps.end())
-      tensorMaps.push_back(map);
+    tmaOf[load] = addTensorMap(map);
   });
+}
+
+unsigned KernelEmitter::addTensorMap(TensorMap map) {
+  auto same = llvm::find_if(tensorMaps, [&](const TensorMap &m) {
+    return m.arg == map.arg && m.box == map.box && m.store == map.store;
+  });
+  if (same == tensorMaps.end())
+    same = tensorMaps.insert(tensorMaps.end(), std::move(map));
+  return same - tensorMaps.begin();
+}
+
+SmallVector<Value> KernelEmitter::boxOrigin(ValueRange indices,
+                                            ArrayRef<int64_t> box) {
+  SmallVector<Value> origin;
+  for (auto [d, extent] : llvm::enumerate(box))
+    origin.push_back(
+        arith::MulIOp::create(b, loc, regs[indices[d]][0], i32(extent)));
+  return origin;
+}
+
+SmallVector<Value> KernelEmitter::panelCoords(ArrayRef<Value> origin,
+                                              int64_t p, int64_t panel) {
+  SmallVector<Value> coords;
+  int64_t rank = origin.size();
+  for (int64_t d = rank - 1; d >= 0; --d)
+    coords.push_back(
+        d == rank - 1 && p
+            ? Value(arith::AddIOp::create(b, loc, origin[d], i32(p * panel)))
+            : origin[d]);
+  return coords;
 }
 
 Value KernelEmitter::mbarAddress(MbarRef bar) {
@@ -1731,18 +1749,13 @@ void KernelEmitter::issueTma(tile::LoadOp load, Value dst, MbarRef bar) {
     barrier();
   }
   loadedViews.insert(view);
-  const TensorMap &map = tensorMaps[tmaOf.lookup(load)];
   auto type = cast<RankedTensorType>(load.getType());
   int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
   int64_t eb = storageBytes(type.getElementType());
   int64_t panel = 128 / eb, panels = cols / panel;
   // Box origins per view dimension (the tile's own extents, not the
   // panel's, along the last).
-  SmallVector<Value> origin;
-  int64_t rank = map.box.size();
-  for (auto [d, extent] : llvm::enumerate(boxOf(load)))
-    origin.push_back(arith::MulIOp::create(
-        b, loc, regs[load.getIndices()[d]][0], i32(extent)));
+  SmallVector<Value> origin = boxOrigin(load.getIndices(), boxOf(load));
   onlyWhere(isZero(tid), [&] {
         Value mbar = mbarAddress(bar);
         NVVM::MBarrierArriveExpectTxOp::create(
@@ -1752,13 +1765,7 @@ void KernelEmitter::issueTma(tile::LoadOp load, Value dst, MbarRef bar) {
             b.getBoolAttr(false), Value());
         auto clusterPtr = LLVM::LLVMPointerType::get(b.getContext(), 7);
         for (int64_t p = 0; p < panels; ++p) {
-          // Coordinates innermost first.
-          SmallVector<Value> coords;
-          for (int64_t d = rank - 1; d >= 0; --d)
-            coords.push_back(d == rank - 1 && p
-                                 ? arith::AddIOp::create(b, loc, origin[d],
-                                                         i32(p * panel))
-                                 : origin[d]);
+          SmallVector<Value> coords = panelCoords(origin, p, panel);
           Value at = LLVM::GEPOp::create(
               b, loc, dst.getType(), b.getI8Type(), dst,
               ArrayRef<LLVM::GEPArg>{p * rows * 128});
