@@ -1198,11 +1198,13 @@ LogicalResult KernelEmitter::emitTmaStore(tile::StoreOp op) {
   barrier();
   SmallVector<Value> origin = boxOrigin(op.getIndices(), boxOf(op));
   onlyWhere(isZero(tid), [&] {
-    for (int64_t p = 0; p < panels; ++p)
+    for (int64_t p = 0; p < panels; ++p) {
+      Value src = scratch(p * rows * 128);
+      SmallVector<Value> coords = panelCoords(origin, p, panel);
       NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-          b, loc, mapParams[m], scratch(p * rows * 128),
-          panelCoords(origin, p, panel), Value(), NVVM::TMAStoreMode::TILE,
+          b, loc, mapParams[m], src, coords, Value(), NVVM::TMAStoreMode::TILE,
           Value());
+    }
     NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
     NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0),
                                          b.getUnitAttr());

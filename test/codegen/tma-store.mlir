@@ -16,8 +16,8 @@
 // CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK-NEXT: nvvm.barrier0
 // CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta %[[MAP]], %{{.*}}, box[%[[C0:.*]], %[[ROW:.*]], %[[B:.*]]] : !llvm.ptr, <3>
-// CHECK: %[[C1:.*]] = arith.addi %[[C0]], %c32_i32
 // CHECK: %[[P1:.*]] = llvm.getelementptr %{{.*}}[2048]
+// CHECK: %[[C1:.*]] = arith.addi %[[C0]], %c32_i32
 // CHECK-NEXT: nvvm.cp.async.bulk.tensor.global.shared.cta %[[MAP]], %[[P1]], box[%[[C1]], %[[ROW]], %[[B]]] : !llvm.ptr, <3>
 // CHECK-NEXT: nvvm.cp.async.bulk.commit.group
 // CHECK-NEXT: nvvm.cp.async.bulk.wait_group 0 {read}
