@@ -120,7 +120,8 @@ struct MbarRef {
 };
 
 /// A CUtensorMap the kernel receives as a parameter: the view argument it
-/// describes and the box (per view dimension, 1 where the load squeezes).
+/// describes, the box (per view dimension, 1 where the load or store
+/// squeezes) and whether the kernel stores through it.
 struct TensorMap {
   unsigned arg = 0;
   SmallVector<int64_t> box;
@@ -316,7 +317,7 @@ private:
   // The kernel receives one CUtensorMap per (view, box), built by the
   // runtime at launch from the table tessel_tma_<kernel> the module exports.
   SmallVector<TensorMap> tensorMaps;
-  DenseMap<Operation *, unsigned> tmaOf; // load -> its tensor map
+  DenseMap<Operation *, unsigned> tmaOf; // load or store -> its tensor map
   SmallVector<Value> mapParams;          // the CUtensorMap parameters
   /// The tile's extent along each view dimension of `load` (1 where it
   /// squeezes).
@@ -2499,10 +2500,13 @@ LogicalResult KernelEmitter::emitTcgen05(tile::MmaOp op, Staged aStaged,
   return success();
 }
 
-/// wgmma.mma_async m64nNk16 on sm_90a. Both operands are staged in shared
-/// memory in 8x8 core matrices of 16-byte rows (no swizzle; the tile's 8x8
-/// blocks row-major, see stagedIndex), by cp.async for loads that only feed
-/// the mma (prefetched one iteration ahead in loops), else from registers;
+/// wgmma.mma_async m64nNk16 on sm_90a. Operands copied by the TMA are read
+/// where they landed (128-byte swizzle); an A computed in registers in the
+/// accumulator's layout goes from registers (unless the kernel's
+/// wgmma_register_a hint is 0); other operands are staged in shared memory
+/// in 8x8 core matrices of 16-byte rows (no swizzle; the tile's 8x8 blocks
+/// row-major, see stagedIndex), by cp.async for loads that only feed the mma
+/// (prefetched one iteration ahead in loops), else from registers;
 /// stores and copies are made visible to the asynchronous proxy
 /// (fence.proxy.async) before the barrier. A descriptor gives each operand's
 /// start, the distance between core matrices along K (LBO) and along M/N
@@ -2668,6 +2672,24 @@ LogicalResult KernelEmitter::emitWgmma(tile::MmaOp op, Value aSrc, Value bSrc,
     return SmallVector<Value>{pair(0, j), pair(1, j), pair(0, j + 1),
                               pair(1, j + 1)};
   };
+  // Register fragments are built before the fence, each pinned there by an
+  // empty side-effecting asm: an instruction defining one between the fence
+  // and the wgmmas would make ptxas insert its own warpgroup.arrive and
+  // serialise the wgmmas.
+  SmallVector<SmallVector<Value>> aFrags;
+  if (aInRegs)
+    for (int64_t i = 0; i < repsM; ++i)
+      for (int64_t k0 = 0; k0 < K; k0 += 16) {
+        SmallVector<Value> frag = fragmentA(i, k0);
+        for (Value &word : frag)
+          word = LLVM::InlineAsmOp::create(
+                     b, loc, b.getI32Type(), ValueRange{word}, "", "=r,0",
+                     /*has_side_effects=*/true, /*is_align_stack=*/false,
+                     LLVM::tailcallkind::TailCallKind::None,
+                     LLVM::AsmDialectAttr(), ArrayAttr())
+                     .getResult(0);
+        aFrags.push_back(std::move(frag));
+      }
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   SmallVector<Value> results;
   for (int64_t i = 0; i < repsM; ++i) {
@@ -2680,8 +2702,8 @@ LogicalResult KernelEmitter::emitWgmma(tile::MmaOp op, Value aSrc, Value bSrc,
     Value m0 = arith::AddIOp::create(b, loc, wgRow, i64(i * 16 * W));
     for (int64_t k0 = 0; k0 < K; k0 += 16) {
       if (aInRegs) {
-        d = wgmmaRegisterA(structType, d, fragmentA(i, k0), descB(k0), N,
-                           element, bT);
+        d = wgmmaRegisterA(structType, d, aFrags[i * (K / 16) + k0 / 16],
+                           descB(k0), N, element, bT);
         continue;
       }
       d = NVVM::WgmmaMmaAsyncOp::create(

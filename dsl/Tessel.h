@@ -368,7 +368,8 @@ struct StoreOptions {
   /// View dimensions absent from the stored tile (each of extent 1).
   std::vector<int64_t> squeeze = {};
   /// Through shared memory and the TMA where the target, view and tile
-  /// allow (see tile.store); launches then need 16-byte multiple strides.
+  /// allow (see tile.store); launches then need a 16-byte aligned base,
+  /// unit last stride, other strides and the last extent in whole 16 bytes.
   bool tma = false;
 };
 

@@ -123,8 +123,9 @@ def Tile_StoreOp : Tile_Op<"store", [MemoryEffects<[MemWrite]>]> {
     16-byte alignment and unit stride, of rank at most 5, the tile's rows along
     the view's last dimension in whole 128-byte panels, 8 to 256 rows (a
     multiple of 8), a 2- or 4-byte element, and no other access to the view in
-    the kernel. A launch must then give the view strides that are multiples
-    of 16 bytes (the runtime checks). Elsewhere the store is the usual one.
+    the kernel. A launch must then give the view a 16-byte aligned base, unit
+    last stride, other strides and a last extent in whole 16 bytes (the
+    runtime checks). Elsewhere the store is the usual one.
 
     ```mlir
     tile.store %t, %y[%b, %c] {squeeze = array<i64: 0>}

@@ -84,6 +84,12 @@ const Register registration{{
             return define(chunkCumsum<bf16>, cfg, kArgNames);
           }
         },
+    .check = [](const Config &cfg) -> std::string {
+      // An SM holds at most 2048 threads (64 warps).
+      if (cfg.get("occupancy") * cfg.get("num_warps") > 64)
+        return "occupancy x num_warps must be at most 64 warps per SM";
+      return "";
+    },
 }};
 
 } // namespace

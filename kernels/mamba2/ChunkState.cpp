@@ -81,8 +81,8 @@ const Register registration{{
             tunable("wgmma", {0, 1}, 0,
                     "warpgroup MMA on sm_90a (its A, x scaled per token, is "
                     "staged from registers)"),
-            // With 128 columns 3 CTAs per SM (168 registers, 40 bytes
-            // spilled) beat 2 (208): states 0.863 -> 0.819 ms at b=1
+            // With 128 columns 3 CTAs per SM (168 registers, 20 bytes
+            // spilled on sm_90a) beat 2 (208): states 0.863 -> 0.819 ms at b=1
             // L=65536 h=80 n=128, 1.346 -> 1.275 at Q=128 (bench/results/
             // 2026-11-29-split-states.md), and 4 (416 bytes spilled: 1.04
             // ms); with 64, 4 beat 3: chunk_state 0.531 vs 0.566 ms at n=64

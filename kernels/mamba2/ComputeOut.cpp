@@ -41,8 +41,14 @@ void computeOut(const Config &cfg,
   if (cfg["wgmma"])
     hint("sm_90a", "wgmma", 1);
   hint("sm_90a", "wgmma_register_a", cfg["wgmma_register_a"]);
-  if (cfg["occupancy"])
-    hint("default", "occupancy", cfg["occupancy"]);
+  // -1: 4 CTAs per SM where their shared memory fits (A of P·x from
+  // registers, y stored directly), else 3.
+  int64_t occupancy =
+      cfg["occupancy"] >= 0 ? cfg["occupancy"]
+      : cfg["wgmma"] && cfg["wgmma_register_a"] && !cfg["tma_store"] ? 4
+                                                                      : 3;
+  if (occupancy)
+    hint("default", "occupancy", occupancy);
   if (cfg["prefetch_registers"])
     hint("default", "prefetch_registers", cfg["prefetch_registers"]);
 
@@ -156,12 +162,14 @@ const Register registration{{
             tunable("wgmma_register_a", {0, 1}, 1,
                     "the masked C·Bᵀ to the P·x wgmma from registers (1) or "
                     "through shared memory (0)"),
-            // 4 CTAs per SM (126 registers, no spills; the shared memory of
-            // 4 needs wgmma_register_a): 1.86 vs 2.01 ms with 3 (154
-            // registers) at b=1 L=65536 h=80 n=128; 3 beat 2 (238):
-            // bench/results/2026-11-29-mamba2-layouts-pipelining.md.
-            tunable("occupancy", {0, 1, 2, 3, 4}, 4,
-                    "CTAs per SM to fit (0: ptxas decides)"),
+            // 4 CTAs per SM (128 registers, 24 bytes spilled; 4 fit in
+            // shared memory only with wgmma_register_a and without
+            // tma_store): 1.86 vs 2.01 ms with 3 (154 registers) at b=1
+            // L=65536 h=80 n=128 (2026-11-29-wgmma-register-a.md); 3 beat 2
+            // (238): bench/results/2026-11-29-mamba2-layouts-pipelining.md.
+            tunable("occupancy", {-1, 0, 1, 2, 3, 4}, -1,
+                    "CTAs per SM to fit (0: ptxas decides; -1: 4 where they "
+                    "fit in shared memory, else 3)"),
             tunable("prefetch_registers", {0, 16, 32}, 0,
                     "registers per thread for loads issued a block ahead"),
             // Off: staging y takes 8 KB more shared memory (57344 bytes):
