@@ -1620,10 +1620,10 @@ bool KernelEmitter::tmaStoreEligible(tile::StoreOp store) {
   int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
   if ((cols * eb) % 128 || rows % 8 || rows > 256)
     return false;
-  // The only access to the view: the copy engine's writes need no ordering
-  // against the threads' loads and stores of it.
+  // The only access to the view (its sizes may be read): the copy engine's
+  // writes need no ordering against the threads' loads and stores of it.
   for (Operation *user : store.getView().getUsers())
-    if (user != store.getOperation())
+    if (user != store.getOperation() && !isa<tile::DimOp>(user))
       return false;
   return true;
 }

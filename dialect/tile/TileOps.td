@@ -122,10 +122,11 @@ def Tile_StoreOp : Tile_Op<"store", [MemoryEffects<[MemWrite]>]> {
     has it and the view and tile allow: a kernel-argument view promising
     16-byte alignment and unit stride, of rank at most 5, the tile's rows along
     the view's last dimension in whole 128-byte panels, 8 to 256 rows (a
-    multiple of 8), a 2- or 4-byte element, and no other access to the view in
-    the kernel. A launch must then give the view a 16-byte aligned base, unit
-    last stride, other strides and a last extent in whole 16 bytes (the
-    runtime checks). Elsewhere the store is the usual one.
+    multiple of 8), a 2- or 4-byte element, and no other load or store of the
+    view in the kernel (`tile.dim` may read its sizes). A launch must then
+    give the view a 16-byte aligned base, unit last stride, other strides and
+    a last extent in whole 16 bytes (the runtime checks). Elsewhere the store
+    is the usual one.
 
     ```mlir
     tile.store %t, %y[%b, %c] {squeeze = array<i64: 0>}

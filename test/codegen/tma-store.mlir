@@ -4,7 +4,8 @@
 // panels) to a view promised 16-byte aligned with unit stride, the view's
 // only access: the kernel takes one CUtensorMap after its arguments and
 // exports it as a store map (version 2; argument 1, rank 3, swizzle 128, box
-// [1, 16, 32], flags 1). The threads write the tile to the scratch buffer
+// [1, 16, 32], flags 1); reading its sizes (tile.dim) is no access. The
+// threads write the tile to the scratch buffer
 // (after a barrier that frees it), fence the async proxy, meet at a barrier;
 // thread 0 copies each panel out (three coordinates, innermost first),
 // commits the bulk group and waits for its reads. No st.global, no barrier
@@ -28,7 +29,9 @@
 module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
   func.func @tma_store(%x: !tile.view<?x?xf32>, %y: !tile.view<?x?x?xf32, align = 16, unit_stride>, %i: i32) {
     %c0 = arith.constant 0 : i32
-    %t = tile.load %x[%i, %c0] : !tile.view<?x?xf32> -> tensor<16x64xf32>
+    %n = tile.dim %y, 1 : !tile.view<?x?x?xf32, align = 16, unit_stride>
+    %r = arith.remsi %i, %n : i32
+    %t = tile.load %x[%r, %c0] : !tile.view<?x?xf32> -> tensor<16x64xf32>
     tile.store %t, %y[%c0, %i, %c0] {squeeze = array<i64: 0>, tma = true} : tensor<16x64xf32>, !tile.view<?x?x?xf32, align = 16, unit_stride>
     return
   }
