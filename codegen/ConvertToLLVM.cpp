@@ -339,6 +339,10 @@ private:
                  cast<RankedTensorType>(store.getValue().getType()),
                  store.getSqueeze());
   }
+  /// Whether the target has the TMA and a tile of `type` at a view argument
+  /// (`squeeze`d like the load or store) is one box of whole swizzled panels.
+  bool tmaBoxFits(Value view, RankedTensorType type,
+                  std::optional<ArrayRef<int64_t>> squeeze);
   /// Whether a store asking for the TMA (`tma = true`) gets it.
   bool tmaStoreEligible(tile::StoreOp store);
   /// The index of `map` among the kernel's tensor maps (added if new).
@@ -425,6 +429,11 @@ private:
   /// `aSrc`, transposed when `aT`; B likewise) in core matrices.
   LogicalResult emitWgmma(tile::MmaOp op, Value aSrc, Value bSrc, bool aT,
                           bool bT);
+  /// The A fragments (a0..a3) of 16-row block `i` at column `k0` of an
+  /// operand `a` (K columns) held in an accumulator layout, as 2-element
+  /// vectors or (`asWords`) 32-bit words.
+  SmallVector<Value> registerFragmentA(Value a, int64_t K, int64_t i,
+                                       int64_t k0, bool asWords);
   /// One wgmma.mma_async m64nNk16 step with A from registers (`a`: a0..a3)
   /// and B by descriptor, accumulating into `d` (a struct of N / 2 f32).
   Value wgmmaRegisterA(Type structType, Value d, ArrayRef<Value> a,
@@ -1503,20 +1512,16 @@ void KernelEmitter::issueCopy(tile::LoadOp load, Value dst,
   ifElse(fits, {}, fast, slow);
 }
 
-bool KernelEmitter::tmaEligible(tile::LoadOp load) {
+bool KernelEmitter::tmaBoxFits(Value viewValue, RankedTensorType type,
+                               std::optional<ArrayRef<int64_t>> sq) {
   auto module = kernel->getParentOfType<ModuleOp>();
   if (!module ||
       !module->hasAttr(tilegpu::TileGPUDialect::getTmaAvailableAttrName()))
     return false;
-  if (BoolAttr allow = load.getAllowTmaAttr(); allow && !allow.getValue())
-    return false;
-  if (!loadsIntoMma(load) && !residentOperand(load))
-    return false;
-  auto arg = dyn_cast<BlockArgument>(load.getView());
+  auto arg = dyn_cast<BlockArgument>(viewValue);
   if (!arg || arg.getOwner() != &kernel.getBody().front())
     return false;
-  auto view = cast<tile::ViewType>(load.getView().getType());
-  auto type = cast<RankedTensorType>(load.getType());
+  auto view = cast<tile::ViewType>(viewValue.getType());
   int64_t eb = storageBytes(type.getElementType());
   if (type.getRank() != 2 || view.getRank() > 5 || !view.getUnitStride() ||
       view.getAssumedAlignment() < 16 || (eb != 2 && eb != 4))
@@ -1524,13 +1529,18 @@ bool KernelEmitter::tmaEligible(tile::LoadOp load) {
   // The tile's rows lie along the view's last dimension, in whole 128-byte
   // panels; a box dimension holds at most 256 elements, and whole 8-row
   // swizzle atoms keep every panel 1024-byte aligned.
-  std::optional<ArrayRef<int64_t>> sq = load.getSqueeze();
   if (sq && llvm::is_contained(*sq, view.getRank() - 1))
     return false;
   int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
-  if ((cols * eb) % 128 || rows % 8 || rows > 256)
+  return (cols * eb) % 128 == 0 && rows % 8 == 0 && rows <= 256;
+}
+
+bool KernelEmitter::tmaEligible(tile::LoadOp load) {
+  if (BoolAttr allow = load.getAllowTmaAttr(); allow && !allow.getValue())
     return false;
-  return true;
+  if (!loadsIntoMma(load) && !residentOperand(load))
+    return false;
+  return tmaBoxFits(load.getView(), load.getType(), load.getSqueeze());
 }
 
 bool KernelEmitter::residentOperand(tile::LoadOp load) {
@@ -1600,25 +1610,10 @@ void KernelEmitter::emitResident(tile::LoadOp load) {
 }
 
 bool KernelEmitter::tmaStoreEligible(tile::StoreOp store) {
-  auto module = kernel->getParentOfType<ModuleOp>();
-  if (!store.getTma() || !module ||
-      !module->hasAttr(tilegpu::TileGPUDialect::getTmaAvailableAttrName()))
-    return false;
-  auto arg = dyn_cast<BlockArgument>(store.getView());
-  if (!arg || arg.getOwner() != &kernel.getBody().front())
-    return false;
-  auto view = cast<tile::ViewType>(store.getView().getType());
-  auto type = cast<RankedTensorType>(store.getValue().getType());
-  int64_t eb = storageBytes(type.getElementType());
-  if (type.getRank() != 2 || view.getRank() > 5 || !view.getUnitStride() ||
-      view.getAssumedAlignment() < 16 || (eb != 2 && eb != 4) ||
-      type.getElementType().isInteger(1))
-    return false;
-  std::optional<ArrayRef<int64_t>> sq = store.getSqueeze();
-  if (sq && llvm::is_contained(*sq, view.getRank() - 1))
-    return false;
-  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
-  if ((cols * eb) % 128 || rows % 8 || rows > 256)
+  if (!store.getTma() ||
+      !tmaBoxFits(store.getView(),
+                  cast<RankedTensorType>(store.getValue().getType()),
+                  store.getSqueeze()))
     return false;
   // The only access to the view (its sizes may be read): the copy engine's
   // writes need no ordering against the threads' loads and stores of it.
@@ -2255,31 +2250,12 @@ LogicalResult KernelEmitter::emitMma(tile::MmaOp op) {
     auto reg = [&](int64_t i, int64_t h, int64_t j, int64_t e) {
       return (2 * i + h) * (2 * repsN) + 2 * j + e;
     };
-    // A in registers (aInRegs): the same register order with K / 8 column
-    // blocks; a0..a3 of block (i, k0) are rows g and g + 8 of column blocks
-    // k0 / 8 and k0 / 8 + 1, as bf16/f16 pairs.
-    auto fragARegs = [&](int64_t i, int64_t k0) {
-      ArrayRef<Value> aRegs = regs[aSrc];
-      int64_t repsK = K / 8;
-      auto pair = [&](int64_t h, int64_t j) -> Value {
-        int64_t r = (2 * i + h) * (2 * repsK) + 2 * j;
-        auto vecType = VectorType::get({2}, element);
-        Value v = LLVM::UndefOp::create(b, loc, vecType);
-        v = LLVM::InsertElementOp::create(b, loc, v, aRegs[r], i32(0));
-        v = LLVM::InsertElementOp::create(b, loc, v, aRegs[r + 1], i32(1));
-        if (element.isBF16()) // NVVM takes bf16 pairs as i32
-          v = LLVM::BitcastOp::create(b, loc, i32Type, v);
-        return v;
-      };
-      int64_t j = k0 / 8;
-      return SmallVector<Value>{pair(0, j), pair(1, j), pair(0, j + 1),
-                                pair(1, j + 1)};
-    };
     for (int64_t k0 = 0; k0 < K; k0 += kStep) {
       SmallVector<SmallVector<Value>> aFrags, bFrags;
       for (int64_t i = 0; i < repsM; ++i)
-        aFrags.push_back(aInRegs ? fragARegs(i, k0)
-                                 : fragA(plus(mBase, i * 16 * WM), k0));
+        aFrags.push_back(
+            aInRegs ? registerFragmentA(aSrc, K, i, k0, element.isBF16())
+                    : fragA(plus(mBase, i * 16 * WM), k0));
       for (int64_t j = 0; j < repsN; ++j)
         bFrags.push_back(fragB(plus(nBase, j * 8 * WN), k0));
       for (int64_t i = 0; i < repsM; ++i)
@@ -2500,6 +2476,29 @@ LogicalResult KernelEmitter::emitTcgen05(tile::MmaOp op, Staged aStaged,
   return success();
 }
 
+/// An A operand in an accumulator layout with warps along M only holds, in
+/// each thread, the A fragments of its warp (mma.sync's m16n8k16, which
+/// wgmma's register form takes per warp too): a0..a3 of 16-row block i at
+/// k0 are rows g and g + 8 of the 8-column blocks k0 / 8 and k0 / 8 + 1 (the
+/// accumulator's register order with K / 8 column blocks), as pairs.
+SmallVector<Value> KernelEmitter::registerFragmentA(Value a, int64_t K,
+                                                    int64_t i, int64_t k0,
+                                                    bool asWords) {
+  ArrayRef<Value> aRegs = regs[a];
+  Type element = cast<RankedTensorType>(a.getType()).getElementType();
+  int64_t repsK = K / 8, j = k0 / 8;
+  auto pair = [&](int64_t h, int64_t jj) -> Value {
+    int64_t r = (2 * i + h) * (2 * repsK) + 2 * jj;
+    auto vecType = VectorType::get({2}, element);
+    Value v = LLVM::UndefOp::create(b, loc, vecType);
+    v = LLVM::InsertElementOp::create(b, loc, v, aRegs[r], i32(0));
+    v = LLVM::InsertElementOp::create(b, loc, v, aRegs[r + 1], i32(1));
+    return asWords ? Value(LLVM::BitcastOp::create(b, loc, b.getI32Type(), v))
+                   : v;
+  };
+  return {pair(0, j), pair(1, j), pair(0, j + 1), pair(1, j + 1)};
+}
+
 /// wgmma.mma_async m64nNk16 on sm_90a. Operands copied by the TMA are read
 /// where they landed (128-byte swizzle); an A computed in registers in the
 /// accumulator's layout goes from registers (unless the kernel's
@@ -2655,23 +2654,6 @@ LogicalResult KernelEmitter::emitWgmma(tile::MmaOp op, Value aSrc, Value bSrc,
       b.getContext(), SmallVector<Type>(N / 2, f32Type));
   NVVM::WGMMATypes type =
       element.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
-  // A from registers: block i's a0..a3 at k0 are rows g and g + 8 of the
-  // 8-column blocks k0 / 8 and k0 / 8 + 1 (the accumulator's register order
-  // with K / 8 column blocks), as bf16/f16 pairs in 32-bit words.
-  auto fragmentA = [&](int64_t i, int64_t k0) {
-    ArrayRef<Value> aRegs = regs[aSrc];
-    int64_t repsK = K / 8, j = k0 / 8;
-    auto pair = [&](int64_t h, int64_t jj) -> Value {
-      int64_t r = (2 * i + h) * (2 * repsK) + 2 * jj;
-      auto vecType = VectorType::get({2}, element);
-      Value v = LLVM::UndefOp::create(b, loc, vecType);
-      v = LLVM::InsertElementOp::create(b, loc, v, aRegs[r], i32(0));
-      v = LLVM::InsertElementOp::create(b, loc, v, aRegs[r + 1], i32(1));
-      return LLVM::BitcastOp::create(b, loc, b.getI32Type(), v);
-    };
-    return SmallVector<Value>{pair(0, j), pair(1, j), pair(0, j + 1),
-                              pair(1, j + 1)};
-  };
   // Register fragments are built before the fence, each pinned there by an
   // empty side-effecting asm: an instruction defining one between the fence
   // and the wgmmas would make ptxas insert its own warpgroup.arrive and
@@ -2680,7 +2662,7 @@ LogicalResult KernelEmitter::emitWgmma(tile::MmaOp op, Value aSrc, Value bSrc,
   if (aInRegs)
     for (int64_t i = 0; i < repsM; ++i)
       for (int64_t k0 = 0; k0 < K; k0 += 16) {
-        SmallVector<Value> frag = fragmentA(i, k0);
+        SmallVector<Value> frag = registerFragmentA(aSrc, K, i, k0, true);
         for (Value &word : frag)
           word = LLVM::InlineAsmOp::create(
                      b, loc, b.getI32Type(), ValueRange{word}, "", "=r,0",

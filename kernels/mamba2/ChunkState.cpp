@@ -35,11 +35,7 @@ void chunkState(const Config &cfg,
   if (cfg["wgmma"])
     hint("sm_90a", "wgmma", 1);
   // -1: by the block's width, as measured (below).
-  int64_t occupancy = cfg["occupancy"] >= 0 ? cfg["occupancy"]
-                      : BN <= 64           ? 4
-                                           : 3;
-  if (occupancy)
-    hint("default", "occupancy", occupancy);
+  occupancyHint(cfg, BN <= 64 ? 4 : 3);
   hint("default", "prefetch_registers", cfg["prefetch_registers"]);
 
   // Heads vary fastest: neighbouring programs read the same chunk of B (and

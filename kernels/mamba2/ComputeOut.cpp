@@ -43,12 +43,9 @@ void computeOut(const Config &cfg,
   hint("sm_90a", "wgmma_register_a", cfg["wgmma_register_a"]);
   // -1: 4 CTAs per SM where their shared memory fits (A of P·x from
   // registers, y stored directly), else 3.
-  int64_t occupancy =
-      cfg["occupancy"] >= 0 ? cfg["occupancy"]
-      : cfg["wgmma"] && cfg["wgmma_register_a"] && !cfg["tma_store"] ? 4
-                                                                      : 3;
-  if (occupancy)
-    hint("default", "occupancy", occupancy);
+  bool fourFit =
+      cfg["wgmma"] && cfg["wgmma_register_a"] && !cfg["tma_store"];
+  occupancyHint(cfg, fourFit ? 4 : 3);
   if (cfg["prefetch_registers"])
     hint("default", "prefetch_registers", cfg["prefetch_registers"]);
 
