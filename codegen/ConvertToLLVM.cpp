@@ -74,7 +74,7 @@ int64_t storageBytes(Type element) {
 /// `rowPad` elements longer (mma.sync operands, transposes), or in 8x8 core
 /// matrices of 16-byte rows (wgmma's canonical layout without swizzling; the
 /// same placement serves K-major and M/N-major operands, the descriptor
-/// tells them apart: see emitWgmma).
+/// tells them apart: see emitAsyncMma).
 /// Or (`swizzled`) as the tensor memory accelerator writes a box with
 /// 128-byte swizzling: the tile's columns in panels of 128 bytes, each panel
 /// R rows of 128 bytes, the 16-byte chunk c of row r at chunk c ^ (r % 8) of
@@ -392,14 +392,16 @@ private:
   /// on (TMA loads).
   DenseMap<Value, MbarRef> prefetchedMbar;
 
-  // tcgen05 (sm_100a, sm_103a). An mma whose operands are both staged
-  // swizzled and K-major (TMA loads: A as loaded, B a folded transpose) and
-  // whose accumulator is in #tilegpu.mma<[4, 1]> on 4 warps runs on the
-  // fifth-generation tensor cores: per 64-row block one tcgen05.mma (M = 64)
-  // per 16-wide K step, issued by thread 0 with shared-memory descriptors,
-  // the accumulator in tensor memory (moved there and back with
-  // tcgen05.st/ld of shape 16x256b, whose per-thread image is mma.sync's C
-  // fragment), completion through tcgen05.commit on an mbarrier.
+  // tcgen05 (sm_100a, sm_103a). A 16-bit mma whose accumulator is in
+  // #tilegpu.mma<[4, 1]> on 4 warps runs on the fifth-generation tensor
+  // cores: operands staged in shared memory as for wgmma (core matrices, or
+  // the TMA's 128-byte swizzled panels; K-major or M/N-major, the
+  // instruction descriptor says which), per 64-row block one tcgen05.mma
+  // (M = 64) per 16-wide K step, issued by thread 0 with shared-memory
+  // descriptors, the accumulator in tensor memory (moved there and back
+  // with tcgen05.st/ld of shape 16x256b, whose per-thread image is
+  // mma.sync's C fragment), completion through tcgen05.commit on an
+  // mbarrier.
   /// Tensor-memory columns the kernel allocates (0: none), the shared slot
   /// tcgen05.alloc writes the address to, and the mbarrier MMAs commit to.
   int64_t tmemColumns = 0;
@@ -425,10 +427,14 @@ private:
   LogicalResult emitStore(tile::StoreOp op);
   LogicalResult emitCumsum(tile::CumsumOp op);
   LogicalResult emitMma(tile::MmaOp op);
-  /// tile.mma as wgmma.mma_async (see usesWgmma): operands staged (A from
-  /// `aSrc`, transposed when `aT`; B likewise) in core matrices.
-  LogicalResult emitWgmma(tile::MmaOp op, Value aSrc, Value bSrc, bool aT,
-                          bool bT);
+  /// tile.mma on the asynchronous tensor cores, which read their operands
+  /// from shared memory through descriptors: wgmma.mma_async on sm_90a (see
+  /// usesWgmma) or tcgen05.mma on sm_100a/sm_103a (see usesTcgen05).
+  /// Operands staged (A from `aSrc`, transposed when `aT`; B likewise) in
+  /// core matrices, or as the TMA wrote them (128-byte swizzled panels); on
+  /// sm_90a an A in the accumulator's layout may come from registers.
+  LogicalResult emitAsyncMma(tile::MmaOp op, Value aSrc, Value bSrc, bool aT,
+                             bool bT);
   /// The A fragments (a0..a3) of 16-row block `i` at column `k0` of an
   /// operand `a` (K columns) held in an accumulator layout, as 2-element
   /// vectors or (`asWords`) 32-bit words.
@@ -476,10 +482,14 @@ private:
     return n;
   }
   /// See "tcgen05" above.
-  bool usesTcgen05(tile::MmaOp op, bool aT, bool bT, StageLayout aStage,
-                   StageLayout bStage);
-  LogicalResult emitTcgen05(tile::MmaOp op, Staged aStaged, Staged bStaged,
-                            int64_t rowsA, int64_t rowsB);
+  bool usesTcgen05(tile::MmaOp op);
+  /// The tcgen05 part of emitAsyncMma: `descA(m0, k0)` and `descB(k0)` are
+  /// the shared-memory descriptors of A's 64 rows from m0 and of B, at the
+  /// 16-wide K step k0; `aT` / `bT` as there (the instruction descriptor's
+  /// major-ness bits).
+  LogicalResult
+  emitTcgen05(tile::MmaOp op, function_ref<Value(int64_t, int64_t)> descA,
+              function_ref<Value(int64_t)> descB, bool aT, bool bT);
   /// The staging of an mma operand staged as `value`: swizzled for loads
   /// copied by TMA, `otherwise` for the rest.
   StageLayout stagingOf(Value value, StageLayout otherwise) {
@@ -807,7 +817,7 @@ Value KernelEmitter::stagedIndex(ArrayRef<Value> coords,
   // The tile's 8x8 blocks row-major, 64 elements each, each block row-major:
   // block (row / 8, col / 8), row row % 8, element col % 8. Whether K runs
   // along the columns (K-major) or the rows (M/N-major) only changes which
-  // block distance the descriptor calls LBO and which SBO (emitWgmma).
+  // block distance the descriptor calls LBO and which SBO (emitAsyncMma).
   Value row = coords[0], col = coords[1];
   int64_t cols = shape[1];
   auto shr3 = [&](Value v) { return arith::ShRUIOp::create(b, loc, v, i32(3)); };
@@ -1349,7 +1359,7 @@ bool KernelEmitter::usesWgmma(tile::MmaOp op) {
 
 StageLayout KernelEmitter::operandStage(tile::MmaOp op, bool isA,
                                         bool transposed) {
-  if (usesWgmma(op))
+  if (usesWgmma(op) || usesTcgen05(op))
     return StageLayout::coreMatrices();
   return StageLayout(op.getPrecision() == tile::Precision::tf32 ? 0 : 8);
 }
@@ -2022,8 +2032,8 @@ LogicalResult KernelEmitter::emitMma(tile::MmaOp op) {
                         Twine(N) + "x" + Twine(K));
   int64_t eb = storageBytes(element);
   auto align16 = [](int64_t v) { return (v + 15) / 16 * 16; };
-  if (usesWgmma(op))
-    return emitWgmma(op, aSrc, bSrc, aT, bT);
+  if (usesWgmma(op) || usesTcgen05(op))
+    return emitAsyncMma(op, aSrc, bSrc, aT, bT);
   int64_t pad = tf32 ? 0 : 8;
   // Staged row pitches: A is M x K (or K x M when transposed), B K x N (or
   // N x K); loads copied by TMA are staged swizzled, dense.
@@ -2090,8 +2100,6 @@ LogicalResult KernelEmitter::emitMma(tile::MmaOp op) {
   // returns; anything the threads wrote needs the barrier.
   if (aThreads || bThreads || !inPlace)
     barrier();
-  if (!aInRegs && usesTcgen05(op, aT, bT, aStage, bStage))
-    return emitTcgen05(op, aStaged, bStaged, rowsA, rowsB);
   Value aBase = aStaged.base, bBase = bStaged.base;
 
   Type f32Type = b.getF32Type(), i32Type = b.getI32Type();
@@ -2318,19 +2326,23 @@ LogicalResult KernelEmitter::emitMma(tile::MmaOp op) {
   return success();
 }
 
-bool KernelEmitter::usesTcgen05(tile::MmaOp op, bool aT, bool bT,
-                                StageLayout aStage, StageLayout bStage) {
-  auto module = kernel->getParentOfType<ModuleOp>();
-  if (!module ||
-      !module->hasAttr(tilegpu::TileGPUDialect::getTcgen05AvailableAttrName()))
+bool KernelEmitter::usesTcgen05(tile::MmaOp op) {
+  // (AssignLayouts marks the kernels that may: see the 'tcgen05' hint.)
+  if (!kernel->hasAttr(tilegpu::TileGPUDialect::getTcgen05AttrName()))
     return false;
   auto cType = cast<RankedTensorType>(op.getAcc().getType());
+  auto aType = cast<RankedTensorType>(op.getA().getType());
   auto layout = sixteenBitAccLayout(op);
-  int64_t M = cType.getDimSize(0), N = cType.getDimSize(1);
-  return numWarps == 4 && layout && layout.getWarpsPerCTA()[0] == 4 && layout.getWarpsPerCTA()[1] == 1 &&
-         M % 64 == 0 && N % 8 == 0 && llvm::isPowerOf2_64(N / 8) &&
-         N <= 256 && M / 64 * N <= 512 &&
-         aStage.swizzled && !aT && bStage.swizzled && bT;
+  int64_t M = cType.getDimSize(0), N = cType.getDimSize(1),
+          K = aType.getDimSize(1);
+  // 64-row blocks whose rows the warps hold as tcgen05.ld/st's 16x256b
+  // shape places them (see emitTcgen05); N / 8 a power of two (the ld/st
+  // repeat counts) up to 256; every block's N columns within the 512 of
+  // tensor memory.
+  return numWarps == 4 && layout && layout.getWarpsPerCTA()[0] == 4 &&
+         layout.getWarpsPerCTA()[1] == 1 && M % 64 == 0 && N % 8 == 0 &&
+         llvm::isPowerOf2_64(N / 8) && N <= 256 && M / 64 * N <= 512 &&
+         K % 16 == 0;
 }
 
 Value KernelEmitter::tmemBase() {
@@ -2342,9 +2354,11 @@ Value KernelEmitter::tmemBase() {
       b, loc, LLVM::LLVMPointerType::get(b.getContext(), 6), word);
 }
 
-LogicalResult KernelEmitter::emitTcgen05(tile::MmaOp op, Staged aStaged,
-                                         Staged bStaged, int64_t rowsA,
-                                         int64_t rowsB) {
+LogicalResult
+KernelEmitter::emitTcgen05(tile::MmaOp op,
+                           function_ref<Value(int64_t, int64_t)> descA,
+                           function_ref<Value(int64_t)> descB, bool aT,
+                           bool bT) {
   auto aType = cast<RankedTensorType>(op.getA().getType());
   auto cType = cast<RankedTensorType>(op.getAcc().getType());
   int64_t M = cType.getDimSize(0), N = cType.getDimSize(1),
@@ -2358,7 +2372,7 @@ LogicalResult KernelEmitter::emitTcgen05(tile::MmaOp op, Staged aStaged,
   if (tcgen05Mbar < 0)
     tcgen05Mbar = numMbarriers++;
   MLIRContext *ctx = b.getContext();
-  Type i32Type = b.getI32Type(), i64Type = b.getI64Type();
+  Type i32Type = b.getI32Type();
   auto tmemPtr = LLVM::LLVMPointerType::get(ctx, 6);
   Value tmem = tmemBase();
   // Lane (bits 16-31) and column (bits 0-15) of a tensor-memory address.
@@ -2405,29 +2419,14 @@ LogicalResult KernelEmitter::emitTcgen05(tile::MmaOp op, Staged aStaged,
   tcgen05Barrier();
 
   Type element = aType.getElementType();
-  int64_t eb = storageBytes(element);
-  // Shared-memory descriptor of a K-major operand staged in 128-byte
-  // swizzled panels of `rows` rows, for rows from `row0` and the 16-wide K
-  // step at `k0`: start >> 4 (bits 0-13), LBO 16 B (ignored within a swizzle
-  // atom), SBO 1024 B between 8-row groups (bits 32-45), version 1 (bit 46),
-  // 128-byte swizzle (mode 2, bits 61-63).
-  auto descriptor = [&](Value base, int64_t rows, int64_t row0, int64_t k0) {
-    int64_t panel = 128 / eb;
-    int64_t offset = (k0 / panel) * rows * 128 + row0 * 128 + (k0 % panel) * eb;
-    Value address = arith::AddIOp::create(
-        b, loc, LLVM::PtrToIntOp::create(b, loc, i64Type, base), i64(offset));
-    Value start = arith::AndIOp::create(
-        b, loc, arith::ShRUIOp::create(b, loc, address, i64(4)), i64(0x3FFF));
-    int64_t fields = (int64_t{1} << 16) | (int64_t{1024 >> 4} << 32) |
-                     (int64_t{1} << 46) | (int64_t{2} << 61);
-    return arith::OrIOp::create(b, loc, start, i64(fields));
-  };
   // Instruction descriptor (kind::f16): f32 D (bits 4-5 = 1), A and B
-  // bf16 (1) or f16 (0) at bits 7-9 and 10-12, both K-major (bits 15, 16
-  // clear), N >> 3 at bits 17-22, M >> 4 at bits 24-28.
+  // bf16 (1) or f16 (0) at bits 7-9 and 10-12, A M-major (bit 15) when
+  // staged transposed, B N-major (bit 16) unless staged transposed (N x K),
+  // N >> 3 at bits 17-22, M >> 4 at bits 24-28.
   int64_t ab = element.isBF16() ? 1 : 0;
-  int64_t idesc = (1 << 4) | (ab << 7) | (ab << 10) | ((N >> 3) << 17) |
-                  ((64 >> 4) << 24);
+  int64_t idesc = (1 << 4) | (ab << 7) | (ab << 10) |
+                  (int64_t{aT} << 15) | (int64_t{!bT} << 16) |
+                  ((N >> 3) << 17) | ((64 >> 4) << 24);
   onlyWhere(isZero(tid), [&] {
         for (int64_t i = 0; i < blocks; ++i)
           for (int64_t k0 = 0; k0 < K; k0 += 16) {
@@ -2436,9 +2435,8 @@ LogicalResult KernelEmitter::emitTcgen05(tile::MmaOp op, Staged aStaged,
             NVVM::Tcgen05MMAOp::create(
                 b, loc, NVVM::Tcgen05MMAKind::F16, NVVM::CTAGroupKind::CTA_1,
                 NVVM::Tcgen05MMACollectorOp::DISCARD, /*aShift=*/false,
-                tmemAt(Value(), i * N),
-                descriptor(aStaged.base, rowsA, 64 * i, k0),
-                descriptor(bStaged.base, rowsB, 0, k0), i32(idesc), enable,
+                tmemAt(Value(), i * N), descA(64 * i, k0), descB(k0),
+                i32(idesc), enable,
                 Value(), Value());
           }
         // The mbarrier's phase completes when these MMAs have.
@@ -2513,8 +2511,9 @@ SmallVector<Value> KernelEmitter::registerFragmentA(Value a, int64_t K,
 /// accumulator, which is already in its registers: the #tilegpu.mma layout
 /// [W, 1] is wgmma's accumulator layout, per 8-column block j the registers
 /// d[4 j .. 4 j + 3] = rows (g, g + 8) x columns (2t, 2t + 1).
-LogicalResult KernelEmitter::emitWgmma(tile::MmaOp op, Value aSrc, Value bSrc,
-                                       bool aT, bool bT) {
+LogicalResult KernelEmitter::emitAsyncMma(tile::MmaOp op, Value aSrc,
+                                          Value bSrc, bool aT, bool bT) {
+  bool tcgen05 = usesTcgen05(op);
   auto aType = cast<RankedTensorType>(op.getA().getType());
   auto cType = cast<RankedTensorType>(op.getAcc().getType());
   int64_t M = cType.getDimSize(0), N = cType.getDimSize(1),
@@ -2531,8 +2530,9 @@ LogicalResult KernelEmitter::emitWgmma(tile::MmaOp op, Value aSrc, Value bSrc,
   // warps along M): it goes to the mma without shared memory.
   auto aLayout = dyn_cast_or_null<tilegpu::MmaLayoutAttr>(
       tilegpu::getLayout(op.getA().getType()));
+  // (tcgen05 takes A from shared or tensor memory only: staged.)
   IntegerAttr registerA = kernelHint("wgmma_register_a");
-  bool aInRegs = !aT && aLayout && regs.count(aSrc) &&
+  bool aInRegs = !tcgen05 && !aT && aLayout && regs.count(aSrc) &&
                  aLayout == tilegpu::getLayout(op.getAcc().getType()) &&
                  (!registerA || registerA.getInt() != 0);
   bool aPre = aInRegs || prefetchedAt.count(aSrc) || residentAt.count(aSrc),
@@ -2558,7 +2558,8 @@ LogicalResult KernelEmitter::emitWgmma(tile::MmaOp op, Value aSrc, Value bSrc,
   if (bStaged.tma)
     waitTma(bStaged.tma);
   // What the threads wrote (or copied with cp.async) must reach the
-  // asynchronous proxy wgmma reads through; TMA copies are there already.
+  // asynchronous proxy the tensor cores read through; TMA copies are there
+  // already.
   if (aThreads || bThreads) {
     fenceAsyncShared();
     barrier();
@@ -2570,14 +2571,20 @@ LogicalResult KernelEmitter::emitWgmma(tile::MmaOp op, Value aSrc, Value bSrc,
   };
   Value aAddr = aInRegs ? Value() : addressOf(aStaged.base),
         bAddr = addressOf(bStaged.base);
-  // Descriptor: start >> 4 (bits 0-13), LBO >> 4 (16-29), SBO >> 4 (32-45),
-  // layout (bits 62-63): 0 no swizzle, 1 the 128-byte swizzle.
+  // Descriptor: start >> 4 (bits 0-13), LBO >> 4 (16-29), SBO >> 4 (32-45);
+  // wgmma: layout (bits 62-63) 0 no swizzle, 1 the 128-byte swizzle;
+  // tcgen05: version 1 (bits 46-48), swizzle mode (bits 61-63) 0 none, 2
+  // the 128-byte swizzle. Both read the same canonical layouts (core
+  // matrices, swizzle atoms), so LBO and SBO mean the same.
   auto descriptor = [&](Value address, int64_t lbo, int64_t sbo,
                         bool swizzled = false) -> Value {
     Value start = arith::AndIOp::create(
         b, loc, arith::ShRUIOp::create(b, loc, address, i64(4)), i64(0x3FFF));
-    int64_t fields = ((lbo >> 4) << 16) | ((sbo >> 4) << 32) |
-                     (swizzled ? int64_t{1} << 62 : 0);
+    int64_t fields = ((lbo >> 4) << 16) | ((sbo >> 4) << 32);
+    if (tcgen05)
+      fields |= (int64_t{1} << 46) | (swizzled ? int64_t{2} << 61 : 0);
+    else
+      fields |= swizzled ? int64_t{1} << 62 : 0;
     return arith::OrIOp::create(b, loc, start, i64(fields));
   };
   // A 128-byte swizzled operand (TMA): `rows` staged rows of 128-byte
@@ -2639,6 +2646,11 @@ LogicalResult KernelEmitter::emitWgmma(tile::MmaOp op, Value aSrc, Value bSrc,
       return descriptor(coreAt(bAddr, i64(0), k0, K), 128, K / 8 * 128);
     return descriptor(coreAt(bAddr, i64(k0), 0, N), N / 8 * 128, 128);
   };
+
+  if (tcgen05)
+    return emitTcgen05(
+        op, [&](int64_t m0, int64_t k0) { return descA(i64(m0), k0); }, descB,
+        aT, bT);
 
   unsigned W = numWarps;
   int64_t repsM = M / (16 * W), repsN = N / 8;

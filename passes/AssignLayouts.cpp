@@ -87,7 +87,7 @@ struct AssignLayouts
     // The pipeline marks targets with warpgroup MMA (codegen/Target.h).
     bool wgmmaAvailable =
         module->hasAttr(tilegpu::TileGPUDialect::getWgmmaAvailableAttrName());
-    bool tcgen05 =
+    bool tcgen05Available =
         module->hasAttr(tilegpu::TileGPUDialect::getTcgen05AvailableAttrName());
     for (auto kernel : module.getOps<func::FuncOp>()) {
       unsigned numWarps = numWarpsFor(kernel, target);
@@ -110,6 +110,25 @@ struct AssignLayouts
       bool wgmma = wgmmaAvailable && hint == 1;
       if (wgmma)
         kernel->setAttr(tilegpu::TileGPUDialect::getWgmmaAttrName(),
+                        UnitAttr::get(kernel.getContext()));
+      // tcgen05 wherever the target has it, unless the kernel's hint
+      // 'tcgen05' = 0 keeps it on mma.sync; a hint of 1 elsewhere is the
+      // kernel's error.
+      std::optional<int64_t> tcHint;
+      if (IntegerAttr value = kernelHint(kernel, target, "tcgen05"))
+        tcHint = value.getInt();
+      if (tcHint == 1 && !tcgen05Available) {
+        kernel.emitError()
+            << "kernel '" << kernel.getSymName()
+            << "' asks for tcgen05 (hint 'tcgen05' = 1): the fifth-generation "
+               "tensor cores are sm_100a/sm_103a instructions, and "
+            << target << " does not have them (ask for them on sm_100a or "
+            << "sm_103a only)";
+        return signalPassFailure();
+      }
+      bool tcgen05 = tcgen05Available && tcHint != 0;
+      if (tcgen05)
+        kernel->setAttr(tilegpu::TileGPUDialect::getTcgen05AttrName(),
                         UnitAttr::get(kernel.getContext()));
       // tcgen05 reads both operands from shared memory whatever the
       // accumulator's split, and tensor memory hands each warp of a

@@ -45,6 +45,10 @@ def TileGPU_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getWgmmaAttrName() {
       return ::llvm::StringLiteral("tilegpu.wgmma");
     }
+    /// Kernel attribute (unit): tile.mma may use tcgen05.mma.
+    static constexpr ::llvm::StringLiteral getTcgen05AttrName() {
+      return ::llvm::StringLiteral("tilegpu.tcgen05");
+    }
   }];
 }
 

@@ -41,11 +41,14 @@ void computeOut(const Config &cfg,
   if (cfg["wgmma"])
     hint("sm_90a", "wgmma", 1);
   hint("sm_90a", "wgmma_register_a", cfg["wgmma_register_a"]);
-  // -1: 4 CTAs per SM where their shared memory fits (A of P·x from
-  // registers, y stored directly), else 3.
+  // -1: 4 CTAs per SM on sm_90a where their shared memory fits (A of P·x
+  // from registers, y stored directly), else 3 (tcgen05 stages that A in
+  // shared memory: 4 never fit).
   bool fourFit =
       cfg["wgmma"] && cfg["wgmma_register_a"] && !cfg["tma_store"];
-  occupancyHint(cfg, fourFit ? 4 : 3);
+  occupancyHint(cfg, 3);
+  if (fourFit)
+    occupancyHint(cfg, 4, "sm_90a");
   if (cfg["prefetch_registers"])
     hint("default", "prefetch_registers", cfg["prefetch_registers"]);
 

@@ -10,14 +10,15 @@ namespace tessel::mamba2 {
 /// Acs is kept times log2(e) so that exp(v) = exp2(Acs) downstream.
 inline constexpr double kLog2e = 1.4426950408889634;
 
-/// The `occupancy` tunable as the kernel's hint: CTAs per SM to fit, -1 for
-/// `automatic` (the kernel's measured rule), 0 for none (ptxas decides).
-/// (A rejected value is reported at the caller's line.)
+/// The `occupancy` tunable as the kernel's hint for `target`: CTAs per SM to
+/// fit, -1 for `automatic` (the kernel's measured rule), 0 for none (ptxas
+/// decides). (A rejected value is reported at the caller's line.)
 inline void occupancyHint(const dsl::Config &cfg, int64_t automatic,
+                          const char *target = "default",
                           Loc loc = Loc::current()) {
   int64_t occupancy = cfg["occupancy"] >= 0 ? cfg["occupancy"] : automatic;
   if (occupancy)
-    dsl::hint("default", "occupancy", occupancy, loc);
+    dsl::hint(target, "occupancy", occupancy, loc);
 }
 
 // Pieces of the chunk-state recurrence shared by fwd_pass_state (all of it,

@@ -42,16 +42,29 @@ module attributes {tilegpu.target = "sm_100a", tilegpu.tma_available, tilegpu.tc
 
 // -----
 
-// Must not fire: B not transposed (N-major: not yet on the tcgen05 path),
-// and A computed in registers (it would need tensor memory or a staging
-// copy). Both stay on mma.sync; no tensor memory.
-// CHECK-NOT: tessel_tmem
-// CHECK-LABEL: llvm.func @tcgen05_not
-// CHECK-NOT: nvvm.tcgen05
-// CHECK: nvvm.mma.sync
-// CHECK-NOT: nvvm.tcgen05
+// Fires for every staging. A computed in registers (%xx) is staged in core
+// matrices, K-major without swizzle: LBO 128 bytes between K-adjacent core
+// matrices (8 << 16), SBO K / 8 * 128 = 1024 between 8-row groups
+// (64 << 32), version 1 (1 << 46): 70643622608896. B as the TMA wrote it
+// (K-major, folded transpose): LBO 16 (1 << 16), SBO 1024, version 1, the
+// 128-byte swizzle (mode 2 << 61): 4611756662049538048. An N-major B (%w,
+// not transposed) sets the instruction descriptor's bit 16 (N = 64 (8 << 17)
+// | M = 64 | bf16 | f32 D | B N-major = 68224144), and its descriptor is the
+// swizzled MN-major one: LBO 64 rows x 128 bytes = 8192 between 64-column
+// panels (512 << 16), SBO 1024: 4611756662083026944. The two mmas share
+// the 64 columns allocated for the larger.
+// CHECK-LABEL: llvm.func @tcgen05_staged
+// CHECK: nvvm.tcgen05.alloc %{{.*}}, %c64_i32
+// CHECK: arith.constant 70643622608896 : i64
+// CHECK: arith.constant 4611756662049538048 : i64
+// CHECK: nvvm.tcgen05.mma %{{.*}}, %{{.*}}, %{{.*}}, %c67634320_i32, %false
+// CHECK-NOT: nvvm.mma.sync
+// CHECK: arith.constant 4611756662083026944 : i64
+// CHECK: nvvm.tcgen05.mma %{{.*}}, %{{.*}}, %{{.*}}, %c68224144_i32, %false
+// CHECK-NOT: nvvm.mma.sync
+// CHECK: nvvm.tcgen05.dealloc %{{.*}}, %c64_i32
 module attributes {tilegpu.target = "sm_100a", tilegpu.tma_available, tilegpu.tcgen05_available} {
-  func.func @tcgen05_not(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>) {
+  func.func @tcgen05_staged(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>) {
     %c0 = arith.constant 0 : i32
     %x = tile.load %a[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
     %y = tile.load %b[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<32x64xbf16>
@@ -64,6 +77,50 @@ module attributes {tilegpu.target = "sm_100a", tilegpu.tma_available, tilegpu.tc
     %z2 = arith.constant dense<0.0> : tensor<64x64xf32>
     %e = tile.mma %x, %w, %z2 {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
     tile.store %e, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
+
+// -----
+
+// Must not fire: the kernel's hint 'tcgen05' = 0; 8 warps (two warps per
+// 16-row band of an M = 64 block: tensor memory gives each warp of a
+// warpgroup its own 32 lanes); tf32 precision (kind::tf32 is not lowered
+// yet). All stay on mma.sync, and no tensor memory is allocated.
+// CHECK-NOT: tessel_tmem
+// CHECK-LABEL: llvm.func @tcgen05_hint_off
+// CHECK-NOT: nvvm.tcgen05
+// CHECK: nvvm.mma.sync
+// CHECK-LABEL: llvm.func @tcgen05_eight_warps
+// CHECK-NOT: nvvm.tcgen05
+// CHECK: nvvm.mma.sync
+// CHECK-LABEL: llvm.func @tcgen05_tf32
+// CHECK-NOT: nvvm.tcgen05
+// CHECK: nvvm.mma.sync
+// CHECK-NOT: nvvm.tcgen05
+module attributes {tilegpu.target = "sm_100a", tilegpu.tma_available, tilegpu.tcgen05_available} {
+  func.func @tcgen05_hint_off(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>) attributes {tile.hints = #tile.hints<{sm_100a = {tcgen05 = 0}}>} {
+    %c0 = arith.constant 0 : i32
+    %x = tile.load %a[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %d = tile.mma %x, %x, %z {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    tile.store %d, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32>
+    return
+  }
+  func.func @tcgen05_eight_warps(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>) attributes {tile.hints = #tile.hints<{default = {num_warps = 8}}>} {
+    %c0 = arith.constant 0 : i32
+    %x = tile.load %a[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %d = tile.mma %x, %x, %z {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    tile.store %d, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32>
+    return
+  }
+  func.func @tcgen05_tf32(%a: !tile.view<?x?xf32, align = 16, unit_stride>, %c: !tile.view<?x?xf32>) {
+    %c0 = arith.constant 0 : i32
+    %x = tile.load %a[%c0, %c0] : !tile.view<?x?xf32, align = 16, unit_stride> -> tensor<64x64xf32>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %d = tile.mma %x, %x, %z {precision = #tile<precision tf32>} : tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>
+    tile.store %d, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32>
     return
   }
 }

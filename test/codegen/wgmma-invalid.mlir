@@ -10,3 +10,14 @@ module attributes {tilegpu.target = "sm_100a"} {
     return
   }
 }
+
+// -----
+
+// Likewise tcgen05, the fifth-generation tensor cores of sm_100a/sm_103a:
+// sm_90a has no tilegpu.tcgen05_available.
+module attributes {tilegpu.target = "sm_90a", tilegpu.wgmma_available} {
+  // expected-error @below {{kernel 'needs_tcgen05' asks for tcgen05 (hint 'tcgen05' = 1): the fifth-generation tensor cores are sm_100a/sm_103a instructions, and sm_90a does not have them}}
+  func.func @needs_tcgen05(%a: !tile.view<?x?xbf16>) attributes {tile.hints = #tile.hints<{default = {tcgen05 = 1}}>} {
+    return
+  }
+}
