@@ -5,7 +5,8 @@
 //
 //   states[c] = S;   S <- exp(Acs_last(c)) S + S_loc(c)
 //
-// from S = initial_states (or 0), writing the state entering every chunk in
+// from S = initial_states (or 0; S_loc as chunk_state stored it, in x's
+// type, the sum in f32), writing the state entering every chunk in
 // x's 16-bit type (what compute_out's mma reads) and the final state in f32.
 // With packed sequences the state flows into the next chunk only when the
 // sequence did not change over this one. Elementwise work on small blocks: many
@@ -22,7 +23,7 @@ namespace {
 
 template <class X>
 void statePassing(const Config &cfg,
-                  View<float, 5, kDense> local,   // (b, nc, h, p, n)
+                  View<X, 5, kDense> local,       // (b, nc, h, p, n)
                   View<float, 3, kDense> acs,     // (b, h, L), x log2 e
                   View<int32_t, 2> seqIdx,        // (b, L)
                   View<float, 4> initStates,      // (b, h, p, n)
@@ -49,8 +50,8 @@ void statePassing(const Config &cfg,
         store(states, {bi, c, hi, pb, nb}, cast<X>(S), {.squeeze = {0, 1, 2}});
         ChunkEnd end = chunkEnd(acs, seqIdx, hasSeqIdx, L, bi, hi, c, Q);
         Tile flow = carried(end, seqPrev);
-        Tile add = load(local, {bi, c, hi, pb, nb},
-                        {drop, drop, drop, BP, BN});
+        Tile add = cast<float>(load(local, {bi, c, hi, pb, nb},
+                                    {drop, drop, drop, BP, BN}));
         return std::tuple<Tile, Tile>{S * reshape(flow, {1, 1}) + add,
                                       end.seq};
       }));

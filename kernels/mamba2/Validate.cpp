@@ -262,7 +262,7 @@ Workspace layout(const Dims &d, bool perChunkStates) {
   w.statesOffset = w.acsOffset + roundUp(rows, 256);
   const size_t stateElems = static_cast<size_t>(d.b * d.nc * d.h * d.p * d.np);
   w.localOffset = w.statesOffset + roundUp(stateElems * 2, 256);
-  w.bytes = w.localOffset + (perChunkStates ? roundUp(stateElems * 4, 256) : 0);
+  w.bytes = w.localOffset + (perChunkStates ? roundUp(stateElems * 2, 256) : 0);
   return w;
 }
 
@@ -279,9 +279,10 @@ StatePath statePath(const Dims &d, int sms, const char *force) {
     return StatePath::serial;
   if (force && std::string(force) == "split")
     return StatePath::split;
-  // The split pays for its f32 per-chunk states (written, then read: 8 bytes
-  // per state element per chunk) with parallelism. Measured on the H200 over
-  // MAMBA2.md's shapes (bench/results/2026-11-29-split-states.md), the
+  // The split pays for its per-chunk states (written, then read: 4 bytes per
+  // state element per chunk since they are 16-bit; 8 when this rule was
+  // measured) with parallelism. Measured on the H200 over MAMBA2.md's shapes
+  // (bench/results/2026-11-29-split-states.md, f32 per-chunk states), the
   // walk in order wins once it has two CTAs per SM, and at Q = 64 (four
   // times the per-chunk traffic of Q = 256); the split wins everywhere else
   // (up to 2x: b=1 L=65536 h=80 n=64).

@@ -20,8 +20,9 @@ struct Dims {
 /// then the chunk states (b, nc, h, p, n) in x's 16-bit type (what
 /// compute_out's mma reads; final_states stay f32) with n padded to 8 (16-byte
 /// rows), then what each chunk adds to the state on its own (chunk_state's
-/// output, state_passing's input) in f32, laid out like the states, only
-/// when the forward takes that path; each 256-aligned.
+/// output, state_passing's input: accumulated in f32, stored in x's type,
+/// which halves their traffic), laid out like the states, only when the
+/// forward takes that path; each 256-aligned.
 struct Workspace {
   size_t dtOffset, acsOffset, statesOffset, localOffset, bytes;
 };
@@ -29,7 +30,7 @@ struct Workspace {
 /// the argument.
 rt::Status validate(const tessel_mamba2_forward_args *args, Dims *dims);
 
-/// Where the intermediates live in the workspace (with room for the f32
+/// Where the intermediates live in the workspace (with room for the
 /// per-chunk states when `perChunkStates`).
 Workspace layout(const Dims &dims, bool perChunkStates);
 
@@ -40,7 +41,7 @@ rt::Status checkWorkspace(const tessel_mamba2_forward_args *args,
 
 /// How the chunk states are computed: by fwd_pass_state, which walks the
 /// chunks in order in (p, n, b h) blocks, or by chunk_state (every chunk in
-/// parallel, f32 per-chunk states in the workspace) then state_passing (the
+/// parallel, 16-bit per-chunk states in the workspace) then state_passing (the
 /// scan over chunks, elementwise).
 enum class StatePath { serial, split };
 

@@ -101,7 +101,7 @@ typedef struct tessel_mamba2_forward_args {
   int32_t dt_softplus;
   double dt_limit_lo, dt_limit_hi; /* default 0 and +inf */
   /* Device memory for the intermediates (dt, dA_cumsum, chunk states, and
-   * the f32 per-chunk states when the forward computes them), of
+   * the 16-bit per-chunk states when the forward computes them), of
    * at least tessel_mamba2_workspace_size bytes, 256-byte aligned. */
   void *workspace;
   size_t workspace_bytes;

@@ -72,12 +72,13 @@ TEST(Mamba2Api, AcceptsAValidCallAndSizesTheWorkspace) {
   EXPECT_EQ(d.nc, 4);
   Workspace w = layout(d, /*perChunkStates=*/false);
   // dt and Acs rows of 1000 floats, 16 rows each; then 2*4*8*64*128
-  // 16-bit states, then (for the split path) as many f32 per-chunk states.
+  // 16-bit states, then (for the split path) as many 16-bit per-chunk
+  // states.
   EXPECT_EQ(w.acsOffset, 64000u);
   EXPECT_EQ(w.statesOffset, 128000u);
   EXPECT_EQ(w.localOffset, 128000u + 2u * 4 * 8 * 64 * 128 * 2);
   EXPECT_EQ(w.bytes, w.localOffset);
-  EXPECT_EQ(layout(d, true).bytes, 128000u + 2u * 4 * 8 * 64 * 128 * (2 + 4));
+  EXPECT_EQ(layout(d, true).bytes, 128000u + 2u * 4 * 8 * 64 * 128 * (2 + 2));
   a.workspace = reinterpret_cast<void *>(0xd00000);
   a.workspace_bytes = w.bytes;
   EXPECT_EQ(check(a), "");

@@ -190,7 +190,7 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
   const int64_t nc = ceilDiv(c.L, c.Q), Lp = ceilDiv(c.L, 4) * 4;
   HostTensor dtOut(DType::f32, {c.b, c.h, Lp}), acs(DType::f32, {c.b, c.h, Lp}),
       states(c.x, {c.b, nc, c.h, c.p, c.n}),
-      local(DType::f32, {c.b, nc, c.h, c.p, c.n}),
+      local(c.x, {c.b, nc, c.h, c.p, c.n}),
       finalStates(DType::f32, {c.b, c.h, c.p, c.n}),
       y(c.x, {c.b, c.L, c.h, c.p});
   for (HostTensor *t : {&dtOut, &acs, &states, &local, &finalStates, &y})
