@@ -89,9 +89,12 @@ const Register registration{{
             tunable("occupancy", {-1, 0, 1, 2, 3, 4}, -1,
                     "CTAs per SM to fit (0: ptxas decides; -1: 4 for 64 "
                     "state columns, 3 for 128)"),
-            // Off: on the H200 0.520 vs 0.539 ms at n=64 (64 columns) but
-            // 0.841 vs 0.832 at n=128 (bench/results/2026-11-29-tma-store.md).
-            tunable("tma_store", {0, 1}, 0,
+            // On since the per-chunk states are 16-bit: chunk_state +
+            // state_passing 0.76 -> 0.68 ms at b=1 L=65536 h=80 n=128, 0.50
+            // -> 0.47 at n=64 on the H200 (with f32 states it lost at
+            // n=128: bench/results/2026-11-30-compute-out-experiments.md,
+            // 2026-11-29-tma-store.md).
+            tunable("tma_store", {0, 1}, 1,
                     "the states through shared memory and the TMA (sm_90a "
                     "and later)"),
             tunable("prefetch_registers", {0, 32, 64}, 64,
