@@ -65,11 +65,33 @@ void computeOut(const Config &cfg,
       hasSeqIdx != 0, [&] { return load(seqIdx, {bi, r}, {drop, BM}); },
       [&] { return zeros({BM}, DType::i32); });
 
+  // N_MAX > 0: n <= N_MAX (the caller's promise), so the state dimension
+  // is SB = N_MAX / BK blocks, known when the kernel is traced. C's blocks
+  // are then loaded once, before the loops (they stay in shared memory for
+  // every product that reads them), and the products over the state
+  // dimension are unrolled, so that the loop over source blocks prefetches
+  // all of its B blocks an iteration ahead. 0: any n, walked by loops.
+  const int64_t SB = cfg["N_MAX"] / BK;
+  std::vector<Tile> Cres;
+  for (int64_t k = 0; k < SB; ++k)
+    Cres.push_back(load(C, {bi, r, gi, k}, {drop, BM, drop, BK}));
+  // Σ_k C_k · (T_k)ᵀ over the state dimension, T_k the k-th block of a tile
+  // whose rows `rowsOf` loads.
+  auto overState = [&](Tile acc, auto rowsOf) {
+    if (SB > 0) {
+      for (int64_t k = 0; k < SB; ++k)
+        acc = mma(Cres[k], transpose(rowsOf(ScalarArg(k))), acc);
+      return acc;
+    }
+    return for_range({0, numK}, acc, [&](Scalar k, Tile a) {
+      Tile Ck = load(C, {bi, r, gi, k}, {drop, BM, drop, BK});
+      return mma(Ck, transpose(rowsOf(ScalarArg(k))), a);
+    });
+  };
+
   // The state term: C_t · S_cᵀ over the state dimension, block by block.
-  Tile cs = for_range({0, numK}, zeros({BM, BP}), [&](Scalar k, Tile acc) {
-    Tile Ck = load(C, {bi, r, gi, k}, {drop, BM, drop, BK});
-    Tile Sk = load(states, {bi, c, hi, pb, k}, {drop, drop, drop, BP, BK});
-    return mma(Ck, transpose(Sk), acc);
+  Tile cs = overState(zeros({BM, BP}), [&](const ScalarArg &k) {
+    return load(states, {bi, c, hi, pb, k}, {drop, drop, drop, BP, BK});
   });
   // It reaches the tokens that continue the sequence of the token before the
   // chunk (sequence 0 before token 0).
@@ -99,12 +121,9 @@ void computeOut(const Config &cfg,
                                 reshape(seqS, {1, BM}));
             },
             [&] { return causal; });
-        Tile cb =
-            for_range({0, numK}, zeros({BM, BM}), [&](Scalar k, Tile cbAcc) {
-              Tile Ck = load(C, {bi, r, gi, k}, {drop, BM, drop, BK});
-              Tile Bk = load(B, {bi, s, gi, k}, {drop, BM, drop, BK});
-              return mma(Ck, transpose(Bk), cbAcc);
-            });
+        Tile cb = overState(zeros({BM, BM}), [&](const ScalarArg &k) {
+          return load(B, {bi, s, gi, k}, {drop, BM, drop, BK});
+        });
         // Masked entries may overflow exp2; the select drops them.
         Tile w = where(mask, exp2(acsCol - reshape(acsS, {1, BM})), 0.0f) *
                  reshape(dtS, {1, BM});
@@ -150,6 +169,13 @@ const Register registration{{
             tunable("BLOCK_K", {16, 32, 64, 128}, 64,
                     "state dimension per mma step"),
             tunable("num_warps", {4, 8}, 4, "warps per program"),
+            // 64: compute_out 1.52 -> 1.37 ms at b=1 L=65536 h=80 n=64 on
+            // the H200; 128 (73728 bytes of shared memory: 3 CTAs per SM)
+            // was 2-4% slower than the loops at n=128 (bench/results/
+            // 2026-11-30-compute-out-experiments.md).
+            variant("N_MAX", {0, 64}, 0,
+                    "n is at most this (C kept in shared memory, the state "
+                    "dimension unrolled); 0: any n"),
             // 10% faster on the H200 with the TMA-staged operands (2.55 ->
             // 2.29 ms at b=1 L=65536 h=80 n=128: 2026-11-29-tma.md).
             tunable("wgmma", {0, 1}, 1,
@@ -189,6 +215,8 @@ const Register registration{{
     .check = [](const Config &cfg) -> std::string {
       if (cfg.get("Q") % cfg.get("BLOCK_M"))
         return "BLOCK_M must divide Q";
+      if (cfg.get("N_MAX") % cfg.get("BLOCK_K"))
+        return "BLOCK_K must divide N_MAX";
       return "";
     },
 }};

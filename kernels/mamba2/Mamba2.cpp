@@ -154,6 +154,9 @@ Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d, int sms,
   aot::compute_out_variant ov;
   ov.Q = d.Q;
   ov.X_DTYPE = xDtype;
+  // C resident in shared memory, the state dimension unrolled, where n
+  // allows (its BLOCK_K, 64, divides 64).
+  ov.N_MAX = d.n <= 64 ? 64 : 0;
 
   const bool timed = timingOn;
   if (timed) {
