@@ -214,8 +214,7 @@ Status workspaceSize(const tessel_mamba2_forward_args *args, size_t *bytes,
     return setCode(Status::error("bytes: null pointer"),
                    TESSEL_MAMBA2_INVALID_ARGUMENT, code);
   // The path (and so the size) for the current device.
-  *bytes = layout(d, statePath(d, smCount(), forcedPath()) == StatePath::split)
-               .bytes;
+  *bytes = layout(d, statePath(d, forcedPath()) == StatePath::split).bytes;
   return setCode(Status(), TESSEL_MAMBA2_OK, code);
 }
 
@@ -225,8 +224,8 @@ Status forward(const tessel_mamba2_forward_args *a,
   if (Status s = validate(a, &d); !s.ok())
     return setCode(std::move(s), TESSEL_MAMBA2_INVALID_ARGUMENT, code);
   const int sms = smCount();
-  const StatePath path = fitWorkspace(d, statePath(d, sms, forcedPath()),
-                                      a->workspace_bytes);
+  const StatePath path =
+      fitWorkspace(d, statePath(d, forcedPath()), a->workspace_bytes);
   Status s = checkWorkspace(a, d, path == StatePath::split);
   if (!s.ok())
     return setCode(std::move(s), TESSEL_MAMBA2_INVALID_ARGUMENT, code);

@@ -270,7 +270,7 @@ int64_t serialCtas(const Dims &d) {
   return d.b * d.h * ((d.p + 63) / 64) * ((d.n + 63) / 64);
 }
 
-StatePath statePath(const Dims &d, int sms, const char *force) {
+StatePath statePath(const Dims &d, const char *force) {
   // chunk_state's grid: (nc h, p / 64, ceil(n / BLOCK_N) b) with BLOCK_N 64
   // or 128; y and z at most 65535 (checked for the smaller block).
   if (d.nc * d.h > int64_t(0x7fffffff) || d.b * ((d.n + 63) / 64) > 65535)
@@ -280,13 +280,14 @@ StatePath statePath(const Dims &d, int sms, const char *force) {
   if (force && std::string(force) == "split")
     return StatePath::split;
   // The split pays for its per-chunk states (written, then read: 4 bytes per
-  // state element per chunk since they are 16-bit; 8 when this rule was
-  // measured) with parallelism. Measured on the H200 over MAMBA2.md's shapes
-  // (bench/results/2026-11-29-split-states.md, f32 per-chunk states), the
-  // walk in order wins once it has two CTAs per SM, and at Q = 64 (four
-  // times the per-chunk traffic of Q = 256); the split wins everywhere else
-  // (up to 2x: b=1 L=65536 h=80 n=64).
-  if (serialCtas(d) >= 2 * int64_t(sms) || d.Q < 128)
+  // state element per chunk, 16-bit) with parallelism. Measured on the H200
+  // over MAMBA2.md's shapes (bench/results/2026-11-30-compute-out-
+  // experiments.md), the walk in order wins only at Q = 64 (four times the
+  // per-chunk traffic of Q = 256): 1.51 vs 1.81 ms at b=1 L=65536 h=80
+  // n=128. The split wins everywhere else, also where the walk in order has
+  // two or more CTAs per SM (it lost there with f32 per-chunk states): 0.63
+  // vs 0.77 ms at b=4 L=16384 h=80 n=128, 1.27 vs 1.59 at b=1 L=65536 n=256.
+  if (d.Q < 128)
     return StatePath::serial;
   return StatePath::split;
 }

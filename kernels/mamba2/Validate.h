@@ -48,10 +48,10 @@ enum class StatePath { serial, split };
 /// fwd_pass_state's CTAs with 64 p-rows and 64 state columns each.
 int64_t serialCtas(const Dims &dims);
 
-/// The path for a device of `sms` SMs; `force` ("serial" or "split", from
+/// The path for `dims`; `force` ("serial" or "split", from
 /// TESSEL_MAMBA2_STATE_PATH; null or anything else: the rule) overrides the
 /// rule but not the grid limits.
-StatePath statePath(const Dims &dims, int sms, const char *force);
+StatePath statePath(const Dims &dims, const char *force);
 
 /// `path`, or the walk in order when the workspace fits only that (sized by
 /// workspace_size on another device, or without a current context).

@@ -107,34 +107,29 @@ TEST(Mamba2Api, ChoosesTheStatePathAsMeasured) {
   auto dims = [](int64_t b, int64_t L, int64_t h, int64_t n, int64_t Q) {
     return Dims{b, L, h, 64, n, 1, Q, (L + Q - 1) / Q, L, n};
   };
-  const int sms = 132;
-  // Few fwd_pass_state CTAs (b h n / 64 < 2 x 132): chunk-parallel.
-  EXPECT_EQ(statePath(dims(1, 65536, 80, 128, 256), sms, nullptr),
+  // Q >= 128: chunk-parallel, however many fwd_pass_state CTAs there
+  // would be (b h n / 64 = 160, 24, 320, 640 here).
+  EXPECT_EQ(statePath(dims(1, 65536, 80, 128, 256), nullptr),
             StatePath::split);
-  EXPECT_EQ(statePath(dims(1, 65536, 80, 128, 128), sms, nullptr),
+  EXPECT_EQ(statePath(dims(1, 65536, 80, 128, 128), nullptr),
             StatePath::split);
-  EXPECT_EQ(statePath(dims(1, 1024, 24, 128, 256), sms, nullptr),
+  EXPECT_EQ(statePath(dims(1, 1024, 24, 128, 256), nullptr), StatePath::split);
+  EXPECT_EQ(statePath(dims(1, 65536, 80, 256, 256), nullptr),
             StatePath::split);
-  // Two CTAs per SM or more (320, 640), or Q = 64: the walk in order.
-  EXPECT_EQ(statePath(dims(1, 65536, 80, 256, 256), sms, nullptr),
+  EXPECT_EQ(statePath(dims(4, 16384, 80, 128, 256), nullptr),
+            StatePath::split);
+  // Q = 64: the walk in order.
+  EXPECT_EQ(statePath(dims(1, 65536, 80, 128, 64), nullptr),
             StatePath::serial);
-  EXPECT_EQ(statePath(dims(4, 16384, 80, 128, 256), sms, nullptr),
-            StatePath::serial);
-  EXPECT_EQ(statePath(dims(1, 65536, 80, 128, 64), sms, nullptr),
-            StatePath::serial);
-  // The threshold moves with the SM count (320 CTAs: serial on 132 SMs,
-  // split on 170).
-  EXPECT_EQ(statePath(dims(1, 65536, 80, 256, 256), 170, nullptr),
-            StatePath::split);
   // Forced either way; anything else is the rule.
-  EXPECT_EQ(statePath(dims(1, 65536, 80, 128, 256), sms, "serial"),
+  EXPECT_EQ(statePath(dims(1, 65536, 80, 128, 256), "serial"),
             StatePath::serial);
-  EXPECT_EQ(statePath(dims(4, 16384, 80, 128, 256), sms, "split"),
+  EXPECT_EQ(statePath(dims(1, 65536, 80, 128, 64), "split"),
             StatePath::split);
-  EXPECT_EQ(statePath(dims(1, 65536, 80, 128, 256), sms, "fast"),
+  EXPECT_EQ(statePath(dims(1, 65536, 80, 128, 256), "fast"),
             StatePath::split);
   // chunk_state's grid z (b x n / 64) over 65535: never split, even forced.
-  EXPECT_EQ(statePath(dims(20000, 128, 1, 256, 128), sms, "split"),
+  EXPECT_EQ(statePath(dims(20000, 128, 1, 256, 128), "split"),
             StatePath::serial);
 }
 
