@@ -486,10 +486,12 @@ private:
   /// The tcgen05 part of emitAsyncMma: `descA(m0, k0)` and `descB(k0)` are
   /// the shared-memory descriptors of A's 64 rows from m0 and of B, at the
   /// 16-wide K step k0; `aT` / `bT` as there (the instruction descriptor's
-  /// major-ness bits).
+  /// major-ness bits). With `aRegs` (a tile in the accumulator's layout), A
+  /// goes from those registers to tensor memory and the MMAs read it there.
   LogicalResult
   emitTcgen05(tile::MmaOp op, function_ref<Value(int64_t, int64_t)> descA,
-              function_ref<Value(int64_t)> descB, bool aT, bool bT);
+              function_ref<Value(int64_t)> descB, bool aT, bool bT,
+              Value aRegs);
   /// The staging of an mma operand staged as `value`: swizzled for loads
   /// copied by TMA, `otherwise` for the rest.
   StageLayout stagingOf(Value value, StageLayout otherwise) {
@@ -2358,15 +2360,17 @@ LogicalResult
 KernelEmitter::emitTcgen05(tile::MmaOp op,
                            function_ref<Value(int64_t, int64_t)> descA,
                            function_ref<Value(int64_t)> descB, bool aT,
-                           bool bT) {
+                           bool bT, Value aRegs) {
   auto aType = cast<RankedTensorType>(op.getA().getType());
   auto cType = cast<RankedTensorType>(op.getAcc().getType());
   int64_t M = cType.getDimSize(0), N = cType.getDimSize(1),
           K = aType.getDimSize(1);
   int64_t blocks = M / 64;
-  // Columns: one N-wide range per 64-row block, a power of two >= 32.
+  // Columns: one N-wide range per 64-row block, then (A from registers) K / 2
+  // per block for A; a power of two >= 32.
+  int64_t aColumn0 = blocks * N;
   int64_t columns = 32;
-  while (columns < blocks * N)
+  while (columns < aColumn0 + (aRegs ? blocks * K / 2 : 0))
     columns *= 2;
   tmemColumns = std::max(tmemColumns, columns);
   if (tcgen05Mbar < 0)
@@ -2413,8 +2417,31 @@ KernelEmitter::emitTcgen05(tile::MmaOp op,
       NVVM::Tcgen05StOp::create(b, loc, UnitAttr(), shape,
                                 tmemAt(laneBase, i * N), v, Value());
     }
-    NVVM::Tcgen05WaitOp::create(b, loc, NVVM::Tcgen05WaitKind::STORE);
   }
+  // A from registers: the M = 64 data path puts A's rows where it puts the
+  // accumulator's (warp w's 16 rows in lanes 32 w ..), two 16-bit elements
+  // of a row per 32-bit column. Per 16-wide K step the thread's words are
+  // mma.sync's A fragments a0..a3 (rows l / 4 and 8 + l / 4, element pairs
+  // 2 (l % 4) and 8 + 2 (l % 4)), and the 16x128b shape's register 2 r + h
+  // of a warp is lane 8 h + l / 4, column 4 r + l % 4: a0 a1 are repeat
+  // 2 s and a2 a3 repeat 2 s + 1 of step s. K / 8 repeats per block.
+  if (aRegs) {
+    auto aShape = NVVM::Tcgen05LdStShapeAttr::get(
+        ctx, NVVM::Tcgen05LdStShape::SHAPE_16X128B);
+    auto aVecType = VectorType::get({K / 4}, i32Type);
+    for (int64_t i = 0; i < blocks; ++i) {
+      Value v = LLVM::UndefOp::create(b, loc, aVecType);
+      int64_t r = 0;
+      for (int64_t k0 = 0; k0 < K; k0 += 16)
+        for (Value word : registerFragmentA(aRegs, K, i, k0, /*asWords=*/true))
+          v = LLVM::InsertElementOp::create(b, loc, v, word, i32(r++));
+      NVVM::Tcgen05StOp::create(b, loc, UnitAttr(), aShape,
+                                tmemAt(laneBase, aColumn0 + i * (K / 2)), v,
+                                Value());
+    }
+  }
+  if (!zeroAcc || aRegs)
+    NVVM::Tcgen05WaitOp::create(b, loc, NVVM::Tcgen05WaitKind::STORE);
   // Everyone's stores (and the operands) before the MMAs.
   tcgen05Barrier();
 
@@ -2435,7 +2462,10 @@ KernelEmitter::emitTcgen05(tile::MmaOp op,
             NVVM::Tcgen05MMAOp::create(
                 b, loc, NVVM::Tcgen05MMAKind::F16, NVVM::CTAGroupKind::CTA_1,
                 NVVM::Tcgen05MMACollectorOp::DISCARD, /*aShift=*/false,
-                tmemAt(Value(), i * N), descA(64 * i, k0), descB(k0),
+                tmemAt(Value(), i * N),
+                aRegs ? tmemAt(Value(), aColumn0 + i * (K / 2) + k0 / 2)
+                      : descA(64 * i, k0),
+                descB(k0),
                 i32(idesc), enable,
                 Value(), Value());
           }
@@ -2530,11 +2560,19 @@ LogicalResult KernelEmitter::emitAsyncMma(tile::MmaOp op, Value aSrc,
   // warps along M): it goes to the mma without shared memory.
   auto aLayout = dyn_cast_or_null<tilegpu::MmaLayoutAttr>(
       tilegpu::getLayout(op.getA().getType()));
-  // (tcgen05 takes A from shared or tensor memory only: staged.)
-  IntegerAttr registerA = kernelHint("wgmma_register_a");
-  bool aInRegs = !tcgen05 && !aT && aLayout && regs.count(aSrc) &&
+  // tcgen05 reads such an A from tensor memory, where its threads store it
+  // (data path layout of M = 64: the warps' rows as the accumulator's).
+  // Either unless the kernel's hint says 0.
+  IntegerAttr registerA =
+      kernelHint(tcgen05 ? "tcgen05_tmem_a" : "wgmma_register_a");
+  bool aInRegs = !aT && aLayout && regs.count(aSrc) &&
                  aLayout == tilegpu::getLayout(op.getAcc().getType()) &&
                  (!registerA || registerA.getInt() != 0);
+  // In tensor memory A takes K / 2 columns (two 16-bit elements a column)
+  // per 64-row block next to the accumulator's N, stored 8 columns per
+  // 16x128b repeat (a power of two).
+  if (tcgen05 && aInRegs)
+    aInRegs = M / 64 * (N + K / 2) <= 512 && llvm::isPowerOf2_64(K / 8);
   bool aPre = aInRegs || prefetchedAt.count(aSrc) || residentAt.count(aSrc),
        bPre = prefetchedAt.count(bSrc) || residentAt.count(bSrc);
   int64_t offB = aPre ? 0 : (M * K * eb + 127) / 128 * 128;
@@ -2650,7 +2688,7 @@ LogicalResult KernelEmitter::emitAsyncMma(tile::MmaOp op, Value aSrc,
   if (tcgen05)
     return emitTcgen05(
         op, [&](int64_t m0, int64_t k0) { return descA(i64(m0), k0); }, descB,
-        aT, bT);
+        aT, bT, aInRegs ? aSrc : Value());
 
   unsigned W = numWarps;
   int64_t repsM = M / (16 * W), repsN = N / 8;

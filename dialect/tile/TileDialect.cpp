@@ -78,7 +78,8 @@ static LogicalResult verifyHint(function_ref<InFlightDiagnostic()> emitError,
     return intHint(1, 32, /*pow2=*/false);
   if (name == "num_stages")
     return intHint(1, 8, /*pow2=*/false);
-  if (name == "wgmma" || name == "wgmma_register_a" || name == "tcgen05")
+  if (name == "wgmma" || name == "wgmma_register_a" || name == "tcgen05" ||
+      name == "tcgen05_tmem_a")
     return intHint(0, 1, /*pow2=*/false);
   if (name == "prefetch_registers")
     return intHint(0, 255, /*pow2=*/false);

@@ -124,3 +124,77 @@ module attributes {tilegpu.target = "sm_100a", tilegpu.tma_available, tilegpu.tc
     return
   }
 }
+
+// -----
+
+// Routing into tensor memory: an A computed in registers in the
+// accumulator's layout (an mma result, scaled, rounded to bf16) goes to
+// tensor memory as the second mma's A, beside its accumulator: 32 columns for
+// the 64x32 f32 accumulator, then K / 2 = 32 for A (two bf16 a column), 64 in
+// all (the first mma's 64 columns are as many). Each warp stores its 16 rows
+// with the 16x128b shape, 8 repeats (16 words: mma.sync's A fragments per
+// 16-wide K step), waits for the stores, and thread 0's MMAs take A by its
+// tensor-memory address (columns 32, 40, 48, 56: one K step each) instead of
+// a descriptor; the instruction descriptor has A K-major (bit 15 clear), B
+// N-major, N = 32: 67699856.
+// CHECK-LABEL: llvm.func @tcgen05_tmem_a(
+// CHECK: nvvm.tcgen05.alloc %{{.*}}, %c64_i32
+// CHECK: nvvm.tcgen05.mma %{{.*}}, %{{.*}}, %{{.*}}, %c68158608_i32, %false {{.*}} : (!llvm.ptr<6>, i64, i64, i32, i1)
+// CHECK: nvvm.tcgen05.st %{{.*}}, %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_16x128b>} : vector<16xi32>
+// CHECK-NEXT: nvvm.tcgen05.wait <store>
+// CHECK: arith.constant 32 : i32
+// CHECK: nvvm.tcgen05.mma %{{.*}}, %{{.*}}, %{{.*}}, %c67699856_i32, %false {{.*}} : (!llvm.ptr<6>, !llvm.ptr<6>, i64, i32, i1)
+// CHECK: arith.constant 40 : i32
+// CHECK: nvvm.tcgen05.mma {{.*}} : (!llvm.ptr<6>, !llvm.ptr<6>, i64, i32, i1)
+// CHECK: arith.constant 48 : i32
+// CHECK: nvvm.tcgen05.mma {{.*}} : (!llvm.ptr<6>, !llvm.ptr<6>, i64, i32, i1)
+// CHECK: arith.constant 56 : i32
+// CHECK: nvvm.tcgen05.mma {{.*}} : (!llvm.ptr<6>, !llvm.ptr<6>, i64, i32, i1)
+// CHECK: nvvm.tcgen05.commit
+// CHECK: nvvm.tcgen05.dealloc %{{.*}}, %c64_i32
+module attributes {tilegpu.target = "sm_100a", tilegpu.tma_available, tilegpu.tcgen05_available} {
+  func.func @tcgen05_tmem_a(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %v: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>) {
+    %c0 = arith.constant 0 : i32
+    %x = tile.load %a[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x16xbf16>
+    %y = tile.load %b[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x16xbf16>
+    %yt = tile.permute %y [1, 0] : tensor<64x16xbf16> -> tensor<16x64xbf16>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %p = tile.mma %x, %yt, %z {precision = #tile<precision bf16>} : tensor<64x16xbf16>, tensor<16x64xbf16>, tensor<64x64xf32>
+    %half = arith.constant dense<0.5> : tensor<64x64xf32>
+    %ps = arith.mulf %p, %half : tensor<64x64xf32>
+    %pb = arith.truncf %ps : tensor<64x64xf32> to tensor<64x64xbf16>
+    %w = tile.load %v[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x32xbf16>
+    %z2 = arith.constant dense<0.0> : tensor<64x32xf32>
+    %o = tile.mma %pb, %w, %z2 {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x32xbf16>, tensor<64x32xf32>
+    tile.store %o, %c[%c0, %c0] : tensor<64x32xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
+
+// -----
+
+// Must not fire: the kernel's hint 'tcgen05_tmem_a' = 0 stages that A in
+// shared memory (core matrices) and the MMAs take it by descriptor; the 64
+// columns are the first mma's alone.
+// CHECK-LABEL: llvm.func @tcgen05_tmem_a_off
+// CHECK-NOT: shape_16x128b
+// CHECK: nvvm.tcgen05.mma %{{.*}}, %{{.*}}, %{{.*}}, %c67699856_i32, %false {{.*}} : (!llvm.ptr<6>, i64, i64, i32, i1)
+// CHECK-NOT: shape_16x128b
+module attributes {tilegpu.target = "sm_100a", tilegpu.tma_available, tilegpu.tcgen05_available} {
+  func.func @tcgen05_tmem_a_off(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %v: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>) attributes {tile.hints = #tile.hints<{sm_100a = {tcgen05_tmem_a = 0}}>} {
+    %c0 = arith.constant 0 : i32
+    %x = tile.load %a[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x16xbf16>
+    %y = tile.load %b[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x16xbf16>
+    %yt = tile.permute %y [1, 0] : tensor<64x16xbf16> -> tensor<16x64xbf16>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %p = tile.mma %x, %yt, %z {precision = #tile<precision bf16>} : tensor<64x16xbf16>, tensor<16x64xbf16>, tensor<64x64xf32>
+    %half = arith.constant dense<0.5> : tensor<64x64xf32>
+    %ps = arith.mulf %p, %half : tensor<64x64xf32>
+    %pb = arith.truncf %ps : tensor<64x64xf32> to tensor<64x64xbf16>
+    %w = tile.load %v[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x32xbf16>
+    %z2 = arith.constant dense<0.0> : tensor<64x32xf32>
+    %o = tile.mma %pb, %w, %z2 {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x32xbf16>, tensor<64x32xf32>
+    tile.store %o, %c[%c0, %c0] : tensor<64x32xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
