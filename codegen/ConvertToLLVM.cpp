@@ -396,7 +396,9 @@ private:
   // #tilegpu.mma<[4, 1]> on 4 warps runs on the fifth-generation tensor
   // cores: operands staged in shared memory as for wgmma (core matrices, or
   // the TMA's 128-byte swizzled panels; K-major or M/N-major, the
-  // instruction descriptor says which), per 64-row block one tcgen05.mma
+  // instruction descriptor says which), except an A computed in registers
+  // in the accumulator's layout, which the warps store to tensor memory
+  // (16x128b) for the MMAs to read there; per 64-row block one tcgen05.mma
   // (M = 64) per 16-wide K step, issued by thread 0 with shared-memory
   // descriptors, the accumulator in tensor memory (moved there and back
   // with tcgen05.st/ld of shape 16x256b, whose per-thread image is
@@ -2527,10 +2529,12 @@ SmallVector<Value> KernelEmitter::registerFragmentA(Value a, int64_t K,
   return {pair(0, j), pair(1, j), pair(0, j + 1), pair(1, j + 1)};
 }
 
-/// wgmma.mma_async m64nNk16 on sm_90a. Operands copied by the TMA are read
-/// where they landed (128-byte swizzle); an A computed in registers in the
-/// accumulator's layout goes from registers (unless the kernel's
-/// wgmma_register_a hint is 0); other operands are staged in shared memory
+/// wgmma.mma_async m64nNk16 on sm_90a, or tcgen05.mma on sm_100a/sm_103a
+/// (operands as below, the rest in emitTcgen05). Operands copied by the TMA
+/// are read where they landed (128-byte swizzle); an A computed in registers
+/// in the accumulator's layout goes from registers (wgmma; tcgen05: through
+/// tensor memory), unless the kernel's wgmma_register_a (tcgen05_tmem_a)
+/// hint is 0; other operands are staged in shared memory
 /// in 8x8 core matrices of 16-byte rows (no swizzle; the tile's 8x8 blocks
 /// row-major, see stagedIndex), by cp.async for loads that only feed the mma
 /// (prefetched one iteration ahead in loops), else from registers;

@@ -41,9 +41,11 @@ void computeOut(const Config &cfg,
   if (cfg["wgmma"])
     hint("sm_90a", "wgmma", 1);
   hint("sm_90a", "wgmma_register_a", cfg["wgmma_register_a"]);
+  hint("default", "tcgen05_tmem_a", cfg["tcgen05_tmem_a"]);
   // -1: 4 CTAs per SM on sm_90a where their shared memory fits (A of P·x
-  // from registers, y stored directly), else 3 (tcgen05 stages that A in
-  // shared memory: 4 never fit).
+  // from registers, y stored directly), else 3; 3 on sm_100a/sm_103a, where
+  // 4 would fit too (A through tensor memory: 49152 bytes of shared memory,
+  // 128 of the 512 tensor-memory columns) but nothing has been measured.
   bool fourFit =
       cfg["wgmma"] && cfg["wgmma_register_a"] && !cfg["tma_store"];
   occupancyHint(cfg, 3);
@@ -65,7 +67,9 @@ void computeOut(const Config &cfg,
       hasSeqIdx != 0, [&] { return load(seqIdx, {bi, r}, {drop, BM}); },
       [&] { return zeros({BM}, DType::i32); });
 
-  // N_MAX > 0: n <= N_MAX (the caller's promise), so the state dimension
+  // N_MAX > 0: n <= N_MAX (the caller's promise: with a larger n the state
+  // blocks past N_MAX would be dropped; libtessel_mamba2 picks N_MAX from
+  // n), so the state dimension
   // is SB = N_MAX / BK blocks, known when the kernel is traced. C's blocks
   // are then loaded once, before the loops (they stay in shared memory for
   // every product that reads them), and the products over the state
@@ -185,6 +189,11 @@ const Register registration{{
             // fit per SM (with occupancy 4): 7-12% faster on the H200;
             // with 3 CTAs it was 2% slower than staging
             // (bench/results/2026-11-29-wgmma-register-a.md).
+            // Not measured (no Blackwell GPU here); 0 is the fallback
+            // that stages A in shared memory.
+            tunable("tcgen05_tmem_a", {0, 1}, 1,
+                    "the masked C·Bᵀ to the P·x tcgen05.mma through tensor "
+                    "memory (1) or shared memory (0), sm_100a/sm_103a"),
             tunable("wgmma_register_a", {0, 1}, 1,
                     "the masked C·Bᵀ to the P·x wgmma from registers (1) or "
                     "through shared memory (0)"),
@@ -194,8 +203,8 @@ const Register registration{{
             // L=65536 h=80 n=128 (2026-11-29-wgmma-register-a.md); 3 beat 2
             // (238): bench/results/2026-11-29-mamba2-layouts-pipelining.md.
             tunable("occupancy", {-1, 0, 1, 2, 3, 4}, -1,
-                    "CTAs per SM to fit (0: ptxas decides; -1: 4 where they "
-                    "fit in shared memory, else 3)"),
+                    "CTAs per SM to fit (0: ptxas decides; -1: on sm_90a 4 "
+                    "where they fit in shared memory, else 3)"),
             tunable("prefetch_registers", {0, 16, 32}, 0,
                     "registers per thread for loads issued a block ahead"),
             // Off: staging y takes 8 KB more shared memory (57344 bytes):

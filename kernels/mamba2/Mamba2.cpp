@@ -213,7 +213,7 @@ Status workspaceSize(const tessel_mamba2_forward_args *args, size_t *bytes,
   if (!bytes)
     return setCode(Status::error("bytes: null pointer"),
                    TESSEL_MAMBA2_INVALID_ARGUMENT, code);
-  // The path (and so the size) for the current device.
+  // The path (and so the size) for these sizes.
   *bytes = layout(d, statePath(d, forcedPath()) == StatePath::split).bytes;
   return setCode(Status(), TESSEL_MAMBA2_OK, code);
 }

@@ -281,8 +281,8 @@ StatePath statePath(const Dims &d, const char *force) {
     return StatePath::split;
   // The split pays for its per-chunk states (written, then read: 4 bytes per
   // state element per chunk, 16-bit) with parallelism. Measured on the H200
-  // over MAMBA2.md's shapes (bench/results/2026-11-30-compute-out-
-  // experiments.md), the walk in order wins only at Q = 64 (four times the
+  // over MAMBA2.md's shapes (bench/results/2026-11-30-full.md), the walk in
+  // order wins only at Q = 64 (four times the
   // per-chunk traffic of Q = 256): 1.51 vs 1.81 ms at b=1 L=65536 h=80
   // n=128. The split wins everywhere else, also where the walk in order has
   // two or more CTAs per SM (it lost there with f32 per-chunk states): 0.63

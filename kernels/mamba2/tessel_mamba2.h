@@ -95,7 +95,11 @@ typedef struct tessel_mamba2_forward_args {
                                           device. */
   /* Outputs. */
   tessel_mamba2_tensor y;            /* (b, L, h, p), dtype of x */
-  tessel_mamba2_tensor final_states; /* optional, (b, h, p, n) f32 */
+  tessel_mamba2_tensor final_states; /* optional, (b, h, p, n) f32; with
+                                        chunk_size 128 or 256 each chunk's
+                                        contribution passes through x's
+                                        16-bit type on the way (the sum is
+                                        f32) */
   /* Options. */
   int64_t chunk_size; /* 64, 128 or 256 (args_init leaves it 0: set it) */
   int32_t dt_softplus;
@@ -113,8 +117,9 @@ typedef struct tessel_mamba2_forward_args {
 TESSEL_MAMBA2_API void tessel_mamba2_args_init(tessel_mamba2_forward_args *args);
 
 /** Validates `args` (workspace excepted) and stores the workspace size the
- *  forward pass needs on the current device in *bytes (it depends on how
- *  the chunk states are computed there: ask on the device that runs it). */
+ *  forward pass needs in *bytes (it depends on the sizes, the chunk size
+ *  and TESSEL_MAMBA2_STATE_PATH, which decide how the chunk states are
+ *  computed). */
 TESSEL_MAMBA2_API int tessel_mamba2_workspace_size(const tessel_mamba2_forward_args *args,
                                  size_t *bytes);
 

@@ -140,7 +140,17 @@ module attributes {tilegpu.target = "sm_100a", tilegpu.tma_available, tilegpu.tc
 // CHECK-LABEL: llvm.func @tcgen05_tmem_a(
 // CHECK: nvvm.tcgen05.alloc %{{.*}}, %c64_i32
 // CHECK: nvvm.tcgen05.mma %{{.*}}, %{{.*}}, %{{.*}}, %c68158608_i32, %false {{.*}} : (!llvm.ptr<6>, i64, i64, i32, i1)
-// CHECK: nvvm.tcgen05.st %{{.*}}, %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_16x128b>} : vector<16xi32>
+// The 16 A words, then the store's address: the warp's lane base
+// (32 w << 16) plus column 32.
+// CHECK: %[[V:.*]] = llvm.insertelement %{{.*}}[%c15_i32{{.*}} : i32] : vector<16xi32>
+// CHECK-NEXT: %[[TMEM:.*]] = llvm.ptrtoint
+// CHECK-NEXT: %[[SIXTEEN:.*]] = arith.constant 16 : i32
+// CHECK-NEXT: %[[LANES:.*]] = arith.shli %{{.*}}, %[[SIXTEEN]] : i32
+// CHECK-NEXT: %[[BASE:.*]] = arith.addi %[[TMEM]], %[[LANES]] : i32
+// CHECK-NEXT: %[[COL:.*]] = arith.constant 32 : i32
+// CHECK-NEXT: %[[ADDR:.*]] = arith.addi %[[BASE]], %[[COL]] : i32
+// CHECK-NEXT: %[[PTR:.*]] = llvm.inttoptr %[[ADDR]] : i32 to !llvm.ptr<6>
+// CHECK-NEXT: nvvm.tcgen05.st %[[PTR]], %[[V]] {shape = #nvvm.tcgen05_ldst_shape<shape_16x128b>} : vector<16xi32>
 // CHECK-NEXT: nvvm.tcgen05.wait <store>
 // CHECK: arith.constant 32 : i32
 // CHECK: nvvm.tcgen05.mma %{{.*}}, %{{.*}}, %{{.*}}, %c67699856_i32, %false {{.*}} : (!llvm.ptr<6>, !llvm.ptr<6>, i64, i32, i1)

@@ -108,7 +108,7 @@ TEST(Mamba2Api, ChoosesTheStatePathAsMeasured) {
     return Dims{b, L, h, 64, n, 1, Q, (L + Q - 1) / Q, L, n};
   };
   // Q >= 128: chunk-parallel, however many fwd_pass_state CTAs there
-  // would be (b h n / 64 = 160, 24, 320, 640 here).
+  // would be (b h ceil(p / 64) ceil(n / 64) = 160, 160, 48, 320, 640 here).
   EXPECT_EQ(statePath(dims(1, 65536, 80, 128, 256), nullptr),
             StatePath::split);
   EXPECT_EQ(statePath(dims(1, 65536, 80, 128, 128), nullptr),
