@@ -42,15 +42,19 @@ void computeOut(const Config &cfg,
     hint("sm_90a", "wgmma", 1);
   hint("sm_90a", "wgmma_register_a", cfg["wgmma_register_a"]);
   hint("default", "tcgen05_tmem_a", cfg["tcgen05_tmem_a"]);
-  // -1: 4 CTAs per SM on sm_90a where their shared memory fits (A of P·x
-  // from registers, y stored directly), else 3; 3 on sm_100a/sm_103a, where
-  // 4 would fit too (A through tensor memory: 49152 bytes of shared memory,
-  // 128 of the 512 tensor-memory columns) but nothing has been measured.
-  bool fourFit =
-      cfg["wgmma"] && cfg["wgmma_register_a"] && !cfg["tma_store"];
+  // -1: 4 CTAs per SM where their shared memory fits (49152 bytes each: A
+  // of P·x from registers on sm_90a, through tensor memory on sm_100a/
+  // sm_103a, and y stored directly), else 3. Measured on the H200 (4 beat 3
+  // by 7-12%); on Blackwell the same rule by analogy, not measured (there 4
+  // fit without spills, 128 registers, and use all 512 tensor-memory
+  // columns, 128 each).
   occupancyHint(cfg, 3);
-  if (fourFit)
+  if (cfg["wgmma"] && cfg["wgmma_register_a"] && !cfg["tma_store"])
     occupancyHint(cfg, 4, "sm_90a");
+  if (cfg["tcgen05_tmem_a"] && !cfg["tma_store"]) {
+    occupancyHint(cfg, 4, "sm_100a");
+    occupancyHint(cfg, 4, "sm_103a");
+  }
   if (cfg["prefetch_registers"])
     hint("default", "prefetch_registers", cfg["prefetch_registers"]);
 
@@ -203,8 +207,8 @@ const Register registration{{
             // L=65536 h=80 n=128 (2026-11-29-wgmma-register-a.md); 3 beat 2
             // (238): bench/results/2026-11-29-mamba2-layouts-pipelining.md.
             tunable("occupancy", {-1, 0, 1, 2, 3, 4}, -1,
-                    "CTAs per SM to fit (0: ptxas decides; -1: on sm_90a 4 "
-                    "where they fit in shared memory, else 3)"),
+                    "CTAs per SM to fit (0: ptxas decides; -1: 4 where they "
+                    "fit in shared memory, else 3)"),
             tunable("prefetch_registers", {0, 16, 32}, 0,
                     "registers per thread for loads issued a block ahead"),
             // Off: staging y takes 8 KB more shared memory (57344 bytes):
