@@ -28,6 +28,29 @@ IntegerAttr kernelHint(func::FuncOp kernel, StringRef target, StringRef name) {
                : IntegerAttr();
 }
 
+/// Whether `kernel` uses the MMA family of the 0/1 hint `name` (without
+/// one, `byDefault`) on `target`, which has it when `available`; such a
+/// kernel gets the unit attribute `attr`. A hint of 1 where the family is
+/// missing is the kernel's error: "... asks for <name> (hint '<name>' = 1):
+/// <what>, and <target> <lacks>".
+FailureOr<bool> mmaFamily(func::FuncOp kernel, StringRef target,
+                          StringRef name, bool available, bool byDefault,
+                          StringRef attr, StringRef what, StringRef lacks) {
+  std::optional<int64_t> hint;
+  if (IntegerAttr value = kernelHint(kernel, target, name))
+    hint = value.getInt();
+  if (hint == 1 && !available) {
+    kernel.emitError() << "kernel '" << kernel.getSymName() << "' asks for "
+                       << name << " (hint '" << name << "' = 1): " << what
+                       << ", and " << target << " " << lacks;
+    return failure();
+  }
+  bool use = available && (hint ? *hint == 1 : byDefault);
+  if (use)
+    kernel->setAttr(attr, UnitAttr::get(kernel.getContext()));
+  return use;
+}
+
 /// Warps for `kernel` on `target`: its hint, else 4.
 unsigned numWarpsFor(func::FuncOp kernel, StringRef target) {
   if (IntegerAttr value = kernelHint(kernel, target, "num_warps"))
@@ -94,46 +117,26 @@ struct AssignLayouts
       kernel->setAttr(tilegpu::TileGPUDialect::getNumWarpsAttrName(),
                       Builder(kernel).getI64IntegerAttr(numWarps));
       // wgmma when the kernel's hint asks for it (not yet the default: on the
-      // H200 it is still slower than mma.sync, see codegen/README.md); a
-      // hint of 1 on a target without it is the kernel's error.
-      std::optional<int64_t> hint;
-      if (IntegerAttr value = kernelHint(kernel, target, "wgmma"))
-        hint = value.getInt();
-      if (hint == 1 && !wgmmaAvailable) {
-        kernel.emitError()
-            << "kernel '" << kernel.getSymName()
-            << "' asks for wgmma (hint 'wgmma' = 1): warpgroup MMA is an "
-               "sm_90a instruction, and "
-            << target << " does not have it (ask for it on sm_90a only)";
+      // H200 it is still slower than mma.sync, see codegen/README.md);
+      // tcgen05 wherever the target has it, unless the hint 'tcgen05' = 0
+      // keeps the kernel on mma.sync.
+      FailureOr<bool> wgmma = mmaFamily(
+          kernel, target, "wgmma", wgmmaAvailable, /*byDefault=*/false,
+          tilegpu::TileGPUDialect::getWgmmaAttrName(),
+          "warpgroup MMA is an sm_90a instruction",
+          "does not have it (ask for it on sm_90a only)");
+      FailureOr<bool> tcgen05 = mmaFamily(
+          kernel, target, "tcgen05", tcgen05Available, /*byDefault=*/true,
+          tilegpu::TileGPUDialect::getTcgen05AttrName(),
+          "the fifth-generation tensor cores are sm_100a/sm_103a "
+          "instructions",
+          "does not have them (ask for them on sm_100a or sm_103a only)");
+      if (failed(wgmma) || failed(tcgen05))
         return signalPassFailure();
-      }
-      bool wgmma = wgmmaAvailable && hint == 1;
-      if (wgmma)
-        kernel->setAttr(tilegpu::TileGPUDialect::getWgmmaAttrName(),
-                        UnitAttr::get(kernel.getContext()));
-      // tcgen05 wherever the target has it, unless the kernel's hint
-      // 'tcgen05' = 0 keeps it on mma.sync; a hint of 1 elsewhere is the
-      // kernel's error.
-      std::optional<int64_t> tcHint;
-      if (IntegerAttr value = kernelHint(kernel, target, "tcgen05"))
-        tcHint = value.getInt();
-      if (tcHint == 1 && !tcgen05Available) {
-        kernel.emitError()
-            << "kernel '" << kernel.getSymName()
-            << "' asks for tcgen05 (hint 'tcgen05' = 1): the fifth-generation "
-               "tensor cores are sm_100a/sm_103a instructions, and "
-            << target << " does not have them (ask for them on sm_100a or "
-            << "sm_103a only)";
-        return signalPassFailure();
-      }
-      bool tcgen05 = tcgen05Available && tcHint != 0;
-      if (tcgen05)
-        kernel->setAttr(tilegpu::TileGPUDialect::getTcgen05AttrName(),
-                        UnitAttr::get(kernel.getContext()));
       // tcgen05 reads both operands from shared memory whatever the
       // accumulator's split, and tensor memory hands each warp of a
       // warpgroup its own rows: accumulators put the warps along M.
-      assign(kernel, numWarps, wgmma || (tcgen05 && numWarps == 4));
+      assign(kernel, numWarps, *wgmma || (*tcgen05 && numWarps == 4));
     }
   }
 

@@ -165,7 +165,7 @@ const Register registrations[] = {
           define(tessel::test::matmulKernel<f16>, c, {"a", "b", "c"});
         },
         {{"BM", 64}, {"BN", 64}, {"BK", 32}}),
-    // wgmma on sm_90a (mma.sync elsewhere): K-major A and N-major B, one
+    // wgmma on sm_90a (tcgen05 on sm_100a/sm_103a): K-major A and N-major B, one
     // warpgroup; M-major A and K-major B (both transposed), two warpgroups.
     add("test_wgmma_bf16",
         [](const Config &c) {
