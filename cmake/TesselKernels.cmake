@@ -3,7 +3,9 @@
 #                    [TARGETS sm_90a sm_100a sm_103a]
 #                    [DEFINES NAME=VALUE...]
 #                    [NAMESPACE <ns>]
-#                    [VARIANTS])
+#                    [VARIANTS]
+#                    [SWEEP NAME=V1,V2...]
+#                    [TUNED <table>])
 #
 # Compiles registered tessel kernels ahead of time, at build time, with
 # tesselc, and makes a static library <name> of the generated launchers and
@@ -14,9 +16,14 @@
 # tessel::runtime, both provided by find_package(Tessel) or by tessel's own
 # build. VARIANTS compiles every combination of the kernels' variant
 # constants (dtypes, chunk lengths) that DEFINES does not fix; the launchers
-# then take a <kernel>_variant to choose one.
+# then take a <kernel>_variant to choose one. SWEEP also compiles every
+# point of the listed tunables' values (tessel-tune's search space: the
+# launchers take a <kernel>_tunables to choose one). TUNED compiles the
+# configurations of a tuned table (tessel-tune's output) and makes the
+# launchers pick them by shape on the table's targets.
 function(tessel_add_kernels name)
-  cmake_parse_arguments(ARG "VARIANTS" "NAMESPACE" "TARGETS;DEFINES;KERNELS" ${ARGN})
+  cmake_parse_arguments(ARG "VARIANTS" "NAMESPACE;TUNED"
+    "TARGETS;DEFINES;KERNELS;SWEEP" ${ARGN})
   if(NOT ARG_KERNELS)
     message(FATAL_ERROR "tessel_add_kernels(${name}): no KERNELS given")
   endif()
@@ -37,13 +44,22 @@ function(tessel_add_kernels name)
   if(ARG_VARIANTS)
     list(APPEND defines --variants)
   endif()
+  foreach(s ${ARG_SWEEP})
+    list(APPEND defines --sweep ${s})
+  endforeach()
+  set(tuned_depends)
+  if(ARG_TUNED)
+    get_filename_component(tuned ${ARG_TUNED} ABSOLUTE)
+    list(APPEND defines --tuned ${tuned})
+    set(tuned_depends ${tuned})
+  endif()
   set(dir ${CMAKE_CURRENT_BINARY_DIR}/${name})
   add_custom_command(
     OUTPUT ${dir}/${name}.h ${dir}/${name}.cpp
     COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
     COMMAND ${TESSEL_TESSELC} --target=${targets} -o ${dir} --library ${name}
             --namespace ${ARG_NAMESPACE} ${defines} ${ARG_KERNELS}
-    DEPENDS ${TESSEL_TESSELC}
+    DEPENDS ${TESSEL_TESSELC} ${tuned_depends}
     COMMENT "tesselc: ${ARG_KERNELS} for ${targets} -> ${name}"
     VERBATIM)
   add_library(${name} STATIC ${dir}/${name}.cpp)

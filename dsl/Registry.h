@@ -60,12 +60,26 @@ struct GridDim {
   int timesDim = 0;
 };
 
+/// One size of a kernel's shape key: the size of `view` along `dim`, times
+/// that of `timesView` along `timesDim` when given. A tuned table keys its
+/// choices on these sizes (runtime/Tuning.h), as the launchers compute them.
+struct KeyDim {
+  std::string name; // in the tuned table: "L=65536,bh=80"
+  std::string view;
+  int dim = 0;
+  std::string timesView = "";
+  int timesDim = 0;
+};
+
 struct KernelDef {
   std::string name;
   std::string summary;
   std::vector<Param> params;
   /// The launch grid in terms of argument shapes (optional).
   std::vector<GridDim> grid = {};
+  /// The sizes a tuned table keys its choices on (optional; none: one
+  /// choice per variant and target).
+  std::vector<KeyDim> shapeKey = {};
   /// Defines the kernel for one configuration (calls define()).
   std::function<void(const Config &)> build;
   /// Rejects configurations that make no sense together (returns a reason),

@@ -180,6 +180,34 @@ static Status currentDevice(DeviceInfo *out) {
   return queryDevice(device, out);
 }
 
+Status currentTarget(std::string *out) {
+  thread_local CUcontext cachedContext = nullptr;
+  thread_local std::string cachedTarget;
+  CUcontext context = nullptr;
+  if (cuCtxGetCurrent(&context) != CUDA_SUCCESS || !context)
+    return Status::error("no CUDA context is current on this thread (call "
+                         "tessel::rt::init or Context::makeCurrent first)");
+  if (context != cachedContext) {
+    CUdevice device = 0;
+    TESSEL_RT_TRY(checkCu(cuCtxGetDevice(&device), "cuCtxGetDevice"));
+    int major = 0, minor = 0;
+    TESSEL_RT_TRY(checkCu(
+        cuDeviceGetAttribute(&major,
+                             CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                             device),
+        "cuDeviceGetAttribute"));
+    TESSEL_RT_TRY(checkCu(
+        cuDeviceGetAttribute(&minor,
+                             CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                             device),
+        "cuDeviceGetAttribute"));
+    cachedTarget = archSpecificTarget(major, minor);
+    cachedContext = context;
+  }
+  *out = cachedTarget;
+  return Status();
+}
+
 Status Module::loadImage(const void *data, const std::string &source,
                          Module *out) {
   // A cubin needs no JIT, but a PTX image does, and its log says why it

@@ -30,6 +30,7 @@
 #include "runtime/KernelAbi.h"
 #include "runtime/Stats.h"
 #include "runtime/Status.h"
+#include "runtime/Tuning.h"
 
 #include <cuda.h>
 
@@ -70,6 +71,10 @@ struct DeviceInfo {
 
 /// Queries `device` (no context needed).
 Status queryDevice(CUdevice device, DeviceInfo *out);
+
+/// The arch-specific target ("sm_90a") of the device of the calling thread's
+/// current context; cached per context, cheap enough for every launch.
+Status currentTarget(std::string *out);
 
 /// A retained primary context of one device.
 class Context {

@@ -73,6 +73,8 @@ const Register registration{{
         },
     // (batch, chunk, head block)
     .grid = {{"dt", 0, ""}, {"dt", 1, "Q"}, {"dt", 2, "BLOCK_H"}},
+    // Tuned by tokens (batch x length) and heads.
+    .shapeKey = {{"bL", "dt", 1, "dt", 0}, {"h", "dt", 2}},
     .build =
         [](const Config &cfg) {
           switch (cfg.dtype("DT_DTYPE")) {

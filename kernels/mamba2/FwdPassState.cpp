@@ -108,6 +108,8 @@ const Register registration{{
     .grid = {{"x", 3, "BLOCK_P"},
              {"B", 3, "BLOCK_N"},
              {"x", 0, "", "x", 2}},
+    // Tuned by length (the serial walk), batch x heads and state size.
+    .shapeKey = {{"L", "x", 1}, {"bh", "x", 0, "x", 2}, {"n", "B", 3}},
     .build =
         [](const Config &cfg) {
           if (cfg.dtype("X_DTYPE") == DType::f16)

@@ -14,10 +14,18 @@
 
 #include "dsl/Tessel.h" // DType values of the variants (header-only use)
 #include "kernels/mamba2/Validate.h"
+// The launchers tesselc generated: the library's own (with the tuned table),
+// or the tuning build's (every point of tessel-tune's search space).
+#ifdef TESSEL_MAMBA2_AOT_HEADER
+#include TESSEL_MAMBA2_AOT_HEADER
+#else
 #include "tessel_mamba2_aot.h"
+#endif
 
 #include <cstdlib>
+#include <optional>
 #include <string>
+#include <type_traits>
 
 namespace tessel::mamba2 {
 
@@ -36,6 +44,46 @@ struct Timing {
   bool recorded = false;
 };
 thread_local Timing timing;
+
+/// Per-kernel tunables forced by tessel_mamba2_set_tunables.
+struct Overrides {
+  std::optional<aot::chunk_cumsum_tunables> chunk_cumsum;
+  std::optional<aot::chunk_state_tunables> chunk_state;
+  std::optional<aot::state_passing_tunables> state_passing;
+  std::optional<aot::fwd_pass_state_tunables> fwd_pass_state;
+  std::optional<aot::compute_out_tunables> compute_out;
+};
+thread_local Overrides overrides;
+/// What the last timed forward launched (tessel_mamba2_last_launches).
+thread_local std::string lastLaunches;
+
+/// Launches kernel `name` (generated launchers `launch`, `choose`,
+/// `compiled`, texts) with the forced tunables if any, else the tuned
+/// choice; in timed calls also records what it launched.
+#define TESSEL_MAMBA2_LAUNCH(kernel, variant, ...)                            \
+  do {                                                                        \
+    if (timingOn) {                                                           \
+      aot::kernel##_tunables chosen;                                          \
+      std::string shape;                                                      \
+      TESSEL_RT_TRY(aot::kernel##_choose(variant, __VA_ARGS__, &chosen,       \
+                                         &shape));                            \
+      if (overrides.kernel)                                                   \
+        chosen = *overrides.kernel;                                           \
+      std::string target, compiled;                                           \
+      TESSEL_RT_TRY(rt::currentTarget(&target));                              \
+      for (const auto &t : aot::kernel##_compiled(variant, target))           \
+        compiled += (compiled.empty() ? "" : ";") + aot::kernel##_text(t);    \
+      lastLaunches += std::string(#kernel) + "\t" +                           \
+                      aot::kernel##_variant_text(variant) + "\t" + shape +    \
+                      "\t" + aot::kernel##_text(chosen) + "\t" + compiled +   \
+                      "\n";                                                   \
+    }                                                                         \
+    if (overrides.kernel)                                                     \
+      TESSEL_RT_TRY(                                                          \
+          aot::kernel(variant, *overrides.kernel, __VA_ARGS__, stream));      \
+    else                                                                      \
+      TESSEL_RT_TRY(aot::kernel(variant, __VA_ARGS__, stream));               \
+  } while (false)
 
 rt::View view(const tessel_mamba2_tensor &t) {
   rt::View v;
@@ -160,6 +208,7 @@ Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d, int sms,
 
   const bool timed = timingOn;
   if (timed) {
+    lastLaunches.clear();
     timing.recorded = false;
     for (rt::Event &e : timing.events)
       if (!e.get())
@@ -167,36 +216,35 @@ Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d, int sms,
     TESSEL_RT_TRY(timing.events[0].record(stream));
   }
   // dt_bias is read only by the HAS_DT_BIAS variant.
-  TESSEL_RT_TRY(aot::chunk_cumsum(
-      cv, view(a->dt), view(a->A), optional(a->dt_bias, 1), dtOut, acs,
-      static_cast<float>(a->dt_limit_lo), static_cast<float>(a->dt_limit_hi),
-      stream));
+  TESSEL_MAMBA2_LAUNCH(chunk_cumsum, cv, view(a->dt), view(a->A),
+                       optional(a->dt_bias, 1), dtOut, acs,
+                       static_cast<float>(a->dt_limit_lo),
+                       static_cast<float>(a->dt_limit_hi));
   if (timed)
     TESSEL_RT_TRY(timing.events[1].record(stream));
   const bool hasSeq = a->seq_idx.data != nullptr,
              hasInit = a->initial_states.data != nullptr,
              hasFinal = a->final_states.data != nullptr;
   if (path == StatePath::serial) {
-    TESSEL_RT_TRY(aot::fwd_pass_state(sv, view(a->x), view(a->B), dtOut, acs,
-                                      seq, init, states, fin, hasSeq, hasInit,
-                                      hasFinal, stream));
+    TESSEL_MAMBA2_LAUNCH(fwd_pass_state, sv, view(a->x), view(a->B), dtOut,
+                         acs, seq, init, states, fin, hasSeq, hasInit,
+                         hasFinal);
     if (timed)
       TESSEL_RT_TRY(timing.events[2].record(stream));
   } else {
-    TESSEL_RT_TRY(aot::chunk_state(csv, view(a->x), view(a->B), dtOut, acs,
-                                   seq, local, hasSeq, stream));
+    TESSEL_MAMBA2_LAUNCH(chunk_state, csv, view(a->x), view(a->B), dtOut, acs,
+                         seq, local, hasSeq);
     if (timed)
       TESSEL_RT_TRY(timing.events[2].record(stream));
-    TESSEL_RT_TRY(aot::state_passing(spv, local, acs, seq, init, states, fin,
-                                     hasSeq, hasInit, hasFinal, stream));
+    TESSEL_MAMBA2_LAUNCH(state_passing, spv, local, acs, seq, init, states,
+                         fin, hasSeq, hasInit, hasFinal);
   }
   if (timed)
     TESSEL_RT_TRY(timing.events[3].record(stream));
-  TESSEL_RT_TRY(aot::compute_out(ov, view(a->x), view(a->B), view(a->C),
-                                 dtOut, acs, seq, states, D, z, view(a->y),
-                                 a->seq_idx.data != nullptr,
-                                 a->D.data != nullptr, a->z.data != nullptr,
-                                 stream));
+  TESSEL_MAMBA2_LAUNCH(compute_out, ov, view(a->x), view(a->B), view(a->C),
+                       dtOut, acs, seq, states, D, z, view(a->y),
+                       a->seq_idx.data != nullptr, a->D.data != nullptr,
+                       a->z.data != nullptr);
   if (timed) {
     TESSEL_RT_TRY(timing.events[4].record(stream));
     timing.recorded = true;
@@ -204,6 +252,36 @@ Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d, int sms,
   return Status();
 }
 } // namespace
+
+Status setTunables(const char *kernel, const char *tunables) {
+  if (!kernel)
+    return Status::error("kernel: null pointer");
+  const std::string_view text = tunables ? tunables : "";
+  auto set = [&](auto &slot, auto parse) -> Status {
+    if (text.empty()) {
+      slot.reset();
+      return Status();
+    }
+    typename std::remove_reference_t<decltype(slot)>::value_type t;
+    TESSEL_RT_TRY(parse(text, &t));
+    slot = t;
+    return Status();
+  };
+  const std::string_view name = kernel;
+  if (name == "chunk_cumsum")
+    return set(overrides.chunk_cumsum, aot::chunk_cumsum_parse);
+  if (name == "chunk_state")
+    return set(overrides.chunk_state, aot::chunk_state_parse);
+  if (name == "state_passing")
+    return set(overrides.state_passing, aot::state_passing_parse);
+  if (name == "fwd_pass_state")
+    return set(overrides.fwd_pass_state, aot::fwd_pass_state_parse);
+  if (name == "compute_out")
+    return set(overrides.compute_out, aot::compute_out_parse);
+  return Status::error("kernel: no kernel named '" + std::string(name) +
+                       "' (chunk_cumsum, chunk_state, state_passing, "
+                       "fwd_pass_state, compute_out)");
+}
 
 Status workspaceSize(const tessel_mamba2_forward_args *args, size_t *bytes,
                      tessel_mamba2_status *code) {
@@ -265,6 +343,15 @@ int tessel_mamba2_forward(const tessel_mamba2_forward_args *args) {
 const char *tessel_mamba2_last_error(void) { return lastError.c_str(); }
 
 void tessel_mamba2_set_timing(int on) { tessel::mamba2::timingOn = on != 0; }
+
+int tessel_mamba2_set_tunables(const char *kernel, const char *tunables) {
+  tessel::rt::Status s = tessel::mamba2::setTunables(kernel, tunables);
+  return report(s, s.ok() ? TESSEL_MAMBA2_OK : TESSEL_MAMBA2_INVALID_ARGUMENT);
+}
+
+const char *tessel_mamba2_last_launches(void) {
+  return tessel::mamba2::lastLaunches.c_str();
+}
 
 /// The times between timing events first..last (last - first values).
 static int elapsed(float *out, const int *bounds, int count) {

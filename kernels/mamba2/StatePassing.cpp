@@ -85,6 +85,10 @@ const Register registration{{
     .grid = {{"states", 3, "BLOCK_P"},
              {"states", 4, "BLOCK_N"},
              {"states", 0, "", "states", 2}},
+    // Tuned by chunks (the serial walk), batch x heads and state size.
+    .shapeKey = {{"nc", "states", 1},
+                 {"bh", "states", 0, "states", 2},
+                 {"n", "states", 4}},
     .build =
         [](const Config &cfg) {
           if (cfg.dtype("X_DTYPE") == DType::f16)

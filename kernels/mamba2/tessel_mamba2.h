@@ -143,6 +143,26 @@ TESSEL_MAMBA2_API int tessel_mamba2_last_times(float out[3]);
  *  status. */
 TESSEL_MAMBA2_API int tessel_mamba2_last_kernel_times(float out[4]);
 
+/** Tuning (tessel-tune uses these; per thread). Every kernel launches, by
+ *  default, the configuration that the tuned table compiled into this build
+ *  gives for its variant and the nearest tuned shape on this device, else its
+ *  default configuration.
+ *
+ *  tessel_mamba2_set_tunables("compute_out", "BLOCK_M=128,num_warps=8")
+ *  makes the following forward calls on this thread launch that compiled
+ *  configuration instead (tunables not named keep their defaults; a forward
+ *  whose variant lacks it fails with TESSEL_MAMBA2_UNSUPPORTED, listing those
+ *  compiled); NULL or "" goes back to the tuned choice. The kernels:
+ *  chunk_cumsum, chunk_state, state_passing, fwd_pass_state, compute_out.
+ *  Returns a status (INVALID_ARGUMENT for an unknown kernel or tunable). */
+TESSEL_MAMBA2_API int tessel_mamba2_set_tunables(const char *kernel,
+                                                 const char *tunables);
+/** The kernels the last timed forward call on this thread launched, one
+ *  line each: "kernel<TAB>variant<TAB>shape key<TAB>tunables<TAB>
+ *  compiled", where compiled lists (separated by ';') the tunables this build
+ *  holds for that variant on this device. "" before any timed call. */
+TESSEL_MAMBA2_API const char *tessel_mamba2_last_launches(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -448,6 +448,65 @@ def test_timing_api():
     assert abs(kernels[1] + kernels[2] - times[1]) <= 0.01 + 0.01 * times[1], (kernels, times)
 
 
+def _launches(case, kw):
+    tm.set_timing(True)
+    try:
+        tm.mamba_chunk_scan_combined(chunk_size=case.Q, **kw)
+        tm.last_kernel_times()
+        return tm.last_launches()
+    finally:
+        tm.set_timing(False)
+
+
+def test_tuning_api():
+    """What a timed call launched (variant, shape key, tunables, the compiled
+    points of its variant), and every compiled point of every kernel forced
+    with tessel_mamba2_set_tunables: each one right (this library holds the
+    defaults and the tuned table's choices; the tuning build, every point of
+    tessel-tune's search space)."""
+    case = Case(1, 1000, 8, 64, 128, 1, 256, D="h", bias_softplus=True)
+    gen = torch.Generator(device="cuda")
+    gen.manual_seed(case_seed("tuning"))
+    kw = make_inputs(case, gen)
+    launches = _launches(case, kw)
+    kernels = [k for k, *_ in launches]
+    assert kernels[0] == "chunk_cumsum" and kernels[-1] == "compute_out", launches
+    assert set(kernels) <= {"chunk_cumsum", "chunk_state", "state_passing", "fwd_pass_state",
+                            "compute_out"}, launches
+    for kernel, variant, shape, tunables, compiled in launches:
+        assert "Q=256" in variant, (kernel, variant)
+        assert shape.count("=") >= 2, (kernel, shape)
+        assert tunables in compiled, (kernel, tunables, compiled)
+    points = 0
+    for kernel, _, _, _, compiled in launches:
+        for point in compiled:
+            tm.set_tunables(kernel, point)
+            try:
+                assert any(k == kernel and t == point for k, _, _, t, _ in _launches(case, kw))
+                y, fs = run_poisoned(case, kw)
+                check_outputs(case, kw, y, fs, "tuning_%s_%s" % (kernel, point))
+            finally:
+                tm.set_tunables(kernel, None)
+            points += 1
+    assert points >= len(launches)
+    # A point this build lacks fails the call, naming what it holds.
+    missing = "BLOCK_M=32,BLOCK_P=32,BLOCK_K=16"
+    tm.set_tunables("compute_out", missing)
+    try:
+        with pytest.raises(tm.Unsupported, match="no compiled configuration"):
+            tm.mamba_chunk_scan_combined(chunk_size=case.Q, **kw)
+    finally:
+        tm.set_tunables("compute_out", None)
+    with pytest.raises(tm.InvalidArgument, match="no kernel named 'nope'"):
+        tm.set_tunables("nope", "BLOCK_M=64")
+    with pytest.raises(tm.InvalidArgument, match="not NAME=VALUE of one of its tunables"):
+        tm.set_tunables("compute_out", "BLOCK_Q=64")
+    with pytest.raises(tm.InvalidArgument, match="needs an integer"):
+        tm.set_tunables("compute_out", "BLOCK_M=6x")
+    # Back to the tuned choice: the same launches as at first.
+    assert _launches(case, kw) == launches
+
+
 def test_reference_self_check():
     """The reference against a direct recurrence (the state walked token by
     token: S <- exp(dt A) S + dt x B^T, reset at a seq_idx change), in float64."""

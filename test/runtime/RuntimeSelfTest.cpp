@@ -9,6 +9,7 @@
 #include "runtime/Images.h"
 #include "runtime/KernelAbi.h"
 #include "runtime/Stats.h"
+#include "runtime/Tuning.h"
 #include "runtime/Status.h"
 
 #include <gtest/gtest.h>
@@ -723,6 +724,54 @@ TEST(Stats, Median) {
   EXPECT_EQ(median({4.0f, 1.0f, 3.0f, 2.0f}), 2.5f);
   EXPECT_EQ(median({9.0f, 1.0f, 1.0f, 1.0f, 100.0f}), 1.0f);
   EXPECT_TRUE(std::isnan(median({})));
+}
+
+//===----------------------------------------------------------------------===//
+// Tuned tables: the nearest row of the device's target and the variant
+//===----------------------------------------------------------------------===//
+
+TEST(Tuning, ShapeDistanceIsLog2) {
+  const int64_t a[] = {65536, 80}, b[] = {4096, 80}, c[] = {0, 1};
+  EXPECT_DOUBLE_EQ(shapeDistance(a, b, 2), 4.0);
+  EXPECT_DOUBLE_EQ(shapeDistance(b, a, 2), 4.0);
+  EXPECT_DOUBLE_EQ(shapeDistance(a, a, 2), 0.0);
+  // Sizes below 1 count as 1 (log2 1 = 0).
+  const int64_t one[] = {1, 1};
+  EXPECT_DOUBLE_EQ(shapeDistance(c, one, 2), 0.0);
+}
+
+TEST(Tuning, NearestRowOfTargetAndVariant) {
+  const int64_t v256[] = {256, 5}, v128[] = {128, 5};
+  const int64_t s1k[] = {1024, 24}, s4k[] = {4096, 80}, s64k[] = {65536, 80},
+                s256k[] = {262144, 80};
+  const TunedRow rows[] = {
+      {"sm_90a", v256, s1k, 10},  {"sm_90a", v256, s4k, 11},
+      {"sm_90a", v256, s64k, 12}, {"sm_90a", v128, s64k, 13},
+      {"sm_100a", v256, s4k, 14}, {"sm_90a", v256, s256k, 15},
+  };
+  auto pick = [&](std::string_view target, const int64_t *variant,
+                  std::initializer_list<int64_t> shape) {
+    int r = nearestTunedRow(rows, std::size(rows), target, variant, 2,
+                            shape.begin(), shape.size());
+    return r < 0 ? -1 : rows[r].entry;
+  };
+  EXPECT_EQ(pick("sm_90a", v256, {4096, 80}), 11);    // exact
+  EXPECT_EQ(pick("sm_90a", v256, {8192, 80}), 11);    // 1 from 4k, 3 from 64k
+  EXPECT_EQ(pick("sm_90a", v256, {32768, 80}), 12);   // 1 from 64k
+  EXPECT_EQ(pick("sm_90a", v256, {1 << 30, 80}), 15); // past the last row
+  EXPECT_EQ(pick("sm_90a", v256, {1024, 20}), 10);
+  EXPECT_EQ(pick("sm_90a", v128, {4096, 80}), 13);    // its variant's only row
+  EXPECT_EQ(pick("sm_100a", v256, {65536, 80}), 14);  // its target's only row
+  const int64_t v64[] = {64, 5};
+  EXPECT_EQ(pick("sm_90a", v64, {4096, 80}), -1);     // no row: the default
+  EXPECT_EQ(pick("sm_103a", v256, {4096, 80}), -1);
+  // Ties go to the first row: 2048 is 1 from 1024 and 1 from 4096.
+  const int64_t s1k80[] = {1024, 80}, mid[] = {2048, 80};
+  const TunedRow tie[] = {{"sm_90a", v256, s4k, 1},
+                          {"sm_90a", v256, s1k80, 2}};
+  EXPECT_EQ(nearestTunedRow(tie, 2, "sm_90a", v256, 2, mid, 2), 0);
+  const TunedRow tieSwapped[] = {tie[1], tie[0]};
+  EXPECT_EQ(nearestTunedRow(tieSwapped, 2, "sm_90a", v256, 2, mid, 2), 0);
 }
 
 } // namespace

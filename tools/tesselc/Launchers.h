@@ -45,10 +45,36 @@ struct VariantParam {
   bool isDType;
 };
 
+/// A tunable constant: one field of the generated <kernel>_tunables.
+struct TunableParam {
+  std::string name, doc;
+  int64_t defaultValue;
+};
+
+/// One size of the kernel's shape key (dsl::KeyDim with parameter indices).
+struct KeyDim {
+  std::string name;
+  int param = -1, dim = 0;
+  int timesParam = -1, timesDim = 0;
+};
+
+/// One row of a tuned table: on `target`, for the variant `key` and shapes
+/// near `shape`, launch compiled configuration `entry`.
+struct TunedRow {
+  std::string target;
+  std::vector<int64_t> key, shape;
+  int entry = -1;
+  std::string note; // "1.812 ms (default 1.850)", for the generated comment
+};
+
 /// One compiled configuration of a kernel.
 struct Compiled {
   std::string config;        // "Q=256,DT_DTYPE=bf16,..."
   std::vector<int64_t> key;  // its values of the kernel's VariantParams
+  std::vector<int64_t> tunables; // its values of the kernel's TunableParams
+  /// The variant's default configuration (what launches without a tuned
+  /// row or explicit tunables).
+  bool isDefault = true;
   int numWarps = 0;
   int64_t dynamicShared = 0; // bytes of dynamic shared memory per launch
   std::vector<Param> params; // the signature of this configuration
@@ -59,13 +85,21 @@ struct Compiled {
 struct Kernel {
   std::string name, summary;
   std::vector<VariantParam> variants;
+  std::vector<TunableParam> tunables;
+  std::vector<KeyDim> shapeKey;
   std::vector<Compiled> compiled;
+  std::vector<TunedRow> rows;
 };
 
 /// Adds `c` to `k`; returns an error when its signature differs from the
 /// configurations already there in anything but view element types and
-/// assumptions, or when its variant was compiled already.
+/// assumptions, when its configuration (variant and tunables) was compiled
+/// already, or when it is a second default of its variant.
 std::string addCompiled(Kernel &k, Compiled c);
+
+/// The index of the compiled configuration of `key` and `tunables`, or -1.
+int findCompiled(const Kernel &k, const std::vector<int64_t> &key,
+                 const std::vector<int64_t> &tunables);
 
 std::string generateHeader(const std::string &library, const std::string &ns,
                            const std::vector<Kernel> &kernels);

@@ -2,12 +2,16 @@
 //
 //   tesselc [--target=sm_103a,sm_100a,sm_90a] [-o DIR] [--dump-dir DIR]
 //           [-D NAME=VALUE]... [--variants] [--library NAME [--namespace NS]]
+//           [--sweep [KERNEL:]NAME=V1,V2]... [--tuned TABLE]
 //           [--list] [--all-configs] [KERNEL...]
 //
 // Traces the registered kernels (all, or those named) for the chosen
 // constants and compiles each for every target: DIR/<kernel>.<target>.ptx,
 // .cubin and a resource report (.txt) from ptxas, then prints a table.
 // --emit=tile prints the traced tile IR instead; --emit=ptx stops before ptxas.
+// Autotuning: --sweep compiles the points of a search space (tessel-tune
+// times them), --tuned compiles a tuned table's choices in and makes the
+// generated launchers pick them by shape (runtime/Tuning.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,11 +27,13 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <fmt/core.h>
 
+#include <map>
 #include <set>
 
 using namespace tessel;
@@ -52,8 +58,10 @@ static cl::opt<std::string>
     dumpDir("dump-dir", cl::desc("Write the IR of every stage to DIR"),
             cl::value_desc("DIR"), cl::cat(tesselcOptions));
 static cl::list<std::string>
-    defines("D", cl::desc("Set a kernel constant (NAME=VALUE)"), cl::Prefix,
-            cl::cat(tesselcOptions));
+    defines("D",
+            cl::desc("Set a kernel constant (NAME=VALUE; with --variants, "
+                     "NAME=V1,V2 compiles only those values of a variant)"),
+            cl::Prefix, cl::cat(tesselcOptions));
 static cl::opt<std::string>
     emit("emit",
          cl::desc("What to produce: cubin (with .ptx), ptx, or tile (print "
@@ -82,6 +90,167 @@ static cl::opt<bool>
     allConfigs("all-configs",
                cl::desc("Trace every point of each kernel's search space"),
                cl::cat(tesselcOptions));
+static cl::list<std::string> sweeps(
+    "sweep",
+    cl::desc("Also compile every value listed for a tunable "
+             "([KERNEL:]NAME=V1,V2,...; repeatable: the cartesian product), "
+             "for tessel-tune; points the kernel rejects or ptxas cannot "
+             "fit are skipped and listed"),
+    cl::value_desc("[KERNEL:]NAME=V1,V2"), cl::cat(tesselcOptions));
+static cl::opt<std::string> tunedTable(
+    "tuned",
+    cl::desc("A tuned table (tessel-tune's output): also compile each row's "
+             "configuration for its target, and let the generated launchers "
+             "pick it by shape"),
+    cl::value_desc("FILE"), cl::cat(tesselcOptions));
+
+//===----------------------------------------------------------------------===//
+// Tuned tables
+//===----------------------------------------------------------------------===//
+//
+// One row per line, tab-separated (lines starting with '#' are comments):
+//
+//   kernel  target  variant  shape  tunables  [ms  default_ms]
+//   compute_out  sm_90a  Q=256,X_DTYPE=bf16,N_MAX=0  bL=65536,h=80,n=128
+//       BLOCK_M=64,num_warps=4,...  1.812  1.850
+//
+// `variant` assigns the variant constants the row is for (a constant it
+// leaves out matches every value: "-" matches every variant); `shape` gives
+// the kernel's shape key, every size in the kernel's order; `tunables`
+// overrides the defaults ("-": none).
+
+namespace {
+
+struct TableRow {
+  std::string where; // "FILE:LINE"
+  std::string kernel, target;
+  std::map<std::string, int64_t> variant, tunables;
+  std::vector<int64_t> shape;
+  std::string note;
+};
+
+std::vector<std::string> splitOn(const std::string &text, char sep) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (true) {
+    size_t at = text.find(sep, start);
+    out.push_back(text.substr(start, at - start));
+    if (at == std::string::npos)
+      return out;
+    start = at + 1;
+  }
+}
+
+/// Parses a tuned table; returns an error message naming FILE:LINE.
+std::string parseTable(const std::string &path, std::vector<TableRow> &rows) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    return "cannot read tuned table '" + path +
+           "': " + buffer.getError().message();
+  std::vector<std::string> lines = splitOn((*buffer)->getBuffer().str(), '\n');
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::string line = lines[i];
+    if (!line.empty() && line.back() == '\r')
+      line.pop_back();
+    if (line.empty() || line[0] == '#')
+      continue;
+    TableRow row;
+    row.where = path + ":" + std::to_string(i + 1);
+    std::vector<std::string> f = splitOn(line, '\t');
+    if (f.size() < 5 || f.size() > 7)
+      return row.where + ": expected 5 to 7 tab-separated fields (kernel, "
+                         "target, variant, shape, tunables[, ms, "
+                         "default_ms]), got " +
+             std::to_string(f.size());
+    row.kernel = f[0];
+    row.target = f[1];
+    const KernelDef *k = findKernel(row.kernel);
+    if (!k)
+      return row.where + ": no kernel named '" + row.kernel + "'";
+    if (!codegen::lookupTarget(row.target))
+      return row.where + ": unknown target '" + row.target + "'";
+    Config scratch = defaultConfig(*k);
+    auto assignments = [&](const std::string &text, bool tunable,
+                           std::map<std::string, int64_t> &into) {
+      if (text == "-")
+        return std::string();
+      for (const std::string &a : splitOn(text, ',')) {
+        std::string error = parseAssignment(*k, a, scratch);
+        if (!error.empty())
+          return error;
+        std::string name = a.substr(0, a.find('='));
+        for (const Param &p : k->params)
+          if (p.name == name && p.tunable != tunable)
+            return "'" + name + "' is " +
+                   (p.tunable ? "a tunable" : "a variant constant") +
+                   ", not " + (tunable ? "a tunable" : "a variant constant");
+        into[name] = scratch.all().at(name);
+      }
+      return std::string();
+    };
+    if (std::string e = assignments(f[2], false, row.variant); !e.empty())
+      return row.where + ": " + e;
+    if (std::string e = assignments(f[4], true, row.tunables); !e.empty())
+      return row.where + ": " + e;
+    if (std::string e = k->check ? k->check([&] {
+          Config c = defaultConfig(*k);
+          for (auto &[n, v] : row.variant)
+            c.set(n, v);
+          for (auto &[n, v] : row.tunables)
+            c.set(n, v);
+          return c;
+        }())
+                                 : "";
+        !e.empty())
+      return row.where + ": kernel '" + row.kernel + "' rejects it: " + e;
+    std::vector<std::string> sizes =
+        f[3] == "-" ? std::vector<std::string>() : splitOn(f[3], ',');
+    if (sizes.size() != k->shapeKey.size()) {
+      std::string names;
+      for (const KeyDim &d : k->shapeKey)
+        names += (names.empty() ? "" : ",") + d.name;
+      return row.where + ": the shape of kernel '" + row.kernel +
+             "' has the sizes " + (names.empty() ? "(none: -)" : names) +
+             ", got '" + f[3] + "'";
+    }
+    for (size_t d = 0; d < sizes.size(); ++d) {
+      const std::string &want = k->shapeKey[d].name;
+      int64_t value = 0;
+      if (sizes[d].rfind(want + "=", 0) != 0 ||
+          llvm::StringRef(sizes[d]).substr(want.size() + 1).getAsInteger(
+              10, value) ||
+          value < 1)
+        return row.where + ": shape size " + std::to_string(d + 1) +
+               " must be " + want + "=<positive integer>, got '" + sizes[d] +
+               "'";
+      row.shape.push_back(value);
+    }
+    if (f.size() >= 6)
+      row.note = f[5] + " ms" + (f.size() == 7 ? " (default " + f[6] + ")" : "");
+    rows.push_back(std::move(row));
+  }
+  return "";
+}
+
+/// The values of `kernel`'s variant (or tunable) constants in `config`.
+std::vector<int64_t> valuesOf(const KernelDef &kernel, const Config &config,
+                              bool tunable) {
+  std::vector<int64_t> out;
+  for (const Param &p : kernel.params)
+    if (p.tunable == tunable)
+      out.push_back(config.all().at(p.name));
+  return out;
+}
+
+/// One configuration to compile, for some targets.
+struct Job {
+  Config config;
+  std::vector<std::string> targets;
+  bool isDefault = false;
+  bool optional = false; // a sweep point: failing to compile skips it
+};
+
+} // namespace
 
 static bool writeFile(const std::string &path, const std::string &text) {
   std::error_code ec;
@@ -166,6 +335,39 @@ static std::string describe(const KernelDef &def, const Config &config,
   return "";
 }
 
+/// The kernel's shape key in terms of the launcher's parameters.
+static std::string resolveShapeKey(const KernelDef &def,
+                                   const launchers::Compiled &k,
+                                   std::vector<launchers::KeyDim> &out) {
+  auto viewIndex = [&](const std::string &name) {
+    for (size_t i = 0; i < k.params.size(); ++i)
+      if (k.params[i].name == name && k.params[i].isView)
+        return static_cast<int>(i);
+    return -1;
+  };
+  for (const KeyDim &d : def.shapeKey) {
+    launchers::KeyDim r;
+    r.name = d.name;
+    r.param = viewIndex(d.view);
+    r.dim = d.dim;
+    if (r.param < 0 || d.dim < 0 || d.dim >= k.params[r.param].rank)
+      return "the shape key of kernel '" + def.name + "' uses '" + d.view +
+             "' dimension " + std::to_string(d.dim) +
+             ", which is not a dimension of one of its view parameters";
+    if (!d.timesView.empty()) {
+      r.timesParam = viewIndex(d.timesView);
+      r.timesDim = d.timesDim;
+      if (r.timesParam < 0 || d.timesDim < 0 ||
+          d.timesDim >= k.params[r.timesParam].rank)
+        return "the shape key of kernel '" + def.name + "' multiplies by '" +
+               d.timesView + "' dimension " + std::to_string(d.timesDim) +
+               ", which is not a dimension of one of its view parameters";
+    }
+    out.push_back(r);
+  }
+  return "";
+}
+
 static int fail(const std::string &message) {
   llvm::errs() << "tesselc: error: " << message << "\n";
   return 1;
@@ -242,6 +444,37 @@ int main(int argc, char **argv) {
   };
   std::vector<Row> rows;
   std::vector<launchers::Kernel> launched;
+  // The sweep: NAME -> values (tunables only; checked per kernel).
+  // [KERNEL:]NAME -> values (tunables only; checked per kernel).
+  struct Sweep {
+    std::string kernel, name;
+    std::vector<std::string> values;
+  };
+  std::vector<Sweep> sweepValues;
+  for (const std::string &sw : sweeps) {
+    size_t eq = sw.find('='), colon = sw.find(':');
+    if (colon > eq)
+      colon = std::string::npos;
+    size_t nameAt = colon == std::string::npos ? 0 : colon + 1;
+    if (eq == std::string::npos || eq == nameAt || eq + 1 == sw.size())
+      return fail("--sweep expects [KERNEL:]NAME=V1,V2,..., got '" + sw + "'");
+    Sweep w{colon == std::string::npos ? "" : sw.substr(0, colon),
+            sw.substr(nameAt, eq - nameAt), splitOn(sw.substr(eq + 1), ',')};
+    if (!w.kernel.empty() && !findKernel(w.kernel))
+      return fail("--sweep " + sw + ": no kernel named '" + w.kernel + "'");
+    sweepValues.push_back(std::move(w));
+  }
+  if ((!sweepValues.empty() || !tunedTable.empty()) && allConfigs)
+    return fail("--sweep and --tuned do not go with --all-configs");
+  std::vector<TableRow> table;
+  if (!tunedTable.empty())
+    if (std::string error = parseTable(tunedTable, table); !error.empty())
+      return fail(error);
+  std::vector<std::string> targetList;
+  for (llvm::StringRef t : llvm::split(targets, ','))
+    targetList.push_back(t.str());
+  const bool numbered = variants || !sweepValues.empty() || !table.empty();
+  int skipped = 0;
   for (const KernelDef *kernel : kernels) {
     launchers::Kernel libraryKernel;
     libraryKernel.name = kernel->name;
@@ -250,13 +483,33 @@ int main(int argc, char **argv) {
       if (!p.tunable)
         libraryKernel.variants.push_back(
             {p.name, p.doc, p.defaultValue, p.isDType});
+      else
+        libraryKernel.tunables.push_back({p.name, p.doc, p.defaultValue});
     std::vector<Config> configs;
     if (allConfigs) {
       configs = enumerateConfigs(*kernel);
     } else {
       Config config = defaultConfig(*kernel);
       std::set<std::string> fixed;
+      // -D NAME=V1,V2 with --variants: only those values of a variant.
+      std::map<std::string, std::set<int64_t>> only;
       for (const std::string &d : defines) {
+        size_t eq = d.find('=');
+        if (variants && eq != std::string::npos &&
+            d.find(',', eq) != std::string::npos) {
+          std::string name = d.substr(0, eq);
+          for (const std::string &v : splitOn(d.substr(eq + 1), ',')) {
+            Config scratch = config;
+            std::string error = parseAssignment(*kernel, name + "=" + v,
+                                                scratch);
+            if (error.find("has no constant") != std::string::npos)
+              break;
+            if (!error.empty())
+              return fail(error);
+            only[name].insert(scratch.all().at(name));
+          }
+          continue;
+        }
         std::string error = parseAssignment(*kernel, d, config);
         // A constant that only some of the named kernels have is fine.
         if (!error.empty() &&
@@ -269,9 +522,94 @@ int main(int argc, char **argv) {
         configs = expandConfigs(*kernel, config, [&](const Param &p) {
           return !p.tunable && !fixed.count(p.name);
         });
+      std::erase_if(configs, [&](const Config &c) {
+        for (const auto &[name, values] : only)
+          if (!values.count(c.all().at(name)))
+            return true;
+        return false;
+      });
     }
-    for (size_t configIndex = 0; configIndex < configs.size(); ++configIndex) {
-      const Config &config = configs[configIndex];
+    // What to compile: each configuration for every target; with --sweep
+    // every point of the sweep around it; with --tuned the configuration of
+    // each row that matches its variant, for that row's target.
+    std::vector<Job> jobs;
+    std::vector<std::pair<const TableRow *, size_t>> rowJobs; // row, job
+    auto addJob = [&](const Config &c, const std::vector<std::string> &ts,
+                      bool isDefault, bool optional) -> size_t {
+      std::string text = configString(*kernel, c);
+      for (size_t j = 0; j < jobs.size(); ++j) {
+        if (configString(*kernel, jobs[j].config) != text)
+          continue;
+        for (const std::string &t : ts)
+          if (std::find(jobs[j].targets.begin(), jobs[j].targets.end(), t) ==
+              jobs[j].targets.end())
+            jobs[j].targets.push_back(t);
+        jobs[j].isDefault |= isDefault;
+        jobs[j].optional &= optional;
+        return j;
+      }
+      jobs.push_back({c, ts, isDefault, optional});
+      return jobs.size() - 1;
+    };
+    for (const Config &config : configs) {
+      addJob(config, targetList, true, false);
+      if (!sweepValues.empty()) {
+        std::vector<Config> points = {config};
+        for (const auto &[sweepKernel, name, values] : sweepValues) {
+          if (!sweepKernel.empty() && sweepKernel != kernel->name)
+            continue;
+          auto param = std::find_if(
+              kernel->params.begin(), kernel->params.end(),
+              [&](const Param &p) { return p.name == name; });
+          if (param == kernel->params.end())
+            continue; // a constant of another of the named kernels
+          if (!param->tunable)
+            return fail("--sweep " + name + ": '" + name +
+                        "' is a variant constant of kernel '" + kernel->name +
+                        "' (sweep tunables; --variants compiles variants)");
+          std::vector<Config> next;
+          for (const Config &c : points)
+            for (const std::string &v : values) {
+              Config d = c;
+              std::string error = parseAssignment(*kernel, name + "=" + v, d);
+              if (!error.empty())
+                return fail("--sweep: " + error);
+              next.push_back(std::move(d));
+            }
+          points = std::move(next);
+        }
+        for (const Config &c : points) {
+          if (kernel->check) {
+            if (std::string why = kernel->check(c); !why.empty()) {
+              fmt::print("skipped {} [{}]: {}\n", kernel->name,
+                         configString(*kernel, c), why);
+              ++skipped;
+              continue;
+            }
+          }
+          addJob(c, targetList, false, true);
+        }
+      }
+      for (const TableRow &row : table) {
+        if (row.kernel != kernel->name ||
+            std::find(targetList.begin(), targetList.end(), row.target) ==
+                targetList.end())
+          continue;
+        bool matches = true;
+        for (const auto &[name, value] : row.variant)
+          matches &= config.all().at(name) == value;
+        if (!matches)
+          continue;
+        Config c = config;
+        for (const auto &[name, value] : row.tunables)
+          c.set(name, value);
+        rowJobs.push_back({&row, addJob(c, {row.target}, false, false)});
+      }
+    }
+    std::vector<int> jobEntry(jobs.size(), -1);
+    for (size_t configIndex = 0; configIndex < jobs.size(); ++configIndex) {
+      const Job &job = jobs[configIndex];
+      const Config &config = job.config;
       TraceResult result = traceKernel(context, *kernel, config);
       for (const std::string &d : result.diagnostics)
         llvm::errs() << d << "\n";
@@ -295,18 +633,26 @@ int main(int argc, char **argv) {
       launchers::Compiled launcher;
       std::string launcherError =
           describe(*kernel, config, *result.module, launcher);
+      launcher.tunables = valuesOf(*kernel, config, true);
+      launcher.isDefault = job.isDefault;
+      if (launcherError.empty() && libraryKernel.shapeKey.empty() &&
+          !kernel->shapeKey.empty())
+        launcherError = resolveShapeKey(*kernel, launcher,
+                                        libraryKernel.shapeKey);
       bool launcherOk = launcherError.empty();
       if (!launcherOk)
         llvm::errs() << "tesselc: error: " << launcherError << "\n";
-      for (llvm::StringRef targetName : llvm::split(targets, ',')) {
+      bool skip = false;
+      std::vector<Row> jobRows;
+      for (const std::string &targetName : job.targets) {
         const codegen::TargetInfo *target = codegen::lookupTarget(targetName);
         mlir::OwningOpRef<mlir::ModuleOp> module = result.module->clone();
-        // With --variants, files are numbered per configuration (the .txt
+        // Numbered per configuration when there are several (the .txt
         // report names it).
         std::string stem =
             kernel->name + "." +
-            (variants ? std::to_string(configIndex) + "." : std::string()) +
-            targetName.str();
+            (numbered ? std::to_string(configIndex) + "." : std::string()) +
+            targetName;
         codegen::DumpFn dump;
         if (!dumpDir.empty())
           dump = [&](const std::string &stage, const std::string &text) {
@@ -315,6 +661,13 @@ int main(int argc, char **argv) {
         mlir::FailureOr<codegen::Artifact> artifact =
             codegen::compile(*module, *target, emit == "cubin", dump);
         if (mlir::failed(artifact)) {
+          if (job.optional) {
+            fmt::print("skipped {} for {}: it does not compile (above)\n",
+                       what, targetName);
+            ++skipped;
+            skip = true;
+            break;
+          }
           llvm::errs() << "tesselc: error: compiling " << what << " for "
                        << targetName << " failed\n";
           ++failures;
@@ -332,7 +685,7 @@ int main(int argc, char **argv) {
                           "registers {}\nshared_bytes {}\n"
                           "dynamic_shared_bytes {}\nspill_stores {}\n"
                           "spill_loads {}\nstack_bytes {}\n",
-                          kernel->name, targetName.str(),
+                          kernel->name, targetName,
                           configString(*kernel, config), artifact->numWarps,
                           u.registers, artifact->sharedBytes,
                           artifact->dynamicSharedBytes, u.spillStores,
@@ -342,8 +695,8 @@ int main(int argc, char **argv) {
           ++failures;
           continue;
         }
-        rows.push_back({kernel->name, targetName.str(), *artifact,
-                        configString(*kernel, config)});
+        jobRows.push_back({kernel->name, targetName, *artifact,
+                           configString(*kernel, config)});
         if (!library.empty() && launcher.numWarps &&
             launcher.numWarps != artifact->numWarps) {
           llvm::errs() << "tesselc: error: " << what
@@ -354,9 +707,13 @@ int main(int argc, char **argv) {
         launcher.numWarps = artifact->numWarps;
         launcher.dynamicShared =
             std::max(launcher.dynamicShared, artifact->dynamicSharedBytes);
-        launcher.images.push_back({targetName.str(), artifact->cubin});
+        launcher.images.push_back({targetName, artifact->cubin});
       }
+      if (skip)
+        continue;
+      rows.insert(rows.end(), jobRows.begin(), jobRows.end());
       if (!library.empty() && launcherOk) {
+        jobEntry[configIndex] = static_cast<int>(libraryKernel.compiled.size());
         std::string error =
             launchers::addCompiled(libraryKernel, std::move(launcher));
         if (!error.empty())
@@ -365,13 +722,24 @@ int main(int argc, char **argv) {
         ++failures;
       }
     }
+    for (const auto &[row, job] : rowJobs) {
+      if (jobEntry[job] < 0)
+        continue; // its failure is reported above
+      launchers::TunedRow r;
+      r.target = row->target;
+      r.key = valuesOf(*kernel, jobs[job].config, false);
+      r.shape = row->shape;
+      r.entry = jobEntry[job];
+      r.note = row->note;
+      libraryKernel.rows.push_back(std::move(r));
+    }
     if (!libraryKernel.compiled.empty())
       launched.push_back(std::move(libraryKernel));
   }
   if (!rows.empty()) {
     fmt::print("{:<16} {:<8} {:>5} {:>5} {:>8} {:>7} {:>9}  {}\n", "kernel",
                "target", "warps", "regs", "smem", "spills", "cubin",
-               variants ? "config" : "files");
+               numbered ? "config" : "files");
     for (const Row &row : rows)
       fmt::print(
           "{:<16} {:<8} {:>5} {:>5} {:>8} {:>7} {:>9}  {}\n", row.kernel,
@@ -379,7 +747,7 @@ int main(int argc, char **argv) {
           row.artifact.sharedBytes + row.artifact.dynamicSharedBytes,
           row.artifact.usage.spillStores + row.artifact.usage.spillLoads,
           row.artifact.cubin.size(),
-          variants
+          numbered
               ? row.config
               : fmt::format("{}/{}.{}.{{ptx{}}}", outputDir.getValue(),
                             row.kernel, row.target,
@@ -399,6 +767,8 @@ int main(int argc, char **argv) {
     fmt::print("wrote {}.h and {}.cpp ({} kernels)\n", base, base,
                launched.size());
   }
+  if (skipped)
+    fmt::print("{} sweep point(s) skipped (listed above)\n", skipped);
   if (failures)
     return fail(fmt::format("{} kernel configuration(s) failed", failures));
   return 0;

@@ -31,6 +31,8 @@ __all__ = [
     "set_timing",
     "last_times",
     "last_kernel_times",
+    "set_tunables",
+    "last_launches",
     "TesselMamba2Error",
     "InvalidArgument",
     "Unsupported",
@@ -213,6 +215,12 @@ _last_times.restype = ctypes.c_int
 _last_kernel_times = _lib.tessel_mamba2_last_kernel_times
 _last_kernel_times.argtypes = [ctypes.POINTER(ctypes.c_float)]
 _last_kernel_times.restype = ctypes.c_int
+_set_tunables = _lib.tessel_mamba2_set_tunables
+_set_tunables.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
+_set_tunables.restype = ctypes.c_int
+_last_launches = _lib.tessel_mamba2_last_launches
+_last_launches.argtypes = []
+_last_launches.restype = ctypes.c_char_p
 
 
 def _make_template():
@@ -418,3 +426,22 @@ def last_kernel_times():
     if status:
         _raise(status)
     return (out[0], out[1], out[2], out[3])
+
+
+def set_tunables(kernel, tunables=None):
+    """Forces `kernel`'s tunables ("NAME=VALUE,..."; None: the tuned choice
+    again) for the following forward calls on this thread (tessel-tune)."""
+    status = _set_tunables(kernel.encode(), tunables.encode() if tunables else None)
+    if status:
+        _raise(status)
+
+
+def last_launches():
+    """What the last timed forward call on this thread launched: a list of
+    (kernel, variant, shape key, tunables, [compiled tunables of the
+    variant on this device])."""
+    out = []
+    for line in (_last_launches() or b"").decode().splitlines():
+        kernel, variant, shape, tunables, compiled = line.split("\t")
+        out.append((kernel, variant, shape, tunables, compiled.split(";") if compiled else []))
+    return out

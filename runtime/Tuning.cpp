@@ -1,0 +1,37 @@
+//===- Tuning.cpp - the shape-keyed choice among tuned configurations -----===//
+
+#include "runtime/Tuning.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tessel::rt {
+
+double shapeDistance(const int64_t *a, const int64_t *b, size_t dims) {
+  double d = 0;
+  for (size_t i = 0; i < dims; ++i)
+    d += std::fabs(std::log2(static_cast<double>(std::max<int64_t>(a[i], 1))) -
+                   std::log2(static_cast<double>(std::max<int64_t>(b[i], 1))));
+  return d;
+}
+
+int nearestTunedRow(const TunedRow *rows, size_t count, std::string_view target,
+                    const int64_t *variant, size_t variantDims,
+                    const int64_t *shape, size_t shapeDims) {
+  int best = -1;
+  double bestDistance = 0;
+  for (size_t i = 0; i < count; ++i) {
+    const TunedRow &r = rows[i];
+    if (target != r.target ||
+        !std::equal(variant, variant + variantDims, r.variant))
+      continue;
+    double d = shapeDistance(shape, r.shape, shapeDims);
+    if (best < 0 || d < bestDistance) {
+      best = static_cast<int>(i);
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+} // namespace tessel::rt
