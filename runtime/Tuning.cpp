@@ -7,17 +7,26 @@
 
 namespace tessel::rt {
 
+namespace {
+double log2Size(int64_t size) {
+  return std::log2(static_cast<double>(std::max<int64_t>(size, 1)));
+}
+} // namespace
+
 double shapeDistance(const int64_t *a, const int64_t *b, size_t dims) {
   double d = 0;
   for (size_t i = 0; i < dims; ++i)
-    d += std::fabs(std::log2(static_cast<double>(std::max<int64_t>(a[i], 1))) -
-                   std::log2(static_cast<double>(std::max<int64_t>(b[i], 1))));
+    d += std::fabs(log2Size(a[i]) - log2Size(b[i]));
   return d;
 }
 
 int nearestTunedRow(const TunedRow *rows, size_t count, std::string_view target,
                     const int64_t *variant, size_t variantDims,
                     const int64_t *shape, size_t shapeDims) {
+  shapeDims = std::min(shapeDims, kMaxShapeDims);
+  double logShape[kMaxShapeDims];
+  for (size_t i = 0; i < shapeDims; ++i)
+    logShape[i] = log2Size(shape[i]);
   int best = -1;
   double bestDistance = 0;
   for (size_t i = 0; i < count; ++i) {
@@ -25,7 +34,9 @@ int nearestTunedRow(const TunedRow *rows, size_t count, std::string_view target,
     if (target != r.target ||
         !std::equal(variant, variant + variantDims, r.variant))
       continue;
-    double d = shapeDistance(shape, r.shape, shapeDims);
+    double d = 0;
+    for (size_t k = 0; k < shapeDims; ++k)
+      d += std::fabs(logShape[k] - r.logShape[k]);
     if (best < 0 || d < bestDistance) {
       best = static_cast<int>(i);
       bestDistance = d;

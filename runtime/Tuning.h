@@ -25,15 +25,20 @@ namespace tessel::rt {
 struct TunedRow {
   const char *target;          // "sm_90a"
   const int64_t *variant;      // the variant's key (its values, in order)
-  const int64_t *shape;        // the shape key's sizes
+  const double *logShape;      // log2 of the shape key's sizes
   int entry;                   // the compiled configuration to launch
 };
+
+/// Shape keys have at most this many sizes.
+inline constexpr size_t kMaxShapeDims = 8;
 
 /// The log2 distance between two shape keys of `dims` sizes.
 double shapeDistance(const int64_t *a, const int64_t *b, size_t dims);
 
 /// The index of the row of `target` and `variant` (variantDims values)
-/// nearest to `shape` (shapeDims sizes), or -1 when there is none.
+/// nearest to `shape` (shapeDims <= kMaxShapeDims sizes), or -1 when there
+/// is none. (The rows carry log2 sizes, so a launch takes shapeDims
+/// logarithms, not one per row.)
 int nearestTunedRow(const TunedRow *rows, size_t count, std::string_view target,
                     const int64_t *variant, size_t variantDims,
                     const int64_t *shape, size_t shapeDims);

@@ -105,8 +105,11 @@ const Register registration{{
     .grid = {{"x", 1, "Q", "x", 2},
              {"x", 3, "BLOCK_P"},
              {"B", 3, "BLOCK_N", "x", 0}},
-    // Tuned by tokens (batch x length), heads and state size.
-    .shapeKey = {{"bL", "x", 1, "x", 0}, {"h", "x", 2}, {"n", "B", 3}},
+    // Tuned by tokens (batch x length), heads, groups and state size.
+    .shapeKey = {{"bL", "x", 1, "x", 0},
+                 {"h", "x", 2},
+                 {"g", "B", 2},
+                 {"n", "B", 3}},
     .build =
         [](const Config &cfg) {
           if (cfg.dtype("X_DTYPE") == DType::f16)

@@ -218,8 +218,11 @@ const Register registration{{
         },
     // (token block x head, p block, batch)
     .grid = {{"x", 1, "BLOCK_M", "x", 2}, {"x", 3, "BLOCK_P"}, {"x", 0, ""}},
-    // Tuned by tokens (batch x length), heads and state size.
-    .shapeKey = {{"bL", "x", 1, "x", 0}, {"h", "x", 2}, {"n", "B", 3}},
+    // Tuned by tokens (batch x length), heads, groups and state size.
+    .shapeKey = {{"bL", "x", 1, "x", 0},
+                 {"h", "x", 2},
+                 {"g", "B", 2},
+                 {"n", "B", 3}},
     .build =
         [](const Config &cfg) {
           if (cfg.dtype("X_DTYPE") == DType::f16)

@@ -308,8 +308,10 @@ Status forward(const tessel_mamba2_forward_args *a,
   if (!s.ok())
     return setCode(std::move(s), TESSEL_MAMBA2_INVALID_ARGUMENT, code);
   s = enqueue(a, d, sms, path);
-  return setCode(std::move(s), s.ok() ? TESSEL_MAMBA2_OK : launchFailure(s),
-                 code);
+  // The code first: setCode takes the status by value (moved from).
+  const tessel_mamba2_status value =
+      s.ok() ? TESSEL_MAMBA2_OK : launchFailure(s);
+  return setCode(std::move(s), value, code);
 }
 
 } // namespace tessel::mamba2

@@ -742,8 +742,10 @@ TEST(Tuning, ShapeDistanceIsLog2) {
 
 TEST(Tuning, NearestRowOfTargetAndVariant) {
   const int64_t v256[] = {256, 5}, v128[] = {128, 5};
-  const int64_t s1k[] = {1024, 24}, s4k[] = {4096, 80}, s64k[] = {65536, 80},
-                s256k[] = {262144, 80};
+  // log2 of (1024, 24), (4096, 80), (65536, 80), (262144, 80).
+  const double l80 = std::log2(80.0);
+  const double s1k[] = {10, std::log2(24.0)}, s4k[] = {12, l80},
+               s64k[] = {16, l80}, s256k[] = {18, l80};
   const TunedRow rows[] = {
       {"sm_90a", v256, s1k, 10},  {"sm_90a", v256, s4k, 11},
       {"sm_90a", v256, s64k, 12}, {"sm_90a", v128, s64k, 13},
@@ -766,7 +768,8 @@ TEST(Tuning, NearestRowOfTargetAndVariant) {
   EXPECT_EQ(pick("sm_90a", v64, {4096, 80}), -1);     // no row: the default
   EXPECT_EQ(pick("sm_103a", v256, {4096, 80}), -1);
   // Ties go to the first row: 2048 is 1 from 1024 and 1 from 4096.
-  const int64_t s1k80[] = {1024, 80}, mid[] = {2048, 80};
+  const double s1k80[] = {10, l80};
+  const int64_t mid[] = {2048, 80};
   const TunedRow tie[] = {{"sm_90a", v256, s4k, 1},
                           {"sm_90a", v256, s1k80, 2}};
   EXPECT_EQ(nearestTunedRow(tie, 2, "sm_90a", v256, 2, mid, 2), 0);

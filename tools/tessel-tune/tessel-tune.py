@@ -163,6 +163,7 @@ def main():
     ap.add_argument("--margin", type=float, default=0.02,
                     help="how much faster than the default another point must be to be chosen")
     ap.add_argument("--seed", type=int, default=1234)
+    ap.add_argument("--commit", default=None, help="the commit to name in the table (default: git's HEAD)")
     args = ap.parse_args()
 
     os.environ["TESSEL_MAMBA2_LIBRARY"] = os.path.abspath(args.library)
@@ -184,6 +185,10 @@ def main():
             sys.exit("tessel-tune: the default configurations fail at %s: %s" % (shape, why))
         for kernel, variant, key, default, compiled in problem.launches():
             if only and kernel not in only:
+                continue
+            if any(r[0] == kernel and r[2] == variant and r[3] == key for r in rows):
+                log("shape %d/%d %s: %s [%s] at %s: tuned already (an earlier shape has its key)" % (
+                    si + 1, len(shapes), shape, kernel, variant, key))
                 continue
             log("shape %d/%d %s: %s [%s] at %s: %d points" % (si + 1, len(shapes), shape, kernel, variant, key,
                                                              len(compiled)))
@@ -213,7 +218,7 @@ def main():
             log("  -> %s: %.4f ms (default %s ms)" % (best, times[best], "%.4f" % base if base else "-"))
             rows.append((kernel, "sm_90a", variant, key, best, times[best], base))
         torch.cuda.empty_cache()
-    commit = git_commit()
+    commit = args.commit or git_commit()
     with open(args.out, "w") as f:
         f.write("# tessel tuned table for libtessel_mamba2 on the H200 (sm_90a).\n")
         f.write("# Written by tools/tessel-tune/tessel-tune.py on %s (%s), %s, commit %s:\n" % (

@@ -5,6 +5,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace tessel::launchers {
 
@@ -294,6 +295,16 @@ std::string generateSource(const std::string &library, const std::string &ns,
       "                  : entries[i].isDefault))\n"
       "      return &entries[i];\n"
       "  return nullptr;\n}}\n\n"
+      "/// The configurations compiled for the variant `key`, for messages.\n"
+      "std::string compiledFor(const Entry *entries, size_t count, const "
+      "int64_t *key,\n"
+      "                        size_t keySize) {{\n"
+      "  std::string out;\n"
+      "  for (size_t i = 0; i < count; ++i)\n"
+      "    if (std::equal(key, key + keySize, entries[i].key.begin()))\n"
+      "      out += (out.empty() ? \"[\" : \"; [\") + "
+      "std::string(entries[i].config) + \"]\";\n"
+      "  return out.empty() ? \"none\" : out;\n}}\n\n"
       "/// Parses \"NAME=VALUE,...\" into `values` (named by `names`).\n"
       "Status parseTunables(const char *kernel, std::string_view text,\n"
       "                     const char *const *names, int64_t *values, "
@@ -368,10 +379,15 @@ std::string generateSource(const std::string &library, const std::string &ns,
                        "entry.\n");
     for (size_t ri = 0; ri < k.rows.size(); ++ri) {
       const TunedRow &r = k.rows[ri];
+      std::string logs; // log2 of the sizes, to 17 digits (round trips)
+      for (int64_t v : r.shape)
+        logs += fmt::format("{}{:.17g}", logs.empty() ? "" : ", ",
+                            std::log2(static_cast<double>(std::max<int64_t>(v, 1))));
       out += fmt::format("const int64_t {0}_row{1}_key[] = {{{2}}};\n"
-                         "const int64_t {0}_row{1}_shape[] = {{{3}}};\n",
+                         "const double {0}_row{1}_shape[] = {{{3}}}; // log2 "
+                         "of {4}\n",
                          k.name, ri, r.key.empty() ? "0" : joinInts(r.key),
-                         r.shape.empty() ? "0" : joinInts(r.shape));
+                         logs.empty() ? "0" : logs, joinInts(r.shape));
     }
     if (!k.rows.empty())
       out += fmt::format("const ::tessel::rt::TunedRow {}_rows[] = {{\n",
@@ -389,15 +405,10 @@ std::string generateSource(const std::string &library, const std::string &ns,
     std::string compiledList;
     for (const Compiled &c : k.compiled)
       compiledList += (compiledList.empty() ? "" : "; ") + c.config;
-    std::string keyOf, variantText;
-    for (const VariantParam &v : k.variants) {
+    std::string keyOf;
+    for (const VariantParam &v : k.variants)
       keyOf += fmt::format("{}variant.{}", keyOf.empty() ? "" : ", ", v.name);
-      variantText += fmt::format(
-          "{}\"{}=\" + std::to_string(variant.{})",
-          variantText.empty() ? "" : " + \",\" + ", v.name, v.name);
-    }
-    if (variantText.empty())
-      variantText = "std::string()";
+    std::string variantText = k.name + "_variant_text(variant)";
     std::string tunablesOf, tunableNames;
     for (const TunableParam &t : k.tunables) {
       tunablesOf += fmt::format("{}t.{}", tunablesOf.empty() ? "" : ", ",
@@ -454,8 +465,11 @@ std::string generateSource(const std::string &library, const std::string &ns,
         "    if (*out)\n      return Status();\n"
         "    return Status::error(std::string(\"{0}: no compiled "
         "configuration \") + {0}_text(t) +\n"
-        "                         \" for the variant \" + {9} + \" "
-        "(compiled: {10})\");\n"
+        "                         \" for the variant \" + "
+        "{0}_variant_text(variant) +\n"
+        "                         \" (compiled for it: \" +\n"
+        "                         compiledFor({0}_entries, "
+        "std::size({0}_entries), key, {7}) + \")\");\n"
         "  }}\n"
         "  *out = findEntry({0}_entries, std::size({0}_entries), key, {7}, "
         "nullptr, 0);\n"

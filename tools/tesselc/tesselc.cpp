@@ -18,6 +18,8 @@
 #include "codegen/Pipeline.h"
 #include "tools/tesselc/Launchers.h"
 
+#include "runtime/Tuning.h"
+
 #include "dialect/tile/TileOps.h"
 #include "dsl/Registry.h"
 #include "dsl/Tracer.h"
@@ -345,6 +347,10 @@ static std::string resolveShapeKey(const KernelDef &def,
         return static_cast<int>(i);
     return -1;
   };
+  if (def.shapeKey.size() > rt::kMaxShapeDims)
+    return "the shape key of kernel '" + def.name + "' has " +
+           std::to_string(def.shapeKey.size()) + " sizes (at most " +
+           std::to_string(rt::kMaxShapeDims) + ")";
   for (const KeyDim &d : def.shapeKey) {
     launchers::KeyDim r;
     r.name = d.name;
