@@ -409,6 +409,29 @@ private:
   int64_t tmemColumns = 0;
   int64_t tcgen05Mbar = -1;
   Value tmemBase();
+  /// The tensor-memory address of `column` in lanes from `laneBase` (null:
+  /// lane 0), `tmem` the allocation's base (tmemBase).
+  Value tmemAt(Value tmem, Value laneBase, int64_t column);
+  /// Each warp's 16 rows of the M = 64 data path start at lane 32 w.
+  Value tmemLaneBase();
+  /// Stores an accumulator (registers of #tilegpu.mma<[4, 1]>, `blocks`
+  /// 64-row blocks of N columns) to tensor memory columns [0, blocks N), or
+  /// loads it back (waiting for the loads), with tcgen05.st/ld 16x256b.
+  void tmemStoreAcc(Value tmem, Value laneBase, ArrayRef<Value> acc,
+                    int64_t blocks, int64_t N);
+  SmallVector<Value> tmemLoadAcc(Value tmem, Value laneBase, int64_t blocks,
+                                 int64_t N);
+  /// The mmas whose loop-carried accumulator stays in tensor memory (see
+  /// emitFor): they read and write it there, without moving it through
+  /// registers.
+  DenseSet<Operation *> residentAcc;
+  /// The mma of `loop`'s body whose accumulator can stay in tensor memory
+  /// across the loop for iter_arg `i`, or null: the iter_arg's only use is
+  /// as the accumulator of a tcgen05 mma directly in the body, whose only
+  /// use is the yield at position `i`, and no other tcgen05 mma runs in the
+  /// body (they all use tensor memory from column 0). Kernel hint
+  /// `tcgen05_tmem_acc` = 0 keeps every accumulator in registers.
+  tile::MmaOp tmemResidentMma(scf::ForOp loop, unsigned i);
 
   LogicalResult emitBlock(Block &block);
   LogicalResult emitOp(Operation &op);
@@ -2379,47 +2402,17 @@ KernelEmitter::emitTcgen05(tile::MmaOp op,
     tcgen05Mbar = numMbarriers++;
   MLIRContext *ctx = b.getContext();
   Type i32Type = b.getI32Type();
-  auto tmemPtr = LLVM::LLVMPointerType::get(ctx, 6);
   Value tmem = tmemBase();
-  // Lane (bits 16-31) and column (bits 0-15) of a tensor-memory address.
-  auto tmemAt = [&](Value laneBase, int64_t column) -> Value {
-    Value addr = LLVM::PtrToIntOp::create(b, loc, i32Type, tmem);
-    if (laneBase)
-      addr = arith::AddIOp::create(
-          b, loc, addr, arith::ShLIOp::create(b, loc, laneBase, i32(16)));
-    if (column)
-      addr = arith::AddIOp::create(b, loc, addr, i32(column));
-    return LLVM::IntToPtrOp::create(b, loc, tmemPtr, addr);
+  auto tmemAt = [&](Value laneBase, int64_t column) {
+    return this->tmemAt(tmem, laneBase, column);
   };
-  // Warp w holds rows 16 w .. 16 w + 15 of each 64-row block (the
-  // accumulator layout [4, 1]); an M = 64 MMA puts them in lanes
-  // 32 w .. 32 w + 15 of its columns, which warp w reads and writes with the
-  // 16x256b shape: its register 4 j + 2 h + e is row 8 h + l / 4, column
-  // 8 j + 2 (l % 4) + e, which this layout keeps in register
-  // (2 i + h) N / 4 + 2 j + e of block i (see emitMma's `reg`).
-  Value laneBase = arith::MulIOp::create(b, loc, warp, i32(32));
-  int64_t perBlock = 4 * (N / 8);
-  auto accIndex = [&](int64_t i, int64_t r) {
-    int64_t j = r / 4, h = r / 2 % 2, e = r % 2;
-    return i * perBlock + h * (N / 4) + 2 * j + e;
-  };
-  auto vecType = VectorType::get({perBlock}, i32Type);
-  auto shape = NVVM::Tcgen05LdStShapeAttr::get(ctx, NVVM::Tcgen05LdStShape::SHAPE_16X256B);
-  SmallVector<Value> acc(regs[op.getAcc()]);
-  // A zero accumulator is not moved: the first MMA overwrites.
-  bool zeroAcc = matchPattern(op.getAcc(), m_AnyZeroFloat());
-  if (!zeroAcc) {
-    for (int64_t i = 0; i < blocks; ++i) {
-      Value v = LLVM::UndefOp::create(b, loc, vecType);
-      for (int64_t r = 0; r < perBlock; ++r)
-        v = LLVM::InsertElementOp::create(
-            b, loc, v,
-            LLVM::BitcastOp::create(b, loc, i32Type, acc[accIndex(i, r)]),
-            i32(r));
-      NVVM::Tcgen05StOp::create(b, loc, UnitAttr(), shape,
-                                tmemAt(laneBase, i * N), v, Value());
-    }
-  }
+  Value laneBase = tmemLaneBase();
+  // A zero accumulator is not moved: the first MMA overwrites. One that
+  // stays in tensor memory across its loop (residentAcc) is already there.
+  bool isResident = residentAcc.contains(op);
+  bool zeroAcc = !isResident && matchPattern(op.getAcc(), m_AnyZeroFloat());
+  if (!zeroAcc && !isResident)
+    tmemStoreAcc(tmem, laneBase, regs[op.getAcc()], blocks, N);
   // A from registers: the M = 64 data path puts A's rows where it puts the
   // accumulator's (warp w's 16 rows in lanes 32 w ..), two 16-bit elements
   // of a row per 32-bit column. Per 16-wide K step the thread's words are
@@ -2442,7 +2435,7 @@ KernelEmitter::emitTcgen05(tile::MmaOp op,
                                 Value());
     }
   }
-  if (!zeroAcc || aRegs)
+  if ((!zeroAcc && !isResident) || aRegs)
     NVVM::Tcgen05WaitOp::create(b, loc, NVVM::Tcgen05WaitKind::STORE);
   // Everyone's stores (and the operands) before the MMAs.
   tcgen05Barrier();
@@ -2477,12 +2470,82 @@ KernelEmitter::emitTcgen05(tile::MmaOp op,
   });
   waitTma(MbarRef{tcgen05Mbar, Value()});
   NVVM::Tcgen05FenceOp::create(b, loc, NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
-  SmallVector<Value> loaded(acc.size());
+  // A resident accumulator stays where it is: the result's registers are
+  // the loop's stale ones, never read (emitFor loads it after the loop).
+  if (isResident) {
+    regs[op.getResult()] = SmallVector<Value>(regs[op.getAcc()]);
+    return success();
+  }
+  // The staging buffers and tensor memory are free again only once every
+  // warp has read its rows: the next mma's barrier orders that.
+  regs[op.getResult()] = tmemLoadAcc(tmem, laneBase, blocks, N);
+  return success();
+}
+
+Value KernelEmitter::tmemAt(Value tmem, Value laneBase, int64_t column) {
+  // Lane (bits 16-31) and column (bits 0-15) of a tensor-memory address.
+  Type i32Type = b.getI32Type();
+  Value addr = LLVM::PtrToIntOp::create(b, loc, i32Type, tmem);
+  if (laneBase)
+    addr = arith::AddIOp::create(
+        b, loc, addr, arith::ShLIOp::create(b, loc, laneBase, i32(16)));
+  if (column)
+    addr = arith::AddIOp::create(b, loc, addr, i32(column));
+  return LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext(), 6), addr);
+}
+
+Value KernelEmitter::tmemLaneBase() {
+  return arith::MulIOp::create(b, loc, warp, i32(32));
+}
+
+// Warp w holds rows 16 w .. 16 w + 15 of each 64-row block (the accumulator
+// layout [4, 1]); an M = 64 MMA puts them in lanes 32 w .. 32 w + 15 of its
+// columns, which warp w reads and writes with the 16x256b shape: its
+// register 4 j + 2 h + e is row 8 h + l / 4, column 8 j + 2 (l % 4) + e,
+// which this layout keeps in register (2 i + h) N / 4 + 2 j + e of block i
+// (see emitMma's `reg`).
+static int64_t tmemAccIndex(int64_t N, int64_t i, int64_t r) {
+  int64_t j = r / 4, h = r / 2 % 2, e = r % 2;
+  return i * 4 * (N / 8) + h * (N / 4) + 2 * j + e;
+}
+
+void KernelEmitter::tmemStoreAcc(Value tmem, Value laneBase,
+                                 ArrayRef<Value> acc, int64_t blocks,
+                                 int64_t N) {
+  Type i32Type = b.getI32Type();
+  int64_t perBlock = 4 * (N / 8);
+  auto vecType = VectorType::get({perBlock}, i32Type);
+  auto shape = NVVM::Tcgen05LdStShapeAttr::get(
+      b.getContext(), NVVM::Tcgen05LdStShape::SHAPE_16X256B);
+  for (int64_t i = 0; i < blocks; ++i) {
+    Value v = LLVM::UndefOp::create(b, loc, vecType);
+    for (int64_t r = 0; r < perBlock; ++r)
+      v = LLVM::InsertElementOp::create(
+          b, loc, v,
+          LLVM::BitcastOp::create(b, loc, i32Type,
+                                  acc[tmemAccIndex(N, i, r)]),
+          i32(r));
+    NVVM::Tcgen05StOp::create(b, loc, UnitAttr(), shape,
+                              tmemAt(tmem, laneBase, i * N), v, Value());
+  }
+}
+
+SmallVector<Value> KernelEmitter::tmemLoadAcc(Value tmem, Value laneBase,
+                                              int64_t blocks, int64_t N) {
+  Type i32Type = b.getI32Type();
+  int64_t perBlock = 4 * (N / 8);
+  auto vecType = VectorType::get({perBlock}, i32Type);
+  auto shape = NVVM::Tcgen05LdStShapeAttr::get(
+      b.getContext(), NVVM::Tcgen05LdStShape::SHAPE_16X256B);
+  SmallVector<Value> loaded(blocks * perBlock);
   for (int64_t i = 0; i < blocks; ++i) {
     Value v = NVVM::Tcgen05LdOp::create(b, loc, vecType, UnitAttr(), shape,
-                                        tmemAt(laneBase, i * N), Value());
+                                        tmemAt(tmem, laneBase, i * N),
+                                        Value());
     for (int64_t r = 0; r < perBlock; ++r)
-      loaded[accIndex(i, r)] = LLVM::ExtractElementOp::create(b, loc, v, i32(r));
+      loaded[tmemAccIndex(N, i, r)] =
+          LLVM::ExtractElementOp::create(b, loc, v, i32(r));
   }
   NVVM::Tcgen05WaitOp::create(b, loc, NVVM::Tcgen05WaitKind::LOAD);
   // The loaded registers may be read only after the wait, which LLVM does
@@ -2500,10 +2563,32 @@ KernelEmitter::emitTcgen05(tile::MmaOp op,
                       .getResult(0);
     out.push_back(LLVM::BitcastOp::create(b, loc, b.getF32Type(), after));
   }
-  // The staging buffers and tensor memory are free again only once every
-  // warp has read its rows: the next mma's barrier orders that.
-  regs[op.getResult()] = out;
-  return success();
+  return out;
+}
+
+tile::MmaOp KernelEmitter::tmemResidentMma(scf::ForOp loop, unsigned i) {
+  if (IntegerAttr hint = kernelHint("tcgen05_tmem_acc"); hint && !hint.getInt())
+    return {};
+  BlockArgument arg = loop.getRegionIterArgs()[i];
+  if (!arg.hasOneUse())
+    return {};
+  auto mma = dyn_cast<tile::MmaOp>(*arg.getUsers().begin());
+  if (!mma || mma.getAcc() != arg || mma->getBlock() != loop.getBody() ||
+      !usesTcgen05(mma) || !mma.getResult().hasOneUse())
+    return {};
+  OpOperand &use = *mma.getResult().getUses().begin();
+  if (!isa<scf::YieldOp>(use.getOwner()) ||
+      use.getOperandNumber() != i ||
+      use.getOwner()->getBlock() != loop.getBody())
+    return {};
+  // The result's layout is the accumulator's (the mma writes in place).
+  if (tilegpu::getLayout(mma.getType()) != tilegpu::getLayout(arg.getType()))
+    return {};
+  int tcgen05Mmas = 0;
+  loop.getBody()->walk([&](tile::MmaOp other) {
+    tcgen05Mmas += usesTcgen05(other) ? 1 : 0;
+  });
+  return tcgen05Mmas == 1 ? mma : tile::MmaOp();
 }
 
 /// An A operand in an accumulator layout with warps along M only holds, in
@@ -3645,6 +3730,29 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
       NVVM::CpAsyncCommitGroupOp::create(b, loc);
     noteAccesses(op);
   }
+  // Accumulators that stay in tensor memory across the loop (tcgen05): in
+  // before it, out after it, instead of a tcgen05.st and .ld around every
+  // mma. (A zero one is stored too: one store per loop, and every MMA then
+  // accumulates; predicating the first iteration's MMAs instead, and storing
+  // zeros only when the loop runs no iteration, made ptxas spill.)
+  struct Resident {
+    unsigned index;
+    tile::MmaOp mma;
+    int64_t blocks, N;
+  };
+  SmallVector<Resident> residents;
+  for (unsigned i = 0; i < op.getNumRegionIterArgs(); ++i) {
+    tile::MmaOp mma = tmemResidentMma(op, i);
+    if (!mma)
+      continue;
+    auto cType = cast<RankedTensorType>(mma.getAcc().getType());
+    Resident r{i, mma, cType.getDimSize(0) / 64, cType.getDimSize(1)};
+    tmemStoreAcc(tmemBase(), tmemLaneBase(), regs[op.getInitArgs()[i]],
+                 r.blocks, r.N);
+    // (The mma's barrier orders everyone's stores before its MMAs.)
+    NVVM::Tcgen05WaitOp::create(b, loc, NVVM::Tcgen05WaitKind::STORE);
+    residents.push_back(r);
+  }
   SmallVector<Value> init = flatten(op.getInitArgs());
   size_t numCarried = init.size();
   llvm::append_range(init, first);
@@ -3655,6 +3763,8 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     body->back().erase();
   b.setInsertionPointToEnd(body);
   regs[op.getInductionVar()] = {loop.getInductionVar()};
+  for (const Resident &r : residents)
+    residentAcc.insert(r.mma);
   ValueRange iterArgs = loop.getRegionIterArgs();
   unflatten(op.getRegionIterArgs(), iterArgs.take_front(numCarried));
   SmallVector<Value> current(iterArgs.drop_front(numCarried));
@@ -3719,6 +3829,14 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   storedViews.insert(pendingStores.begin(), pendingStores.end());
   noteAccesses(op);
   unflatten(op.getResults(), loop.getResults());
+  // The resident accumulators out of tensor memory: what the last
+  // iteration's MMAs wrote (every thread waited for their commit), or, when
+  // the loop ran no iteration, what was stored before it.
+  for (const Resident &r : residents) {
+    residentAcc.erase(r.mma);
+    regs[op.getResult(r.index)] =
+        tmemLoadAcc(tmemBase(), tmemLaneBase(), r.blocks, r.N);
+  }
   return success();
 }
 

@@ -63,6 +63,17 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
       wgmma from registers (1, the default) or is staged in shared memory
       (0). In compute_out the register form saves the 8 KB that lets 4
       CTAs fit per SM: 7-12% faster on the H200.
+    - `tcgen05`: 0 keeps a kernel's mmas on `mma.sync` on sm_100a/sm_103a;
+      1 (the default there) lets every eligible 16-bit mma use tcgen05.mma;
+      diagnosed on sm_90a.
+    - `tcgen05_tmem_a`: with tcgen05, an A operand computed in registers in
+      the accumulator's layout goes through tensor memory (1, the default)
+      or is staged in shared memory (0).
+    - `tcgen05_tmem_acc`: with tcgen05, an accumulator carried by a loop
+      whose body has that one tcgen05 mma (and uses the accumulator nowhere
+      else) stays in tensor memory across the loop (1, the default): stored
+      once before the loop (not at all when zero), loaded once after it,
+      instead of around every mma. 0 moves it around every mma.
 
     ```mlir
     func.func @k(...) attributes {tile.hints = #tile.hints<{

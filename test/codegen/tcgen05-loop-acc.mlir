@@ -1,0 +1,152 @@
+// RUN: tessel-opt %s -split-input-file --tilegpu-assign-layouts --convert-tilegpu-to-llvm | FileCheck %s
+
+// tcgen05: a loop-carried accumulator whose only use in the body is the one
+// tcgen05 mma there stays in tensor memory across the loop: stored once
+// before the loop (16x256b; zeros too, so that every MMA accumulates and a
+// loop that runs no iteration leaves its initial value), no tcgen05.st/ld
+// inside the loop (which carries the accumulator's stale registers
+// unchanged), loaded once after it.
+// CHECK-LABEL: llvm.func @loop_acc_zero
+// CHECK: nvvm.tcgen05.st %{{.*}}, %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_16x256b>} : vector<16xi32>
+// CHECK-NEXT: nvvm.tcgen05.wait <store>
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[A0:[^ ]*]] = %{{.*}}
+// CHECK-NOT: nvvm.tcgen05.st
+// CHECK-NOT: nvvm.tcgen05.ld
+// CHECK-NOT: nvvm.tcgen05.wait <store>
+// CHECK: nvvm.tcgen05.mma %{{.*}}, %{{.*}}, %{{.*}}, %c67634320_i32, %true
+// CHECK: nvvm.tcgen05.mma
+// CHECK: nvvm.tcgen05.mma
+// CHECK: nvvm.tcgen05.mma
+// CHECK: nvvm.tcgen05.commit
+// CHECK-NOT: nvvm.tcgen05.ld
+// CHECK: scf.yield %[[A0]],
+// CHECK: nvvm.tcgen05.ld %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_16x256b>} : vector<16xi32>
+// CHECK: nvvm.tcgen05.wait <load>
+// CHECK-NOT: nvvm.tcgen05.st
+// CHECK: nvvm.tcgen05.dealloc
+module attributes {tilegpu.target = "sm_100a", tilegpu.tma_available, tilegpu.tcgen05_available} {
+  func.func @loop_acc_zero(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<64x32xf32>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x32xf32>) : i32 {
+      %x = tile.load %a[%c0, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+      %y = tile.load %b[%c0, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<32x64xbf16>
+      %yt = tile.permute %y [1, 0] : tensor<32x64xbf16> -> tensor<64x32xbf16>
+      %d = tile.mma %x, %yt, %acc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x32xbf16>, tensor<64x32xf32>
+      scf.yield %d : tensor<64x32xf32>
+    }
+    tile.store %r, %c[%c0, %c0] : tensor<64x32xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
+
+// -----
+
+// An accumulator that enters loaded: the same (stored before the loop,
+// loaded after it).
+// CHECK-LABEL: llvm.func @loop_acc_loaded
+// CHECK: nvvm.tcgen05.st %{{.*}}, %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_16x256b>} : vector<16xi32>
+// CHECK-NEXT: nvvm.tcgen05.wait <store>
+// CHECK: scf.for
+// CHECK-NOT: nvvm.tcgen05.st
+// CHECK-NOT: nvvm.tcgen05.ld
+// CHECK: nvvm.tcgen05.mma %{{.*}}, %{{.*}}, %{{.*}}, %c67634320_i32, %true
+// CHECK-NOT: nvvm.tcgen05.ld
+// CHECK: scf.yield
+// CHECK: nvvm.tcgen05.ld
+// CHECK: nvvm.tcgen05.dealloc
+module attributes {tilegpu.target = "sm_100a", tilegpu.tma_available, tilegpu.tcgen05_available} {
+  func.func @loop_acc_loaded(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %init = tile.load %c[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x32xf32>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %init) -> (tensor<64x32xf32>) : i32 {
+      %x = tile.load %a[%c0, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+      %y = tile.load %b[%c0, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<32x64xbf16>
+      %yt = tile.permute %y [1, 0] : tensor<32x64xbf16> -> tensor<64x32xbf16>
+      %d = tile.mma %x, %yt, %acc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x32xbf16>, tensor<64x32xf32>
+      scf.yield %d : tensor<64x32xf32>
+    }
+    tile.store %r, %c[%c0, %c0] : tensor<64x32xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
+
+// -----
+
+// Must not fire: hint tcgen05_tmem_acc = 0; the accumulator read elsewhere
+// in the body (scaled before the mma); a second tcgen05 mma in the body
+// (they all use tensor memory from column 0), although the accumulator's
+// mma alone would qualify. Each mma then moves its accumulator
+// to tensor memory and back (st, ld inside the loop).
+// CHECK-LABEL: llvm.func @loop_acc_hint_off
+// CHECK: scf.for
+// CHECK: nvvm.tcgen05.st
+// CHECK: nvvm.tcgen05.mma
+// CHECK: nvvm.tcgen05.ld
+// CHECK: scf.yield
+// CHECK-LABEL: llvm.func @loop_acc_other_use
+// CHECK: scf.for
+// CHECK: nvvm.tcgen05.st
+// CHECK: nvvm.tcgen05.mma
+// CHECK: nvvm.tcgen05.ld
+// CHECK: scf.yield
+// CHECK-LABEL: llvm.func @loop_acc_two_mmas
+// CHECK: scf.for
+// CHECK: nvvm.tcgen05.st
+// CHECK: nvvm.tcgen05.mma
+// CHECK: nvvm.tcgen05.ld
+// CHECK: nvvm.tcgen05.st
+// CHECK: nvvm.tcgen05.mma
+// CHECK: nvvm.tcgen05.ld
+// CHECK: scf.yield
+module attributes {tilegpu.target = "sm_100a", tilegpu.tma_available, tilegpu.tcgen05_available} {
+  func.func @loop_acc_hint_off(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %n: i32) attributes {tile.hints = #tile.hints<{sm_100a = {tcgen05_tmem_acc = 0}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %init = tile.load %c[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x32xf32>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %init) -> (tensor<64x32xf32>) : i32 {
+      %x = tile.load %a[%c0, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+      %y = tile.load %b[%c0, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<32x64xbf16>
+      %yt = tile.permute %y [1, 0] : tensor<32x64xbf16> -> tensor<64x32xbf16>
+      %d = tile.mma %x, %yt, %acc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x32xbf16>, tensor<64x32xf32>
+      scf.yield %d : tensor<64x32xf32>
+    }
+    tile.store %r, %c[%c0, %c0] : tensor<64x32xf32>, !tile.view<?x?xf32>
+    return
+  }
+  func.func @loop_acc_other_use(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %half = arith.constant dense<0.5> : tensor<64x32xf32>
+    %init = tile.load %c[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x32xf32>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %init) -> (tensor<64x32xf32>) : i32 {
+      %x = tile.load %a[%c0, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+      %y = tile.load %b[%c0, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<32x64xbf16>
+      %yt = tile.permute %y [1, 0] : tensor<32x64xbf16> -> tensor<64x32xbf16>
+      %s = arith.mulf %acc, %half : tensor<64x32xf32>
+      %d = tile.mma %x, %yt, %s {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x32xbf16>, tensor<64x32xf32>
+      scf.yield %d : tensor<64x32xf32>
+    }
+    tile.store %r, %c[%c0, %c0] : tensor<64x32xf32>, !tile.view<?x?xf32>
+    return
+  }
+  func.func @loop_acc_two_mmas(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<64x32xf32>
+    %init = tile.load %c[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x32xf32>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %init) -> (tensor<64x32xf32>) : i32 {
+      %x = tile.load %a[%c0, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+      %y = tile.load %b[%c0, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<32x64xbf16>
+      %yt = tile.permute %y [1, 0] : tensor<32x64xbf16> -> tensor<64x32xbf16>
+      %e = tile.mma %x, %yt, %init {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x32xbf16>, tensor<64x32xf32>
+      tile.store %e, %c[%c0, %k] : tensor<64x32xf32>, !tile.view<?x?xf32>
+      %d = tile.mma %x, %yt, %acc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x32xbf16>, tensor<64x32xf32>
+      scf.yield %d : tensor<64x32xf32>
+    }
+    tile.store %r, %c[%c0, %c0] : tensor<64x32xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
