@@ -150,6 +150,8 @@ public:
   int64_t mbarriersNeeded() const { return numMbarriers; }
   bool usesTma() const { return !tensorMaps.empty(); }
   bool usesTensorMemory() const { return tmemColumns > 0; }
+  /// Compiled for programmatic dependent launch (kernel hint `pdl`).
+  bool usesProgrammaticLaunch() const { return usesPdl; }
 
 private:
   func::FuncOp kernel;
@@ -408,6 +410,7 @@ private:
   /// tcgen05.alloc writes the address to, and the mbarrier MMAs commit to.
   int64_t tmemColumns = 0;
   int64_t tcgen05Mbar = -1;
+  bool usesPdl = false;
   Value tmemBase();
   /// The tensor-memory address of `column` in lanes from `laneBase` (null:
   /// lane 0), `tmem` the allocation's base (tmemBase).
@@ -430,7 +433,8 @@ private:
   /// as the accumulator of a tcgen05 mma directly in the body, whose only
   /// use is the yield at position `i`, and no other tcgen05 mma runs in the
   /// body (they all use tensor memory from column 0). Kernel hint
-  /// `tcgen05_tmem_acc` = 0 keeps every accumulator in registers.
+  /// `tcgen05_tmem_acc` = 0 moves every accumulator to tensor memory and
+  /// back around each mma.
   tile::MmaOp tmemResidentMma(scf::ForOp loop, unsigned i);
 
   LogicalResult emitBlock(Block &block);
@@ -4207,6 +4211,19 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
     });
   }
   LLVM::ReturnOp::create(b, loc, ValueRange{});
+  if (IntegerAttr pdl = kernelHint("pdl"); pdl && pdl.getInt()) {
+    // Programmatic dependent launch: after the setup below (mbarriers,
+    // tensor memory: inserted before this), let the next kernel in the
+    // stream launch once every CTA of this one has started (it waits in
+    // turn), and wait for the kernels before this one to complete, their
+    // memory visible, before the body touches global memory. Launched
+    // without the attribute, the wait returns at once.
+    b.setInsertionPointAfter(setupEnd);
+    NVVM::GriddepcontrolOp::create(
+        b, loc, NVVM::GridDepActionKind::launch_dependents);
+    NVVM::GriddepcontrolOp::create(b, loc, NVVM::GridDepActionKind::wait);
+    usesPdl = true;
+  }
   if (tmemColumns) {
     // Warp 0 allocates the kernel's tensor memory (the address lands in
     // tessel_tmem) and lets other CTAs on the SM allocate theirs.
@@ -4262,7 +4279,7 @@ struct ConvertTileGPUToLLVM
         LLVM::Linkage::Internal, kTmemSlotName, Attribute(), /*alignment=*/4,
         /*addrSpace=*/3);
     int64_t sharedBytes = 0, dynamicBytes = 0, numMbarriers = 0;
-    bool tma = false, tmem = false;
+    bool tma = false, tmem = false, pdl = false;
     SmallVector<func::FuncOp> kernels(module.getOps<func::FuncOp>());
     for (func::FuncOp kernel : kernels) {
       KernelEmitter emitter(kernel, shared, dynamicShared, mbarriers,
@@ -4276,6 +4293,7 @@ struct ConvertTileGPUToLLVM
       numMbarriers = std::max(numMbarriers, emitter.mbarriersNeeded());
       tma |= emitter.usesTma();
       tmem |= emitter.usesTensorMemory();
+      pdl |= emitter.usesProgrammaticLaunch();
       kernel.erase();
     }
     if (!tmem)
@@ -4290,6 +4308,9 @@ struct ConvertTileGPUToLLVM
       shared.setAlignment(1024);
       dynamicShared.setAlignment(1024);
     }
+    // The launch must allow the overlap (runtime: LaunchConfig).
+    if (pdl)
+      module->setAttr("tilegpu.programmatic_launch", b.getUnitAttr());
     if (dynamicBytes == 0)
       dynamicShared.erase();
     else

@@ -97,6 +97,8 @@ FailureOr<Artifact> compile(ModuleOp module, const TargetInfo &target,
     if (auto reqntid = fn->getAttrOfType<DenseI32ArrayAttr>(
             NVVM::NVVMDialect::getReqntidAttrName()))
       artifact.numWarps = reqntid.asArrayRef()[0] / 32;
+  artifact.programmaticLaunch =
+      module->hasAttr("tilegpu.programmatic_launch");
   if (auto bytes = module->getAttrOfType<IntegerAttr>("tilegpu.shared_bytes"))
     artifact.sharedBytes = bytes.getInt();
   if (auto bytes =

@@ -23,6 +23,9 @@ struct Artifact {
   int numWarps = 0;
   int64_t sharedBytes = 0;        // static shared memory
   int64_t dynamicSharedBytes = 0; // to pass at launch (pipeline buffers)
+  /// Compiled for programmatic dependent launch (kernel hint `pdl`): launch
+  /// it with the programmatic stream serialization attribute.
+  bool programmaticLaunch = false;
 };
 
 /// Called with (stage name, text) after every stage when dumping.

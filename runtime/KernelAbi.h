@@ -182,6 +182,10 @@ struct LaunchConfig {
   /// Thread-block cluster, (1, 1, 1) for none. A kernel whose cluster shape
   /// is compiled in takes that shape; pass (1, 1, 1) or the same shape.
   Dim3 cluster;
+  /// Programmatic dependent launch: the kernel may start before the
+  /// previous one in the stream completes. Only for kernels compiled for it
+  /// (hint `pdl`: they wait for their predecessors before touching memory).
+  bool programmaticLaunch = false;
 };
 
 /// What the device and the kernel allow. The defaults are the limits of

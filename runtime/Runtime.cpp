@@ -525,13 +525,24 @@ Status Kernel::launch(const LaunchConfig &config, const std::vector<Arg> &args,
   const bool compiledCluster = attributes_.requiredCluster.x > 0 ||
                                attributes_.requiredCluster.y > 0 ||
                                attributes_.requiredCluster.z > 0;
-  if (!compiledCluster &&
-      (config.cluster != Dim3{} || attributes_.clusterSizeMustBeSet)) {
-    CUlaunchAttribute attribute = {};
-    attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-    attribute.value.clusterDim.x = static_cast<unsigned>(config.cluster.x);
-    attribute.value.clusterDim.y = static_cast<unsigned>(config.cluster.y);
-    attribute.value.clusterDim.z = static_cast<unsigned>(config.cluster.z);
+  const bool setCluster =
+      !compiledCluster &&
+      (config.cluster != Dim3{} || attributes_.clusterSizeMustBeSet);
+  if (setCluster || config.programmaticLaunch) {
+    CUlaunchAttribute attributes[2] = {};
+    unsigned numAttributes = 0;
+    if (setCluster) {
+      CUlaunchAttribute &attribute = attributes[numAttributes++];
+      attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+      attribute.value.clusterDim.x = static_cast<unsigned>(config.cluster.x);
+      attribute.value.clusterDim.y = static_cast<unsigned>(config.cluster.y);
+      attribute.value.clusterDim.z = static_cast<unsigned>(config.cluster.z);
+    }
+    if (config.programmaticLaunch) {
+      CUlaunchAttribute &attribute = attributes[numAttributes++];
+      attribute.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+      attribute.value.programmaticStreamSerializationAllowed = 1;
+    }
     CUlaunchConfig launchConfig = {};
     launchConfig.gridDimX = static_cast<unsigned>(grid.x);
     launchConfig.gridDimY = static_cast<unsigned>(grid.y);
@@ -541,12 +552,17 @@ Status Kernel::launch(const LaunchConfig &config, const std::vector<Arg> &args,
     launchConfig.blockDimZ = 1;
     launchConfig.sharedMemBytes = shared;
     launchConfig.hStream = stream;
-    launchConfig.attrs = &attribute;
-    launchConfig.numAttrs = 1;
+    launchConfig.attrs = attributes;
+    launchConfig.numAttrs = numAttributes;
     return checkCu(cuLaunchKernelEx(&launchConfig, function_,
                                     packed.kernelParams(), nullptr),
                    "cuLaunchKernelEx",
-                   detail + ", cluster " + dims(config.cluster) + ")");
+                   detail + (setCluster ? ", cluster " + dims(config.cluster)
+                                        : std::string()) +
+                       (config.programmaticLaunch
+                            ? ", programmatic dependent launch"
+                            : "") +
+                       ")");
   }
   return checkCu(cuLaunchKernel(function_, static_cast<unsigned>(grid.x),
                                 static_cast<unsigned>(grid.y),

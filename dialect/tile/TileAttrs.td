@@ -72,8 +72,14 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
     - `tcgen05_tmem_acc`: with tcgen05, an accumulator carried by a loop
       whose body has that one tcgen05 mma (and uses the accumulator nowhere
       else) stays in tensor memory across the loop (1, the default): stored
-      once before the loop (not at all when zero), loaded once after it,
-      instead of around every mma. 0 moves it around every mma.
+      once before the loop (zeros too), loaded once after it, instead of
+      around every mma. 0 moves it around every mma.
+    - `pdl`: 1 compiles the kernel for programmatic dependent launch: after
+      its setup it lets the next kernel in the stream launch
+      (`griddepcontrol.launch_dependents`) and waits for the kernels before
+      it (`griddepcontrol.wait`) before touching global memory; the runtime
+      then launches it with the programmatic stream serialization attribute,
+      so that its launch and setup overlap the previous kernel's tail.
 
     ```mlir
     func.func @k(...) attributes {tile.hints = #tile.hints<{

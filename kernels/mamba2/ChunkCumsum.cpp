@@ -27,6 +27,7 @@ void chunkCumsum(const Config &cfg, View<DT, 3> dt, // (b, L, h)
                  F32 dtMin, F32 dtMax) {
   const int64_t Q = cfg["Q"], BH = cfg["BLOCK_H"];
   hint("default", "num_warps", cfg["num_warps"]);
+  pdlHint(cfg);
   if (cfg["occupancy"])
     hint("default", "occupancy", cfg["occupancy"]);
 
@@ -70,6 +71,7 @@ const Register registration{{
             tunable("num_warps", {1, 2, 4, 8}, 8, "warps per program"),
             tunable("occupancy", {0, 4, 5, 6, 8, 10}, 5,
                     "CTAs per SM to fit (0: ptxas decides)"),
+            pdlTunable(),
         },
     // (batch, chunk, head block)
     .grid = {{"dt", 0, ""}, {"dt", 1, "Q"}, {"dt", 2, "BLOCK_H"}},

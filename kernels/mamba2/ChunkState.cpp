@@ -35,6 +35,7 @@ void chunkState(const Config &cfg,
   const int64_t Q = cfg["Q"], BP = cfg["BLOCK_P"], BN = cfg["BLOCK_N"],
                 BT = cfg["BLOCK_T"];
   hint("default", "num_warps", cfg["num_warps"]);
+  pdlHint(cfg);
   if (cfg["wgmma"])
     hint("sm_90a", "wgmma", 1);
   // -1: by the block's width, as measured (below).
@@ -100,6 +101,7 @@ const Register registration{{
             tunable("prefetch_registers", {0, 32, 64}, 64,
                     "registers per thread for loads issued a token block "
                     "ahead"),
+            pdlTunable(),
         },
     // (chunk x head, p block, n block x batch)
     .grid = {{"x", 1, "Q", "x", 2},

@@ -38,6 +38,7 @@ void computeOut(const Config &cfg,
                 BK = cfg["BLOCK_K"];
   const int64_t blocksPerChunk = Q / BM;
   hint("default", "num_warps", cfg["num_warps"]);
+  pdlHint(cfg);
   if (cfg["wgmma"])
     hint("sm_90a", "wgmma", 1);
   hint("sm_90a", "wgmma_register_a", cfg["wgmma_register_a"]);
@@ -215,6 +216,7 @@ const Register registration{{
             // 3 CTAs per SM instead of 4.
             tunable("tma_store", {0, 1}, 0,
                     "y through shared memory and the TMA (sm_90a and later)"),
+            pdlTunable(),
         },
     // (token block x head, p block, batch)
     .grid = {{"x", 1, "BLOCK_M", "x", 2}, {"x", 3, "BLOCK_P"}, {"x", 0, ""}},

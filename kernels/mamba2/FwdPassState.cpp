@@ -37,6 +37,7 @@ void fwdPassState(const Config &cfg,
   const int64_t Q = cfg["Q"], BP = cfg["BLOCK_P"], BN = cfg["BLOCK_N"],
                 BT = cfg["BLOCK_T"];
   hint("default", "num_warps", cfg["num_warps"]);
+  pdlHint(cfg);
   if (cfg["wgmma"])
     hint("sm_90a", "wgmma", 1);
   if (cfg["occupancy"])
@@ -103,6 +104,7 @@ const Register registration{{
             tunable("prefetch_registers", {0, 32, 64}, 64,
                     "registers per thread for loads issued a token block "
                     "ahead"),
+            pdlTunable(),
         },
     // (p block, n block, batch x head)
     .grid = {{"x", 3, "BLOCK_P"},

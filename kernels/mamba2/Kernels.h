@@ -21,6 +21,19 @@ inline void occupancyHint(const dsl::Config &cfg, int64_t automatic,
     dsl::hint(target, "occupancy", occupancy, loc);
 }
 
+/// The `pdl` tunable every Mamba-2 kernel has, and its hint: compiled for
+/// programmatic dependent launch, each kernel's launch and setup overlap the
+/// tail of the one before it in the forward (codegen waits for it before
+/// touching memory; TileAttrs.td, hint `pdl`).
+inline dsl::Param pdlTunable() {
+  return dsl::tunable("pdl", {0, 1}, 1,
+                      "programmatic dependent launch (overlaps this "
+                      "kernel's launch with the previous kernel's tail)");
+}
+inline void pdlHint(const dsl::Config &cfg) {
+  dsl::hint("default", "pdl", cfg["pdl"]);
+}
+
 // Pieces of the chunk-state recurrence shared by fwd_pass_state (all of it,
 // chunk after chunk), chunk_state (what one chunk adds) and state_passing
 // (the carry from chunk to chunk), so that the three stay one definition.

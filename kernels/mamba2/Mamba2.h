@@ -30,13 +30,13 @@ rt::Status workspaceSize(const tessel_mamba2_forward_args *args, size_t *bytes,
 /// when given, receives the C status (INVALID_ARGUMENT for bad arguments,
 /// UNSUPPORTED for a device or variant this build lacks, CUDA_ERROR for a
 /// failing driver call).
+rt::Status forward(const tessel_mamba2_forward_args *args,
+                   tessel_mamba2_status *code = nullptr);
+
 /// Forces `kernel`'s tunables ("NAME=VALUE,..."; null or "": the tuned
 /// choice again) for the following forward calls on this thread (see
 /// tessel_mamba2_set_tunables).
 rt::Status setTunables(const char *kernel, const char *tunables);
-
-rt::Status forward(const tessel_mamba2_forward_args *args,
-                   tessel_mamba2_status *code = nullptr);
 
 } // namespace tessel::mamba2
 

@@ -32,6 +32,7 @@ void statePassing(const Config &cfg,
                   I32 hasSeqIdx, I32 hasInit, I32 hasFinal) {
   const int64_t Q = cfg["Q"], BP = cfg["BLOCK_P"], BN = cfg["BLOCK_N"];
   hint("default", "num_warps", cfg["num_warps"]);
+  pdlHint(cfg);
   // The next chunk's block is loaded while this one is combined.
   hint("default", "prefetch_registers", cfg["prefetch_registers"]);
 
@@ -80,6 +81,7 @@ const Register registration{{
             tunable("num_warps", {1, 2, 4, 8}, 4, "warps per program"),
             tunable("prefetch_registers", {0, 16, 32, 64}, 32,
                     "registers per thread for loads issued a chunk ahead"),
+            pdlTunable(),
         },
     // (p block, n block, batch x head)
     .grid = {{"states", 3, "BLOCK_P"},

@@ -19,6 +19,7 @@
 // CHECK: nvvm.tcgen05.mma
 // CHECK: nvvm.tcgen05.commit
 // CHECK-NOT: nvvm.tcgen05.ld
+// CHECK-NOT: nvvm.tcgen05.st
 // CHECK: scf.yield %[[A0]],
 // CHECK: nvvm.tcgen05.ld %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_16x256b>} : vector<16xi32>
 // CHECK: nvvm.tcgen05.wait <load>
@@ -69,6 +70,77 @@ module attributes {tilegpu.target = "sm_100a", tilegpu.tma_available, tilegpu.tc
       scf.yield %d : tensor<64x32xf32>
     }
     tile.store %r, %c[%c0, %c0] : tensor<64x32xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
+
+// -----
+
+// Two 64-row blocks (M = 128 on 4 warps): both stored before the loop (at
+// columns 0 and N = 32), both loaded after it. In a nest, the inner loop's
+// accumulator is resident (stored and loaded once per outer iteration);
+// the outer loop's is not (its body has the inner mma and its own).
+// CHECK-LABEL: llvm.func @loop_acc_two_blocks
+// CHECK: nvvm.tcgen05.st
+// CHECK: nvvm.tcgen05.st
+// CHECK-NEXT: nvvm.tcgen05.wait <store>
+// CHECK: scf.for
+// CHECK-NOT: nvvm.tcgen05.st
+// CHECK-NOT: nvvm.tcgen05.ld
+// CHECK: nvvm.tcgen05.commit
+// CHECK-NOT: nvvm.tcgen05.st
+// CHECK-NOT: nvvm.tcgen05.ld
+// CHECK: scf.yield
+// CHECK: nvvm.tcgen05.ld
+// CHECK: nvvm.tcgen05.ld
+// CHECK-LABEL: llvm.func @loop_acc_nested
+// CHECK: scf.for
+// CHECK: nvvm.tcgen05.st
+// CHECK-NEXT: nvvm.tcgen05.wait <store>
+// CHECK: scf.for
+// CHECK-NOT: nvvm.tcgen05.st
+// CHECK-NOT: nvvm.tcgen05.ld
+// CHECK: scf.yield
+// CHECK: nvvm.tcgen05.ld
+// The outer mma moves its accumulator around itself.
+// CHECK: nvvm.tcgen05.st
+// CHECK: nvvm.tcgen05.mma
+// CHECK: nvvm.tcgen05.ld
+// CHECK: scf.yield
+module attributes {tilegpu.target = "sm_100a", tilegpu.tma_available, tilegpu.tcgen05_available} {
+  func.func @loop_acc_two_blocks(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<128x32xf32>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<128x32xf32>) : i32 {
+      %x = tile.load %a[%c0, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<128x64xbf16>
+      %y = tile.load %b[%c0, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<32x64xbf16>
+      %yt = tile.permute %y [1, 0] : tensor<32x64xbf16> -> tensor<64x32xbf16>
+      %d = tile.mma %x, %yt, %acc {precision = #tile<precision bf16>} : tensor<128x64xbf16>, tensor<64x32xbf16>, tensor<128x32xf32>
+      scf.yield %d : tensor<128x32xf32>
+    }
+    tile.store %r, %c[%c0, %c0] : tensor<128x32xf32>, !tile.view<?x?xf32>
+    return
+  }
+  func.func @loop_acc_nested(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %v: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %zp = arith.constant dense<0.0> : tensor<64x32xf32>
+    %r = scf.for %j = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32>) : i32 {
+      %p = scf.for %k = %c0 to %n step %c1 iter_args(%pacc = %zp) -> (tensor<64x32xf32>) : i32 {
+        %x = tile.load %a[%c0, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+        %y = tile.load %b[%j, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<32x64xbf16>
+        %yt = tile.permute %y [1, 0] : tensor<32x64xbf16> -> tensor<64x32xbf16>
+        %d = tile.mma %x, %yt, %pacc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x32xbf16>, tensor<64x32xf32>
+        scf.yield %d : tensor<64x32xf32>
+      }
+      %pb = arith.truncf %p : tensor<64x32xf32> to tensor<64x32xbf16>
+      %w = tile.load %v[%j, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<32x64xbf16>
+      %e = tile.mma %pb, %w, %acc {precision = #tile<precision bf16>} : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
+      scf.yield %e : tensor<64x64xf32>
+    }
+    tile.store %r, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32>
     return
   }
 }

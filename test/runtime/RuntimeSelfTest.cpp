@@ -775,6 +775,13 @@ TEST(Tuning, NearestRowOfTargetAndVariant) {
   EXPECT_EQ(nearestTunedRow(tie, 2, "sm_90a", v256, 2, mid, 2), 0);
   const TunedRow tieSwapped[] = {tie[1], tie[0]};
   EXPECT_EQ(nearestTunedRow(tieSwapped, 2, "sm_90a", v256, 2, mid, 2), 0);
+  // Sizes below 1 count as 1: a launch with an empty dimension still picks
+  // the row nearest to size 1 (log2 1 = 0), not a NaN-poisoned one.
+  const double one[] = {0, 0}, big[] = {20, 20};
+  const TunedRow clamp[] = {{"sm_90a", v256, big, 1},
+                            {"sm_90a", v256, one, 2}};
+  const int64_t empty[] = {0, -5};
+  EXPECT_EQ(nearestTunedRow(clamp, 2, "sm_90a", v256, 2, empty, 2), 1);
 }
 
 } // namespace

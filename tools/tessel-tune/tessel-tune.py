@@ -7,15 +7,19 @@ GPU and writes the tuned table that `tesselc --tuned` compiles in.
         --out kernels/mamba2/tuned/h200.tsv [--shape b,L,h,n,g,Q ...]
 
 The points come from the library (`ninja tessel_mamba2_tune`: tesselc
---sweep compiled them all in): for each shape, one timed forward call says
-which kernels ran, their variants, shape keys and the tunables compiled for
-each variant on this device. Then, kernel by kernel and point by point (the
-other kernels at their tuned choice):
+--sweep compiled them all in, with no tuned table, so that each kernel's
+choice is its default): for each shape, one timed forward call says which
+kernels ran, their variants, shape keys and the tunables compiled for each
+variant on this device. Then, kernel by kernel and point by point (the other
+kernels at their defaults):
   1. the point is checked: outputs poisoned with NaN, the whole forward run
-     with that point forced, y and the final states compared with a float64
-     reference (MAMBA2.md's tolerances; the whole problem for small shapes, a
-     prefix of the sequence for a few heads otherwise); a point that fails is
-     reported and never chosen;
+     with that point forced. Small shapes (b L <= 4096): y and the final
+     states against a float64 reference of the whole problem (MAMBA2.md's
+     tolerances). Larger ones: y on a prefix of the sequence for a few heads
+     against float64, and all of y and of the final states against the
+     default configuration's outputs (the same tolerances), the default
+     itself checked against float64 first. A point that fails is reported
+     and never chosen;
   2. then timed: warm-up calls, then the median over --runs calls of that
      kernel's device time (CUDA events around each kernel);
   3. the fastest checked point wins; a point other than the default must
@@ -81,6 +85,7 @@ class Mamba2Problem:
         self.y_tol, self.f_tol = y_tolerance(torch.bfloat16), FINAL_TOLERANCE
         kw = self.kw
         opts = {k: kw[k] for k in ("D", "dt_bias", "dt_softplus") if k in kw}
+        self.y_default = self.f_default = None  # see check_default
         if b * L <= 4096:  # the whole problem
             self.y_ref, self.f_ref = reference(kw["x"], kw["dt"], kw["A"], kw["B"], kw["C"], **opts)
             self.y_view = lambda y: y
@@ -91,6 +96,15 @@ class Mamba2Problem:
                                       kw["C"][:1, :Lp], heads=heads, **opts)
             self.f_ref = None
             self.y_view = lambda y: y[:1, :Lp][:, :, heads]
+
+    def check_default(self):
+        """Checks the default configurations against float64 (check) and, for
+        shapes too large for a whole float64 reference, keeps their full
+        outputs: the other points are compared with them too."""
+        why = self.check()
+        if why is None and self.f_ref is None:
+            self.y_default, self.f_default = self.y.clone(), self.fs.clone()
+        return why
 
     def run(self):
         self.tm.mamba_chunk_scan_combined(chunk_size=self.Q, return_final_states=True, out=self.y,
@@ -114,6 +128,13 @@ class Mamba2Problem:
             err = self.rel_l2(self.fs, self.f_ref)
             if err > self.f_tol:
                 return "final_states rel L2 %.2e > %.0e" % (err, self.f_tol)
+        if self.y_default is not None:
+            err = self.rel_l2(self.y, self.y_default)
+            if err > self.y_tol:
+                return "y rel L2 %.2e > %.0e against the default's" % (err, self.y_tol)
+            err = self.rel_l2(self.fs, self.f_default)
+            if err > self.f_tol:
+                return "final_states rel L2 %.2e > %.0e against the default's" % (err, self.f_tol)
         return None
 
     def time(self, kernel, warmup, runs):
@@ -176,12 +197,14 @@ def main():
     shapes = [tuple(int(v) for v in s.split(",")) for s in args.shape] or DEFAULT_SHAPES
     only = set(k for k in args.kernels.split(",") if k)
     device = torch.cuda.get_device_name()
+    major, minor = torch.cuda.get_device_capability()
+    target = "sm_%d%da" % (major, minor)  # the arch-specific target the library ran
     log("tessel-tune: %s, %d shapes, library %s" % (device, len(shapes), args.library))
     rows, failures = [], []
     started = time.time()
     for si, shape in enumerate(shapes):
         problem = Mamba2Problem(shape, args.seed + si)
-        if (why := problem.check()) is not None:
+        if (why := problem.check_default()) is not None:
             sys.exit("tessel-tune: the default configurations fail at %s: %s" % (shape, why))
         for kernel, variant, key, default, compiled in problem.launches():
             if only and kernel not in only:
@@ -216,13 +239,13 @@ def main():
             if base is not None and times[best] > base * (1 - args.margin):
                 best = default
             log("  -> %s: %.4f ms (default %s ms)" % (best, times[best], "%.4f" % base if base else "-"))
-            rows.append((kernel, "sm_90a", variant, key, best, times[best], base))
+            rows.append((kernel, target, variant, key, best, times[best], base))
         torch.cuda.empty_cache()
     commit = args.commit or git_commit()
     with open(args.out, "w") as f:
-        f.write("# tessel tuned table for libtessel_mamba2 on the H200 (sm_90a).\n")
-        f.write("# Written by tools/tessel-tune/tessel-tune.py on %s (%s), %s, commit %s:\n" % (
-            datetime.date.today().isoformat(), device, "%d shapes" % len(shapes), commit))
+        f.write("# tessel tuned table for libtessel_mamba2 on the %s (%s).\n" % (device, target))
+        f.write("# Written by tools/tessel-tune/tessel-tune.py on %s, %d shapes, commit %s:\n" % (
+            datetime.date.today().isoformat(), len(shapes), commit))
         f.write("#   python3 tools/tessel-tune/tessel-tune.py %s\n" % " ".join(sys.argv[1:]))
         f.write("# Per kernel and shape: the fastest checked point (median of %d timed calls after %d\n"
                 "# warm-up), the default unless another beat it by %.0f%%. Compiled in by tesselc --tuned.\n"

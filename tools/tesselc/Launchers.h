@@ -77,6 +77,7 @@ struct Compiled {
   bool isDefault = true;
   int numWarps = 0;
   int64_t dynamicShared = 0; // bytes of dynamic shared memory per launch
+  bool programmaticLaunch = false; // compiled for it (hint `pdl`)
   std::vector<Param> params; // the signature of this configuration
   std::vector<GridDim> grid; // empty: the caller gives the grid
   std::vector<std::pair<std::string, std::vector<char>>> images; // target

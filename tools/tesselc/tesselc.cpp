@@ -468,6 +468,14 @@ int main(int argc, char **argv) {
             sw.substr(nameAt, eq - nameAt), splitOn(sw.substr(eq + 1), ',')};
     if (!w.kernel.empty() && !findKernel(w.kernel))
       return fail("--sweep " + sw + ": no kernel named '" + w.kernel + "'");
+    bool known = false;
+    for (const KernelDef *k : kernels)
+      if (w.kernel.empty() || w.kernel == k->name)
+        for (const Param &p : k->params)
+          known |= p.name == w.name;
+    if (!known)
+      return fail("--sweep " + sw + ": no kernel compiled here has a "
+                  "constant '" + w.name + "'");
     sweepValues.push_back(std::move(w));
   }
   if ((!sweepValues.empty() || !tunedTable.empty()) && allConfigs)
@@ -512,6 +520,11 @@ int main(int argc, char **argv) {
               break;
             if (!error.empty())
               return fail(error);
+            for (const Param &p : kernel->params)
+              if (p.name == name && p.tunable)
+                return fail("-D " + d + ": '" + name +
+                            "' is a tunable; a list of values is for "
+                            "variant constants (--sweep compiles tunables)");
             only[name].insert(scratch.all().at(name));
           }
           continue;
@@ -609,6 +622,11 @@ int main(int argc, char **argv) {
         Config c = config;
         for (const auto &[name, value] : row.tunables)
           c.set(name, value);
+        if (kernel->check)
+          if (std::string why = kernel->check(c); !why.empty())
+            return fail(row.where + ": kernel '" + kernel->name +
+                        "' rejects it for [" + configString(*kernel, c) +
+                        "]: " + why);
         rowJobs.push_back({&row, addJob(c, {row.target}, false, false)});
       }
     }
@@ -690,12 +708,14 @@ int main(int argc, char **argv) {
               fmt::format("kernel {}\ntarget {}\nconfig {}\nwarps {}\n"
                           "registers {}\nshared_bytes {}\n"
                           "dynamic_shared_bytes {}\nspill_stores {}\n"
-                          "spill_loads {}\nstack_bytes {}\n",
+                          "spill_loads {}\nstack_bytes {}\n"
+                          "programmatic_launch {}\n",
                           kernel->name, targetName,
                           configString(*kernel, config), artifact->numWarps,
                           u.registers, artifact->sharedBytes,
                           artifact->dynamicSharedBytes, u.spillStores,
-                          u.spillLoads, u.stackBytes));
+                          u.spillLoads, u.stackBytes,
+                          artifact->programmaticLaunch ? 1 : 0));
         }
         if (!ok) {
           ++failures;
@@ -710,6 +730,14 @@ int main(int argc, char **argv) {
                           "generated launcher needs one\n";
           launcherOk = false;
         }
+        if (!library.empty() && !launcher.images.empty() &&
+            launcher.programmaticLaunch != artifact->programmaticLaunch) {
+          llvm::errs() << "tesselc: error: " << what
+                       << " is compiled for programmatic launch on some "
+                          "targets only; a generated launcher needs one way\n";
+          launcherOk = false;
+        }
+        launcher.programmaticLaunch = artifact->programmaticLaunch;
         launcher.numWarps = artifact->numWarps;
         launcher.dynamicShared =
             std::max(launcher.dynamicShared, artifact->dynamicSharedBytes);
