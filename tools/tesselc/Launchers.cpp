@@ -409,9 +409,9 @@ std::string generateSource(const std::string &library, const std::string &ns,
     }
     if (!k.rows.empty())
       out += "};\n\n";
-    std::string compiledList;
-    for (const Compiled &c : k.compiled)
-      compiledList += (compiledList.empty() ? "" : "; ") + c.config;
+    size_t variantsCompiled = 0;
+    for (size_t ci = 0; ci < k.compiled.size(); ++ci)
+      variantsCompiled += k.compiled[ci].isDefault ? 1 : 0;
     std::string keyOf;
     for (const VariantParam &v : k.variants)
       keyOf += fmt::format("{}variant.{}", keyOf.empty() ? "" : ", ", v.name);
@@ -484,11 +484,11 @@ std::string generateSource(const std::string &library, const std::string &ns,
         "  if (!*out)\n"
         "    return Status::error(std::string(\"{0}: no compiled "
         "configuration for the variant \") + {9} +\n"
-        "                         \" (compiled: {10})\");\n",
+        "                         \" ({10} variants compiled)\");\n",
         k.name, sig.params, rankChecks, keyOf.empty() ? "0" : keyOf,
         shapeSizes.empty() ? "0" : shapeSizes, shapeText,
         tunablesOf.empty() ? "0" : tunablesOf, k.variants.size(),
-        k.tunables.size(), variantText, compiledList, voidNames);
+        k.tunables.size(), variantText, variantsCompiled, voidNames);
     if (!k.rows.empty())
       out += fmt::format(
           "  std::string target;\n"

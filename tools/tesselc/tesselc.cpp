@@ -229,6 +229,11 @@ std::string parseTable(const std::string &path, std::vector<TableRow> &rows) {
     }
     if (f.size() >= 6)
       row.note = f[5] + " ms" + (f.size() == 7 ? " (default " + f[6] + ")" : "");
+    for (const TableRow &other : rows)
+      if (other.kernel == row.kernel && other.target == row.target &&
+          other.variant == row.variant && other.shape == row.shape)
+        return row.where + ": the same kernel, target, variant and shape as " +
+               other.where + " (only the first could ever be chosen)";
     rows.push_back(std::move(row));
   }
   return "";
@@ -281,6 +286,15 @@ static std::string describe(const KernelDef &def, const Config &config,
     auto name = fn.getArgAttrOfType<mlir::StringAttr>(
         i, tile::TileDialect::getArgNameAttrName());
     p.name = name ? name.str() : "arg" + std::to_string(i);
+    // The generated launchers (--library) declare these beside the kernel's
+    // parameters.
+    static const std::set<std::string> reserved = {
+        "variant", "tunables", "stream", "grid", "e",   "args",  "config",
+        "out",     "shapeOut", "key",    "shape", "t",  "values", "target",
+        "row",     "chosen",   "s",      "v"};
+    if (!library.empty() && reserved.count(p.name))
+      return "parameter '" + p.name + "' of kernel '" + def.name +
+             "' has a name the generated launchers use; rename it";
     if (auto view = llvm::dyn_cast<tile::ViewType>(type)) {
       p.isView = true;
       dsl::fromMlirType(view.getElementType(), p.dtype);
