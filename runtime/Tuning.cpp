@@ -13,13 +13,6 @@ double log2Size(int64_t size) {
 }
 } // namespace
 
-double shapeDistance(const int64_t *a, const int64_t *b, size_t dims) {
-  double d = 0;
-  for (size_t i = 0; i < dims; ++i)
-    d += std::fabs(log2Size(a[i]) - log2Size(b[i]));
-  return d;
-}
-
 int nearestTunedRow(const TunedRow *rows, size_t count, std::string_view target,
                     const int64_t *variant, size_t variantDims,
                     const int64_t *shape, size_t shapeDims) {

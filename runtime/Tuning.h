@@ -32,9 +32,6 @@ struct TunedRow {
 /// Shape keys have at most this many sizes.
 inline constexpr size_t kMaxShapeDims = 8;
 
-/// The log2 distance between two shape keys of `dims` sizes.
-double shapeDistance(const int64_t *a, const int64_t *b, size_t dims);
-
 /// The index of the row of `target` and `variant` (variantDims values)
 /// nearest to `shape` (shapeDims <= kMaxShapeDims sizes), or -1 when there
 /// is none. (The rows carry log2 sizes, so a launch takes shapeDims

@@ -312,8 +312,10 @@ Status forward(const tessel_mamba2_forward_args *a,
   if (timingOn) { // what the launches will be, before the timed window
     lastLaunches.clear();
     s = enqueue(a, d, sms, path, /*describeOnly=*/true);
-    if (!s.ok())
-      return setCode(std::move(s), TESSEL_MAMBA2_UNSUPPORTED, code);
+    if (!s.ok()) {
+      const tessel_mamba2_status value = launchFailure(s);
+      return setCode(std::move(s), value, code);
+    }
   }
   s = enqueue(a, d, sms, path);
   // The code first: setCode takes the status by value (moved from).

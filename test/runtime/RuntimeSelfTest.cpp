@@ -730,16 +730,6 @@ TEST(Stats, Median) {
 // Tuned tables: the nearest row of the device's target and the variant
 //===----------------------------------------------------------------------===//
 
-TEST(Tuning, ShapeDistanceIsLog2) {
-  const int64_t a[] = {65536, 80}, b[] = {4096, 80}, c[] = {0, 1};
-  EXPECT_DOUBLE_EQ(shapeDistance(a, b, 2), 4.0);
-  EXPECT_DOUBLE_EQ(shapeDistance(b, a, 2), 4.0);
-  EXPECT_DOUBLE_EQ(shapeDistance(a, a, 2), 0.0);
-  // Sizes below 1 count as 1 (log2 1 = 0).
-  const int64_t one[] = {1, 1};
-  EXPECT_DOUBLE_EQ(shapeDistance(c, one, 2), 0.0);
-}
-
 TEST(Tuning, NearestRowOfTargetAndVariant) {
   const int64_t v256[] = {256, 5}, v128[] = {128, 5};
   // log2 of (1024, 24), (4096, 80), (65536, 80), (262144, 80).

@@ -33,7 +33,6 @@ import argparse
 import datetime
 import os
 import statistics
-import subprocess
 import sys
 import time
 
@@ -164,14 +163,6 @@ class Mamba2Problem:
             tm.set_timing(False)
 
 
-def git_commit():
-    try:
-        return subprocess.run(["git", "-C", REPO, "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, timeout=10).stdout.strip() or "?"
-    except Exception:  # noqa: BLE001
-        return "?"
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--library", required=True, help="the tuning build (libtessel_mamba2_tune.so)")
@@ -193,6 +184,7 @@ def main():
         sys.path.insert(0, d)
     import torch
     import tessel_mamba2 as tm
+    from mamba2 import git_commit  # bench/mamba2.py
 
     shapes = [tuple(int(v) for v in s.split(",")) for s in args.shape] or DEFAULT_SHAPES
     only = set(k for k in args.kernels.split(",") if k)

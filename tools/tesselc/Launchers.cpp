@@ -551,6 +551,13 @@ std::string generateSource(const std::string &library, const std::string &ns,
                          "{4}, stream);\n}}\n\n",
                          k.name, sig.params, gridChecks, dims, sig.names);
     }
+    // The tunables struct of a compiled configuration's values.
+    out += fmt::format("{0}_tunables {0}_fromValues(const int64_t *values) {{\n"
+                       "  {0}_tunables t;\n",
+                       k.name);
+    for (size_t i = 0; i < k.tunables.size(); ++i)
+      out += fmt::format("  t.{} = values[{}];\n", k.tunables[i].name, i);
+    out += "  (void)values;\n  return t;\n}\n\n";
     out += "} // namespace\n\n";
     out += fmt::format(
         "std::string {0}_text(const {0}_tunables &t) {{\n"
@@ -588,12 +595,10 @@ std::string generateSource(const std::string &library, const std::string &ns,
         "  {0}_tunables t;\n"
         "  int64_t values[] = {{{2}}};\n"
         "  if (Status s = parseTunables(\"{0}\", text, names, values, {3}); "
-        "!s.ok())\n    return s;\n",
+        "!s.ok())\n    return s;\n"
+        "  *out = {0}_fromValues(values);\n  return Status();\n}}\n\n",
         k.name, tunableNames.empty() ? "\"\"" : tunableNames,
         tunablesOf.empty() ? "0" : tunablesOf, k.tunables.size());
-    for (size_t i = 0; i < k.tunables.size(); ++i)
-      out += fmt::format("  t.{} = values[{}];\n", k.tunables[i].name, i);
-    out += "  *out = t;\n  return Status();\n}\n\n";
     out += fmt::format(
         "std::vector<{0}_tunables> {0}_compiled(const {0}_variant &variant, "
         "std::string_view target) {{\n"
@@ -606,23 +611,18 @@ std::string generateSource(const std::string &library, const std::string &ns,
         "    for (const ::tessel::rt::Image &image : e.images)\n"
         "      runs |= image.target == target;\n"
         "    if (!runs)\n      continue;\n"
-        "    {0}_tunables t;\n",
+        "    out.push_back({0}_fromValues(e.tunables.data()));\n"
+        "  }}\n  return out;\n}}\n\n",
         k.name, keyOf.empty() ? "0" : keyOf, k.variants.size());
-    for (size_t i = 0; i < k.tunables.size(); ++i)
-      out += fmt::format("    t.{} = e.tunables[{}];\n", k.tunables[i].name, i);
-    out += "    out.push_back(t);\n  }\n  return out;\n}\n\n";
     out += fmt::format(
         "Status {0}_choose(const {0}_variant &variant, {1}, {0}_tunables "
         "*chosen, std::string *shape) {{\n"
         "  Entry *e;\n"
         "  if (Status s = {0}_select(variant, nullptr, {2}, &e, shape); "
         "!s.ok())\n    return s;\n"
-        "  if (chosen) {{\n    {0}_tunables t;\n",
+        "  if (chosen)\n    *chosen = {0}_fromValues(e->tunables.data());\n"
+        "  return Status();\n}}\n\n",
         k.name, sig.params, sig.names);
-    for (size_t i = 0; i < k.tunables.size(); ++i)
-      out += fmt::format("    t.{} = e->tunables[{}];\n", k.tunables[i].name,
-                         i);
-    out += "    *chosen = t;\n  }\n  return Status();\n}\n\n";
     out += fmt::format(
         "Status {0}_grid(const {0}_variant &variant, ::tessel::rt::Dim3 grid, "
         "{1}, CUstream stream) {{\n"
