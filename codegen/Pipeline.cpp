@@ -67,11 +67,17 @@ FailureOr<Artifact> compile(ModuleOp module, const TargetInfo &target,
          pm.addPass(createCanonicalizerPass());
          pm.addPass(createCSEPass());
        }},
-      {"2-tilegpu-assign-layouts",
+      {"2-tile-route-mma-operands",
+       [](PassManager &pm) {
+         pm.addPass(createTileRouteMmaOperands());
+         pm.addPass(createCanonicalizerPass());
+         pm.addPass(createCSEPass());
+       }},
+      {"3-tilegpu-assign-layouts",
        [](PassManager &pm) { pm.addPass(createTileGPUAssignLayouts()); }},
-      {"3-convert-tilegpu-to-llvm",
+      {"4-convert-tilegpu-to-llvm",
        [](PassManager &pm) { pm.addPass(createConvertTileGPUToLLVM()); }},
-      {"4-llvm",
+      {"5-llvm",
        [](PassManager &pm) {
          pm.addPass(createSCFToControlFlowPass());
          pm.addPass(createConvertMathToLLVMPass());
@@ -124,8 +130,8 @@ FailureOr<Artifact> compile(ModuleOp module, const TargetInfo &target,
     return failure();
   artifact.ptx = *ptx;
   if (dump) {
-    dump("5-llvm-ir", llvmIR);
-    dump("6-ptx", artifact.ptx);
+    dump("6-llvm-ir", llvmIR);
+    dump("7-ptx", artifact.ptx);
   }
   if (assemble) {
     std::vector<ResourceUsage> usage;

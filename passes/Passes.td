@@ -5,6 +5,64 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TileRouteMmaOperands : Pass<"tile-route-mma-operands", "mlir::ModuleOp"> {
+  let summary = "Move the mma operand computed in registers into the A slot "
+                "by the transpose identity";
+  let description = [{
+    The tensor cores read an mma's B operand only from shared memory, while
+    the A slot also takes registers (wgmma) or tensor memory (tcgen05). An
+    `tile.mma %a, %b, %acc` whose B is computed by the threads and whose A
+    comes from memory (a `tile.load`, or a transposed one) is rewritten by
+    (A·B)ᵀ = Bᵀ·Aᵀ into
+
+    ```mlir
+    %m = tile.mma T(%b), T(%a), T(%acc)    // T: tile.permute [1, 0]
+    %r = T(%m)
+    ```
+
+    and the transposes are folded:
+    - T of a load stays a permute that the mma lowering stages for free
+      (it reads the staged source the other way round); T(T(x)) is x;
+    - T of a splat constant is a splat, of an iota the iota along the other
+      axis, of a vector given a unit dimension (`tile.reshape` 64 -> 64x1)
+      the other unit dimension, of a broadcast the broadcast of T;
+    - T of an elementwise `arith`/`math` op used only by the mma is the op
+      on transposed operands, and T of an mma of loaded operands used only
+      there is that mma routed: pushed this way only when every leaf is one
+      of the cases above, so that no register tile is ever permuted (else T
+      stays a permute of the computed operand, which the lowering stages
+      transposed at the cost of staging it untransposed);
+    - an accumulator carried by a `scf.for` (the iteration argument used
+      only by this mma, whose result the loop yields and uses nowhere else)
+      is carried transposed: T(init) enters the loop, nothing is permuted
+      inside it, and T of the loop's result leaves it.
+
+    It does not fire when A is computed too or B is loaded (nothing to
+    gain), when the accumulator is some other computed tile (its transposes
+    would cost register permutes), when the mma's result is M x N with M a
+    multiple of 64 and N not (the routed N x M would lose the 64-row blocks
+    of wgmma and tcgen05) or M > 256, on tiles that already have layouts,
+    or in a kernel whose hint `route_mma_operands` is 0. Numerics are
+    unchanged (the same products, summed in the same order per element).
+
+    Before:
+    ```mlir
+    %s = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x128xf32>) {
+      %x = tile.load %xv[...] : ... -> tensor<64x64xbf16>
+      %bb = tile.load %bv[...] : ... -> tensor<64x128xbf16>
+      %xt = tile.permute %x [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+      %w = arith.mulf %bb, %scale : tensor<64x128xbf16>
+      %m = tile.mma %xt, %w, %acc : ...
+      scf.yield %m : tensor<64x128xf32>
+    }
+    ```
+    After: the loop carries a 128x64 accumulator, the mma is
+    `tile.mma T(%w), %x, %acc'` (A computed, B loaded), and one permute
+    follows the loop (test/passes/route-mma-operands.mlir).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def TileGPUAssignLayouts : Pass<"tilegpu-assign-layouts", "mlir::ModuleOp"> {
   let summary = "Give every tile a distributed layout";
   let description = [{

@@ -80,6 +80,9 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
       it (`griddepcontrol.wait`) before touching global memory; the runtime
       then launches it with the programmatic stream serialization attribute,
       so that its launch and setup overlap the previous kernel's tail.
+    - `route_mma_operands`: 0 keeps `tile-route-mma-operands` away from the
+      kernel's mmas (1, the default: an mma whose B is computed in registers
+      and whose A is loaded is rewritten by the transpose identity).
 
     ```mlir
     func.func @k(...) attributes {tile.hints = #tile.hints<{

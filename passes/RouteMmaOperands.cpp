@@ -1,0 +1,283 @@
+//===- RouteMmaOperands.cpp - --tile-route-mma-operands -------------------===//
+//
+// The transpose identity (A·B)ᵀ = Bᵀ·Aᵀ, used to move the mma operand that
+// is computed in registers out of the B slot (which the tensor cores read
+// only from shared memory) into the A slot (which wgmma reads from
+// registers and tcgen05 from tensor memory), and the operand that comes
+// from memory into B. The pass description in Passes.td has the rules; in
+// short:
+//
+//   %r = tile.mma %mem, %reg, %acc          (A loaded, B computed)
+// becomes
+//   %m = tile.mma T(%reg), T(%mem), T(%acc)
+//   %r = T(%m)                              (T: tile.permute [1, 0])
+//
+// and the T's fold away: T(load) is a permute the mma lowering stages for
+// free (it reads the staged source the other way round), T(T(x)) = x, a
+// transposed splat is a splat, and a transpose pushed into the computation of
+// %reg (elementwise ops, per-row/per-column vectors, iotas, an mma of loaded
+// operands) stays free. A loop-carried accumulator is carried transposed, so
+// nothing is permuted inside the loop; the one transpose left is that of the
+// loop's result.
+//
+// Upstream has no pass for this: linalg's transpose folding works on linalg
+// ops and memrefs, not on tile.mma's operand slots and tile.permute.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace tessel {
+#define GEN_PASS_DEF_TILEROUTEMMAOPERANDS
+#include "passes/Passes.h.inc"
+} // namespace tessel
+
+using namespace mlir;
+using namespace tessel;
+
+namespace {
+
+bool isTranspose(tile::PermuteOp op) {
+  return op && op.getPerm().size() == 2 && op.getPerm()[0] == 1 &&
+         op.getPerm()[1] == 0;
+}
+
+RankedTensorType transposedType(Type type) {
+  auto tensor = cast<RankedTensorType>(type);
+  return RankedTensorType::get({tensor.getDimSize(1), tensor.getDimSize(0)},
+                               tensor.getElementType());
+}
+
+/// An operand the mma lowering stages from memory (TMA or cp.async) without
+/// the threads computing it: a load, or a transposed load.
+bool isMemoryOperand(Value v) {
+  if (v.getDefiningOp<tile::LoadOp>())
+    return true;
+  auto permute = v.getDefiningOp<tile::PermuteOp>();
+  return isTranspose(permute) &&
+         permute.getSource().getDefiningOp<tile::LoadOp>();
+}
+
+bool isSplat(Value v) {
+  DenseElementsAttr value;
+  return matchPattern(v, m_Constant(&value)) && value.isSplat();
+}
+
+/// An operand the threads compute (neither loaded nor a constant).
+bool isRegisterOperand(Value v) { return !isMemoryOperand(v) && !isSplat(v); }
+
+bool isElementwise(Operation *op) {
+  Dialect *dialect = op->getDialect();
+  if (!dialect || op->getNumRegions() || op->getNumResults() != 1 ||
+      (dialect->getNamespace() != "arith" && dialect->getNamespace() != "math"))
+    return false;
+  auto shape = cast<ShapedType>(op->getResult(0).getType()).getShape();
+  return llvm::all_of(op->getOperandTypes(), [&](Type t) {
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    return tensor && tensor.getShape() == shape;
+  });
+}
+
+/// Rewrites transposes of values into values computed transposed, where
+/// that costs no more than the original computation.
+class Transposer {
+public:
+  explicit Transposer(MLIRContext *ctx) : builder(ctx) {}
+
+  /// Whether T(v) can be computed without a permute of a register tile:
+  /// v is a transpose, a splat, an iota, a vector given a unit dimension,
+  /// a broadcast of such, an mma of loaded operands, or an elementwise op
+  /// of such (the ops used only here: a shared value is not recomputed).
+  bool isFree(Value v) {
+    if (!isa<RankedTensorType>(v.getType()) ||
+        cast<RankedTensorType>(v.getType()).getRank() != 2)
+      return false;
+    Operation *op = v.getDefiningOp();
+    if (!op)
+      return false;
+    if (isTranspose(dyn_cast<tile::PermuteOp>(op)) || isSplat(v) ||
+        isa<tile::IotaOp>(op))
+      return true;
+    if (auto reshape = dyn_cast<tile::ReshapeOp>(op))
+      return cast<RankedTensorType>(reshape.getSource().getType()).getRank() ==
+             1;
+    if (auto broadcast = dyn_cast<tile::BroadcastOp>(op))
+      return cast<RankedTensorType>(broadcast.getSource().getType())
+                     .getRank() == 2 &&
+             isFree(broadcast.getSource());
+    if (!v.hasOneUse())
+      return false;
+    if (auto mma = dyn_cast<tile::MmaOp>(op))
+      return isMemoryOperand(mma.getA()) && isMemoryOperand(mma.getB()) &&
+             (isSplat(mma.getAcc()) || isFree(mma.getAcc()));
+    if (isElementwise(op))
+      return llvm::all_of(op->getOperands(),
+                          [&](Value operand) { return isFree(operand); });
+    return false;
+  }
+
+  /// T(v), built next to v's definition: pushed into v's computation where
+  /// isFree(v), else a tile.permute.
+  Value transpose(Value v) {
+    if (!isFree(v))
+      return permute(v);
+    Operation *op = v.getDefiningOp();
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(op);
+    Location loc = op->getLoc();
+    RankedTensorType type = transposedType(v.getType());
+    if (auto permuteOp = dyn_cast<tile::PermuteOp>(op))
+      return permuteOp.getSource();
+    DenseElementsAttr value;
+    if (matchPattern(v, m_Constant(&value)))
+      return arith::ConstantOp::create(
+          builder, loc, type,
+          DenseElementsAttr::get(type, value.getSplatValue<Attribute>()));
+    if (auto iota = dyn_cast<tile::IotaOp>(op))
+      return tile::IotaOp::create(builder, loc, type,
+                                  builder.getI64IntegerAttr(1 - iota.getAxis()));
+    if (auto reshape = dyn_cast<tile::ReshapeOp>(op))
+      return tile::ReshapeOp::create(builder, loc, type, reshape.getSource());
+    if (auto broadcast = dyn_cast<tile::BroadcastOp>(op))
+      return tile::BroadcastOp::create(builder, loc, type,
+                                       transpose(broadcast.getSource()));
+    if (auto mma = dyn_cast<tile::MmaOp>(op))
+      return tile::MmaOp::create(builder, loc, type, transpose(mma.getB()),
+                                 transpose(mma.getA()), transpose(mma.getAcc()),
+                                 mma.getPrecisionAttr());
+    // Elementwise: the same op on transposed operands.
+    IRMapping mapping;
+    for (Value operand : op->getOperands())
+      mapping.map(operand, transpose(operand));
+    Operation *clone = builder.clone(*op, mapping);
+    clone->getResult(0).setType(transposedType(v.getType()));
+    return clone->getResult(0);
+  }
+
+  /// A tile.permute [1, 0] of v, placed after v's definition (or at the top
+  /// of v's block for a block argument); T(T(x)) is x.
+  Value permute(Value v) {
+    if (auto permuteOp = v.getDefiningOp<tile::PermuteOp>();
+        isTranspose(permuteOp))
+      return permuteOp.getSource();
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointAfterValue(v);
+    return tile::PermuteOp::create(builder, v.getLoc(),
+                                   transposedType(v.getType()), v,
+                                   builder.getDenseI64ArrayAttr({1, 0}));
+  }
+
+private:
+  OpBuilder builder;
+};
+
+/// The loop and iteration-argument index when `mma` accumulates into a
+/// value a scf.for carries: its accumulator is the iteration argument, used
+/// only here, and its result is what the loop yields for that argument,
+/// used only there.
+std::optional<std::pair<scf::ForOp, unsigned>> loopAccumulator(
+    tile::MmaOp mma) {
+  auto arg = dyn_cast<BlockArgument>(mma.getAcc());
+  if (!arg || !arg.hasOneUse() || !mma.getResult().hasOneUse())
+    return std::nullopt;
+  auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+  if (!loop || arg.getOwner() != loop.getBody() ||
+      arg.getArgNumber() < loop.getNumInductionVars())
+    return std::nullopt;
+  unsigned index = arg.getArgNumber() - loop.getNumInductionVars();
+  OpOperand &use = *mma.getResult().getUses().begin();
+  if (use.getOwner() != loop.getBody()->getTerminator() ||
+      use.getOperandNumber() != index)
+    return std::nullopt;
+  return std::make_pair(loop, index);
+}
+
+struct RouteMmaOperands
+    : public tessel::impl::TileRouteMmaOperandsBase<RouteMmaOperands> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto targetAttr = module->getAttrOfType<StringAttr>(
+        tilegpu::TileGPUDialect::getTargetAttrName());
+    StringRef target = targetAttr ? targetAttr.getValue() : "default";
+    bool changed = false;
+    for (auto kernel : module.getOps<func::FuncOp>()) {
+      auto hints = kernel->getAttrOfType<tile::HintsAttr>(
+          tile::TileDialect::getHintsAttrName());
+      if (auto off = hints ? dyn_cast_or_null<IntegerAttr>(
+                                 hints.lookup(target, "route_mma_operands"))
+                           : IntegerAttr();
+          off && off.getInt() == 0)
+        continue;
+      SmallVector<tile::MmaOp> candidates;
+      kernel.walk([&](tile::MmaOp mma) { candidates.push_back(mma); });
+      for (tile::MmaOp mma : candidates)
+        changed |= route(mma);
+    }
+    if (!changed)
+      return;
+    // The operations the rewrite left unused, and folds of what it built.
+    RewritePatternSet patterns(&getContext());
+    if (failed(applyPatternsGreedily(module, std::move(patterns))))
+      return signalPassFailure();
+  }
+
+  /// Routes `mma` if its B is computed, its A loaded, and its accumulator
+  /// transposes for free (a splat, or a loop-carried accumulator).
+  static bool route(tile::MmaOp mma) {
+    for (Value v : {mma.getA(), mma.getB(), mma.getAcc()})
+      if (cast<RankedTensorType>(v.getType()).getEncoding())
+        return false; // already laid out: too late to route
+    if (!isMemoryOperand(mma.getA()) || !isRegisterOperand(mma.getB()))
+      return false;
+    // The routed mma is N x M: not when that loses the 64-row blocks that
+    // wgmma and tcgen05 need, or gives more columns than one takes.
+    auto shape = cast<RankedTensorType>(mma.getType()).getShape();
+    if ((shape[0] % 64 == 0 && shape[1] % 64 != 0) || shape[0] > 256)
+      return false;
+    auto carried = loopAccumulator(mma);
+    if (!carried && !isSplat(mma.getAcc()))
+      return false;
+    Transposer t(mma.getContext());
+    Value a = t.transpose(mma.getB()), b = t.transpose(mma.getA());
+    OpBuilder builder(mma);
+    RankedTensorType type = transposedType(mma.getType());
+    if (!carried) {
+      Value acc = t.transpose(mma.getAcc());
+      auto routed = tile::MmaOp::create(builder, mma.getLoc(), type, a, b, acc,
+                                        mma.getPrecisionAttr());
+      mma.getResult().replaceAllUsesWith(t.permute(routed.getResult()));
+      mma.erase();
+      return true;
+    }
+    // The loop carries the accumulator transposed: T(init) enters it, its
+    // result leaves it through a T.
+    auto [loop, index] = *carried;
+    OpOperand &init = loop.getInitArgsMutable()[index];
+    init.set(t.transpose(init.get()));
+    BlockArgument arg = loop.getRegionIterArgs()[index];
+    arg.setType(type);
+    auto routed = tile::MmaOp::create(builder, mma.getLoc(), type, a, b, arg,
+                                      mma.getPrecisionAttr());
+    mma.getResult().replaceAllUsesWith(routed.getResult());
+    mma.erase();
+    OpResult result = loop->getResult(index);
+    SmallVector<OpOperand *> uses;
+    for (OpOperand &use : result.getUses())
+      uses.push_back(&use);
+    result.setType(type);
+    if (!uses.empty()) {
+      Value back = t.permute(result);
+      for (OpOperand *use : uses)
+        use->set(back);
+    }
+    return true;
+  }
+};
+
+} // namespace
