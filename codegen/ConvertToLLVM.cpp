@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
+#include "passes/TmaPlan.h"
 
 #include "dialect/tile/TileOps.h"
 #include "dialect/tilegpu/TileGPUDialect.h"
@@ -311,9 +312,11 @@ private:
   Value linearIndex(ArrayRef<Value> coords, ArrayRef<int64_t> shape,
                     int64_t rowPad = 0);
 
-  // TMA. Deferred mma operand loads of 2-D boxes whose rows are whole
-  // 128-byte panels, from views with 16-byte alignment and unit stride, go
-  // through the tensor memory accelerator: one thread issues
+  // TMA. The loads and stores tilegpu-insert-tma marks (tilegpu.tma; the
+  // rules are in passes/TmaPlan.h: mma operands loaded where they are used,
+  // or loop-invariant ones, and stores asking for it, of 2-D boxes whose
+  // rows are whole 128-byte panels, from views with 16-byte alignment and
+  // unit stride) go through the tensor memory accelerator: one thread issues
   // cp.async.bulk.tensor per panel into a swizzled buffer, completing on an
   // mbarrier every thread waits on; out-of-bounds elements arrive as zeros.
   // The kernel receives one CUtensorMap per (view, box), built by the
@@ -341,12 +344,6 @@ private:
                  cast<RankedTensorType>(store.getValue().getType()),
                  store.getSqueeze());
   }
-  /// Whether the target has the TMA and a tile of `type` at a view argument
-  /// (`squeeze`d like the load or store) is one box of whole swizzled panels.
-  bool tmaBoxFits(Value view, RankedTensorType type,
-                  std::optional<ArrayRef<int64_t>> squeeze);
-  /// Whether a store asking for the TMA (`tma = true`) gets it.
-  bool tmaStoreEligible(tile::StoreOp store);
   /// The index of `map` among the kernel's tensor maps (added if new).
   unsigned addTensorMap(TensorMap map);
   /// Element coordinates, per view dimension, where the tile at tile index
@@ -358,13 +355,6 @@ private:
                                  int64_t panel);
   /// The store through shared memory and cp.async.bulk.tensor.
   LogicalResult emitTmaStore(tile::StoreOp op);
-  /// Whether `load` qualifies (see above); assigns no map.
-  bool tmaEligible(tile::LoadOp load);
-  /// A load whose tile is only ever an mma operand, used in loops nested
-  /// below it (a loop-invariant operand), and whose view nothing after it
-  /// writes: copied once, where it stands, into its own swizzled buffer of
-  /// dynamic shared memory that every use reads (not staged per use).
-  bool residentOperand(tile::LoadOp load);
   void emitResident(tile::LoadOp load);
   DenseSet<Operation *> residentLoads;
   struct Resident {
@@ -373,7 +363,7 @@ private:
   };
   DenseMap<Value, Resident> residentAt;
   /// Assigns the tensor maps of every qualifying load of the kernel.
-  void planTensorMaps();
+  LogicalResult planTensorMaps();
   /// Issues the bulk copies of `load` (indices as `regs` says now) into the
   /// swizzled buffer `dst`, completing on `bar`.
   void issueTma(tile::LoadOp load, Value dst, MbarRef bar);
@@ -484,7 +474,6 @@ private:
   /// global to shared memory with cp.async (see stageOperand), so that they
   /// never occupy registers.
   DenseSet<Value> deferredLoads;
-  static bool loadsIntoMma(tile::LoadOp op);
   /// Where an mma operand sits in shared memory (row-major, padded rows).
   struct Staged {
     Value base;      // ptr<3> to its first element
@@ -593,18 +582,6 @@ private:
   /// The staging every mma use of a deferred load asks for; none when uses
   /// disagree.
   std::optional<StageLayout> loadStage(tile::LoadOp load);
-  /// A 2-D transpose whose every use is an mma's A or B operand.
-  static bool foldsIntoMma(tile::PermuteOp op) {
-    if (op.getPerm().size() != 2 || op.getPerm()[0] != 1 ||
-        op.getResult().use_empty())
-      return false;
-    for (OpOperand &use : op.getResult().getUses()) {
-      auto mma = dyn_cast<tile::MmaOp>(use.getOwner());
-      if (!mma || use.get() == mma.getAcc())
-        return false;
-    }
-    return true;
-  }
   LogicalResult emitRemapInWarp(
       Value source, Value result,
       function_ref<SmallVector<Value>(ArrayRef<Value>)> sourceCoords);
@@ -1422,44 +1399,6 @@ std::optional<StageLayout> KernelEmitter::loadStage(tile::LoadOp load) {
   return out;
 }
 
-bool KernelEmitter::loadsIntoMma(tile::LoadOp op) {
-  if (op.getPadding() != tile::Padding::zero || op.getResult().use_empty())
-    return false;
-  Type element = op.getType().getElementType();
-  if (!(element.isBF16() || element.isF16() || element.isF32()))
-    return false;
-  // Every use an mma operand (maybe through a folded transpose), in the
-  // load's block, with nothing in between that writes memory: copying at
-  // the mma then reads what the load would have read.
-  SmallVector<Operation *> users;
-  for (OpOperand &use : op.getResult().getUses()) {
-    Operation *user = use.getOwner();
-    if (auto permute = dyn_cast<tile::PermuteOp>(user)) {
-      if (!foldsIntoMma(permute))
-        return false;
-      for (Operation *mma : permute.getResult().getUsers())
-        users.push_back(mma);
-      continue;
-    }
-    auto mma = dyn_cast<tile::MmaOp>(user);
-    if (!mma || use.get() == mma.getAcc())
-      return false;
-    users.push_back(mma);
-  }
-  for (Operation *user : users) {
-    if (user->getBlock() != op->getBlock())
-      return false;
-    for (Operation *it = op->getNextNode(); it && it != user;
-         it = it->getNextNode()) {
-      bool writes = false;
-      it->walk([&](tile::StoreOp) { writes = true; });
-      if (writes)
-        return false;
-    }
-  }
-  return true;
-}
-
 int64_t KernelEmitter::asyncCopyGroup(tile::LoadOp load, StageLayout layout) {
   auto type = cast<RankedTensorType>(load.getType());
   int64_t eb = storageBytes(type.getElementType());
@@ -1553,76 +1492,6 @@ void KernelEmitter::issueCopy(tile::LoadOp load, Value dst,
   ifElse(fits, {}, fast, slow);
 }
 
-bool KernelEmitter::tmaBoxFits(Value viewValue, RankedTensorType type,
-                               std::optional<ArrayRef<int64_t>> sq) {
-  auto module = kernel->getParentOfType<ModuleOp>();
-  if (!module ||
-      !module->hasAttr(tilegpu::TileGPUDialect::getTmaAvailableAttrName()))
-    return false;
-  auto arg = dyn_cast<BlockArgument>(viewValue);
-  if (!arg || arg.getOwner() != &kernel.getBody().front())
-    return false;
-  auto view = cast<tile::ViewType>(viewValue.getType());
-  int64_t eb = storageBytes(type.getElementType());
-  if (type.getRank() != 2 || view.getRank() > 5 || !view.getUnitStride() ||
-      view.getAssumedAlignment() < 16 || (eb != 2 && eb != 4))
-    return false;
-  // The tile's rows lie along the view's last dimension, in whole 128-byte
-  // panels; a box dimension holds at most 256 elements, and whole 8-row
-  // swizzle atoms keep every panel 1024-byte aligned.
-  if (sq && llvm::is_contained(*sq, view.getRank() - 1))
-    return false;
-  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
-  return (cols * eb) % 128 == 0 && rows % 8 == 0 && rows <= 256;
-}
-
-bool KernelEmitter::tmaEligible(tile::LoadOp load) {
-  if (BoolAttr allow = load.getAllowTmaAttr(); allow && !allow.getValue())
-    return false;
-  if (!loadsIntoMma(load) && !residentOperand(load))
-    return false;
-  return tmaBoxFits(load.getView(), load.getType(), load.getSqueeze());
-}
-
-bool KernelEmitter::residentOperand(tile::LoadOp load) {
-  if (load.getPadding() != tile::Padding::zero || load.getResult().use_empty())
-    return false;
-  Block *home = load->getBlock();
-  bool nested = false;
-  auto asOperand = [&](OpOperand &use) {
-    auto mma = dyn_cast<tile::MmaOp>(use.getOwner());
-    if (!mma || use.get() == mma.getAcc())
-      return false;
-    nested |= mma->getBlock() != home;
-    return true;
-  };
-  for (OpOperand &use : load.getResult().getUses()) {
-    if (auto permute = dyn_cast<tile::PermuteOp>(use.getOwner())) {
-      if (!foldsIntoMma(permute))
-        return false;
-      for (OpOperand &inner : permute.getResult().getUses())
-        if (!asOperand(inner))
-          return false;
-      continue;
-    }
-    if (!asOperand(use))
-      return false;
-  }
-  if (!nested)
-    return false;
-  // The copy stands for every later read: nothing after it in its block
-  // (loops included) may write the view.
-  for (Operation *it = load->getNextNode(); it; it = it->getNextNode()) {
-    bool writes = false;
-    it->walk([&](tile::StoreOp store) {
-      writes |= store.getView() == load.getView();
-    });
-    if (writes)
-      return false;
-  }
-  return true;
-}
-
 void KernelEmitter::emitResident(tile::LoadOp load) {
   auto type = cast<RankedTensorType>(load.getType());
   StageLayout layout = StageLayout::swizzled128();
@@ -1650,24 +1519,18 @@ void KernelEmitter::emitResident(tile::LoadOp load) {
   residentAt[load.getResult()] = {dst, MbarRef{bar, Value(), parity}};
 }
 
-bool KernelEmitter::tmaStoreEligible(tile::StoreOp store) {
-  if (!store.getTma() ||
-      !tmaBoxFits(store.getView(),
-                  cast<RankedTensorType>(store.getValue().getType()),
-                  store.getSqueeze()))
-    return false;
-  // The only access to the view (its sizes may be read): the copy engine's
-  // writes need no ordering against the threads' loads and stores of it.
-  for (Operation *user : store.getView().getUsers())
-    if (user != store.getOperation() && !isa<tile::DimOp>(user))
-      return false;
-  return true;
-}
-
-void KernelEmitter::planTensorMaps() {
-  kernel.walk([&](tile::StoreOp store) {
-    if (!tmaStoreEligible(store))
-      return;
+LogicalResult KernelEmitter::planTensorMaps() {
+  // tilegpu-insert-tma decided (the tilegpu.tma attributes); a decision the
+  // rules do not allow (hand-written IR) is an error, not a bad copy.
+  StringRef attr = tilegpu::TileGPUDialect::getTmaAttrName();
+  WalkResult stores = kernel.walk([&](tile::StoreOp store) {
+    if (!store->hasAttr(attr))
+      return WalkResult::advance();
+    if (std::string problem = tmaStoreProblem(store); !problem.empty()) {
+      store.emitError() << "'" << attr
+                        << "' on a store the TMA cannot copy: " << problem;
+      return WalkResult::interrupt();
+    }
     auto type = cast<RankedTensorType>(store.getValue().getType());
     TensorMap map;
     map.arg = cast<BlockArgument>(store.getView()).getArgNumber();
@@ -1675,10 +1538,18 @@ void KernelEmitter::planTensorMaps() {
     map.box.back() = 128 / storageBytes(type.getElementType());
     map.store = true;
     tmaOf[store] = addTensorMap(map);
+    return WalkResult::advance();
   });
-  kernel.walk([&](tile::LoadOp load) {
-    if (!tmaEligible(load))
-      return;
+  if (stores.wasInterrupted())
+    return failure();
+  WalkResult loads = kernel.walk([&](tile::LoadOp load) {
+    if (!load->hasAttr(attr))
+      return WalkResult::advance();
+    if (std::string problem = tmaLoadProblem(load); !problem.empty()) {
+      load.emitError() << "'" << attr
+                       << "' on a load the TMA cannot copy: " << problem;
+      return WalkResult::interrupt();
+    }
     if (!loadsIntoMma(load))
       residentLoads.insert(load);
     auto type = cast<RankedTensorType>(load.getType());
@@ -1688,7 +1559,9 @@ void KernelEmitter::planTensorMaps() {
     // The box the map copies is one panel wide.
     map.box.back() = 128 / storageBytes(type.getElementType());
     tmaOf[load] = addTensorMap(map);
+    return WalkResult::advance();
   });
+  return failure(loads.wasInterrupted());
 }
 
 unsigned KernelEmitter::addTensorMap(TensorMap map) {
@@ -4108,7 +3981,8 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
   if (checked.wasInterrupted())
     return failure();
 
-  planTensorMaps();
+  if (failed(planTensorMaps()))
+    return failure();
   // The ABI: a view is (pointer, sizes..., strides...), scalars as they are,
   // then one CUtensorMap (128 bytes, 64-byte aligned, a grid constant) per
   // tensor map.

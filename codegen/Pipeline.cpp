@@ -75,9 +75,11 @@ FailureOr<Artifact> compile(ModuleOp module, const TargetInfo &target,
        }},
       {"3-tilegpu-assign-layouts",
        [](PassManager &pm) { pm.addPass(createTileGPUAssignLayouts()); }},
-      {"4-convert-tilegpu-to-llvm",
+      {"4-tilegpu-insert-tma",
+       [](PassManager &pm) { pm.addPass(createTileGPUInsertTma()); }},
+      {"5-convert-tilegpu-to-llvm",
        [](PassManager &pm) { pm.addPass(createConvertTileGPUToLLVM()); }},
-      {"5-llvm",
+      {"6-llvm",
        [](PassManager &pm) {
          pm.addPass(createSCFToControlFlowPass());
          pm.addPass(createConvertMathToLLVMPass());
@@ -130,8 +132,8 @@ FailureOr<Artifact> compile(ModuleOp module, const TargetInfo &target,
     return failure();
   artifact.ptx = *ptx;
   if (dump) {
-    dump("6-llvm-ir", llvmIR);
-    dump("7-ptx", artifact.ptx);
+    dump("7-llvm-ir", llvmIR);
+    dump("8-ptx", artifact.ptx);
   }
   if (assemble) {
     std::vector<ResourceUsage> usage;

@@ -101,6 +101,41 @@ def TileGPUAssignLayouts : Pass<"tilegpu-assign-layouts", "mlir::ModuleOp"> {
   let dependentDialects = ["::tessel::tilegpu::TileGPUDialect"];
 }
 
+def TileGPUInsertTma : Pass<"tilegpu-insert-tma", "mlir::ModuleOp"> {
+  let summary = "Mark the loads and stores the TMA copies";
+  let description = [{
+    On a target with the tensor memory accelerator (module attribute
+    `tilegpu.tma_available`), marks `tilegpu.tma` (a unit attribute):
+    - each `tile.load` whose tile only feeds mma operands (directly or
+      through a transpose the mma folds), either in the load's block with
+      nothing writing memory in between (copied where the mma uses it, or
+      prefetched by the loop around it) or loop-invariant for mmas in loops
+      below it (copied once into its own buffer);
+    - each `tile.store` with `tma = true` that is the only access to its
+      view;
+    when the tile is one TMA box: a 2-D tile of 2- or 4-byte elements from
+    a kernel argument view (rank <= 5, unit stride, 16-byte alignment)
+    whose rows lie along the view's last dimension in whole 128-byte panels,
+    with a multiple of 8 rows, at most 256. A load with `allow_tma = false`
+    is never marked. convert-tilegpu-to-llvm then copies the marked tiles
+    with `cp.async.bulk.tensor` (completing on mbarriers) through one
+    `CUtensorMap` per (view, box, direction), passed as a grid-constant
+    parameter and built by the runtime; it rejects a mark these rules do
+    not allow. The rules live in passes/TmaPlan.h, shared with the
+    lowering. Numerics are unchanged.
+
+    ```mlir
+    %t = tile.load %v[%i, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+    %m = tile.mma %t, %u, %acc ...
+    ```
+    becomes
+    ```mlir
+    %t = tile.load %v[%i, %k] {tilegpu.tma} : ...
+    ```
+    (test/passes/insert-tma.mlir has the cases where it must not fire).
+  }];
+}
+
 def ConvertTileGPUToLLVM : Pass<"convert-tilegpu-to-llvm", "mlir::ModuleOp"> {
   let summary = "Lower distributed tile kernels to the LLVM and NVVM dialects";
   let description = [{

@@ -45,6 +45,11 @@ def TileGPU_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getWgmmaAttrName() {
       return ::llvm::StringLiteral("tilegpu.wgmma");
     }
+    /// tile.load / tile.store attribute (unit), set by tilegpu-insert-tma:
+    /// the TMA copies this tile (passes/TmaPlan.h has the rules).
+    static constexpr ::llvm::StringLiteral getTmaAttrName() {
+      return ::llvm::StringLiteral("tilegpu.tma");
+    }
     /// Kernel attribute (unit): tile.mma may use tcgen05.mma.
     static constexpr ::llvm::StringLiteral getTcgen05AttrName() {
       return ::llvm::StringLiteral("tilegpu.tcgen05");

@@ -1,4 +1,4 @@
-// RUN: tessel-opt %s -split-input-file --tilegpu-assign-layouts --convert-tilegpu-to-llvm | FileCheck %s
+// RUN: tessel-opt %s -split-input-file --tilegpu-assign-layouts --tilegpu-insert-tma --convert-tilegpu-to-llvm | FileCheck %s
 
 // Hint pdl = 1: after the setup (the thread indices here; mbarrier
 // initialisation and tensor-memory allocation where a kernel has them), the

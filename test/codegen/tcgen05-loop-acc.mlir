@@ -1,4 +1,4 @@
-// RUN: tessel-opt %s -split-input-file --tilegpu-assign-layouts --convert-tilegpu-to-llvm | FileCheck %s
+// RUN: tessel-opt %s -split-input-file --tilegpu-assign-layouts --tilegpu-insert-tma --convert-tilegpu-to-llvm | FileCheck %s
 
 // tcgen05: a loop-carried accumulator whose only use in the body is the one
 // tcgen05 mma there stays in tensor memory across the loop: stored once

@@ -1,4 +1,4 @@
-// RUN: tessel-opt %s -split-input-file --tilegpu-assign-layouts --convert-tilegpu-to-llvm | FileCheck %s
+// RUN: tessel-opt %s -split-input-file --tilegpu-assign-layouts --tilegpu-insert-tma --convert-tilegpu-to-llvm | FileCheck %s
 
 // tcgen05 (targets with tilegpu.tcgen05_available): both operands TMA-staged
 // K-major, the accumulator in #tilegpu.mma<[4, 1]> on 4 warps. Warp 0

@@ -1,4 +1,4 @@
-// RUN: tessel-opt %s -split-input-file --tilegpu-assign-layouts --convert-tilegpu-to-llvm | FileCheck %s
+// RUN: tessel-opt %s -split-input-file --tilegpu-assign-layouts --tilegpu-insert-tma --convert-tilegpu-to-llvm | FileCheck %s
 
 // A store asking for the TMA (tma = true) of a 16x64 f32 tile (two 128-byte
 // panels) to a view promised 16-byte aligned with unit stride, the view's

@@ -438,6 +438,8 @@ std::vector<Case> opCases(std::mt19937 &rng) {
   cases.push_back(mmaChainCase(rng, 150, 40, 70, 45));
   cases.push_back(mmaChainCase(rng, 150, 70, 150, 100, "test_wgmma_chain_bf16",
                                DType::bf16, 64, 64));
+  cases.push_back(mmaChainCase(rng, 130, 50, 140, 90, "test_wgmma_chain_t_bf16",
+                               DType::bf16, 64, 64));
   cases.push_back(mmaChainCase(rng, 200, 40, 70, 130, "test_wgmma_chain_f16",
                                DType::f16, 128, 128));
   cases.push_back(matmulCase(rng, "test_wgmma_bf16", "wgmma", DType::bf16, 150,

@@ -202,6 +202,15 @@ const Register registrations[] = {
         },
         {{"BM", 128}, {"BK", 16}, {"BN1", 32}, {"BN2", 128}, {"WGMMA", 1},
          {"num_warps", 8}}),
+    // The wgmma chain written transposed (the computed operand in the B
+    // slot): tile-route-mma-operands routes it back.
+    add("test_wgmma_chain_t_bf16",
+        [](const Config &c) {
+          define(tessel::test::mmaChainTransposedKernel<bf16>, c,
+                 {"a", "b", "v", "o"});
+        },
+        {{"BM", 64}, {"BK", 32}, {"BN1", 64}, {"BN2", 64}, {"WGMMA", 1},
+         {"num_warps", 4}}),
     // TMA: bf16 C = A Bᵀ (the shape of C·Bᵀ in compute_out) and tf32
     // C = Aᵀ B in K loops (copies prefetched into two buffers), f16 C = A B
     // with A two panels wide and no loop (copies into the scratch buffer).

@@ -100,6 +100,37 @@ inline void mmaChainKernel(const Config &cfg, View<T, 2> a, View<T, 2> b,
   store(o, {i, n}, out);
 }
 
+/// mmaChainKernel written transposed: Oᵀ accumulates Vᵀ · (round_T(P_j /
+/// 2))ᵀ, the computed operand in the B slot (which the tensor cores read only
+/// from shared memory), and O is stored as the transpose of the result.
+/// tile-route-mma-operands turns it into mmaChainKernel's own IR by the
+/// transpose identity (the accumulator carried untransposed, P in the A
+/// slot, every permute folded): the same PTX (test/codegen/route-mma-ptx.test).
+template <class T>
+inline void mmaChainTransposedKernel(const Config &cfg, View<T, 2> a,
+                                     View<T, 2> b, View<T, 2> v,
+                                     View<float, 2> o) {
+  int64_t BM = cfg["BM"], BK = cfg["BK"], BN1 = cfg["BN1"], BN2 = cfg["BN2"];
+  if (cfg["WGMMA"]) {
+    hint("default", "num_warps", cfg["num_warps"]);
+    hint("sm_90a", "wgmma", 1);
+  }
+  auto i = program_id(0), n = program_id(1);
+  Scalar kTiles = (dim(a, 1) + int(BK - 1)) / int(BK);
+  Scalar jTiles = (dim(b, 1) + int(BN1 - 1)) / int(BN1);
+  Tile outT =
+      for_range({0, jTiles}, zeros({BN2, BM}), [&](Scalar j, Tile acc) {
+        Tile p = for_range({0, kTiles}, zeros({BM, BN1}),
+                           [&](Scalar k, Tile pacc) {
+                             return mma(load(a, {i, k}, {BM, BK}),
+                                        load(b, {k, j}, {BK, BN1}), pacc);
+                           });
+        return mma(transpose(load(v, {j, n}, {BN1, BN2})),
+                   transpose(cast<T>(p * 0.5f)), acc);
+      });
+  store(o, {i, n}, transpose(outT));
+}
+
 /// y = 2 x, stored by the TMA (`tma = true`): BM x BN tiles of a 3-D view
 /// whose first dimension the tile drops; y promises 16-byte alignment and
 /// unit stride (x promises nothing: its load stays an ordinary one).

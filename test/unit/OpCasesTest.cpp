@@ -2,11 +2,19 @@
 //
 // The same kernels and references as the GPU tests (test/gpu), with the
 // interpreter as the machine: CI checks on the CPU what the H200 checks.
+// Each case runs twice: as traced, and after tile-route-mma-operands (with
+// the canonicalization the pipeline runs after it), so that the pass's
+// rewrites are checked against the same references.
 //
 //===----------------------------------------------------------------------===//
 
 #include "TestUtil.h"
 #include "test/kernels/TestCases.h"
+
+#include "passes/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
 
 #include <gtest/gtest.h>
 
@@ -16,9 +24,20 @@ using namespace tessel::testcases;
 
 namespace {
 
-/// Runs a case on the interpreter; returns the memory of every tensor.
+std::string print(mlir::Operation *op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  op->print(os);
+  return text;
+}
+
+/// Runs a case on the interpreter, after tile-route-mma-operands when
+/// `route` (setting `routed` when the pass changed the kernel); returns the
+/// memory of every tensor.
 std::vector<std::vector<double>> runOnInterpreter(const Case &c,
-                                                  std::string &error) {
+                                                  std::string &error,
+                                                  bool route = false,
+                                                  bool *routed = nullptr) {
   static mlir::MLIRContext ctx;
   const dsl::KernelDef *def = dsl::findKernel(c.kernel);
   if (!def) {
@@ -30,6 +49,28 @@ std::vector<std::vector<double>> runOnInterpreter(const Case &c,
   if (!traced.module) {
     error = "tracing failed";
     return {};
+  }
+  if (route) {
+    // As the pipeline runs it: canonicalized first (then the kernel without
+    // the pass is the reference text), routed, canonicalized again.
+    mlir::PassManager canonicalize(&ctx);
+    canonicalize.addPass(mlir::createCanonicalizerPass());
+    canonicalize.addPass(mlir::createCSEPass());
+    mlir::PassManager pm(&ctx);
+    pm.addPass(createTileRouteMmaOperands());
+    pm.addPass(mlir::createCanonicalizerPass());
+    pm.addPass(mlir::createCSEPass());
+    if (mlir::failed(canonicalize.run(*traced.module))) {
+      error = "canonicalize failed";
+      return {};
+    }
+    std::string before = print(*traced.module);
+    if (mlir::failed(pm.run(*traced.module))) {
+      error = "tile-route-mma-operands failed";
+      return {};
+    }
+    if (routed)
+      *routed = print(*traced.module) != before;
   }
   auto kernel = *traced.module->getOps<mlir::func::FuncOp>().begin();
   std::vector<std::vector<unsigned char>> memory;
@@ -73,14 +114,28 @@ TEST(OpCases, InterpreterMatchesReferences) {
   ASSERT_NE(chunkCumsum, nullptr);
   cases.push_back(chunkCumsumCase(
       rng, 2, 700, 37, dsl::defaultConfig(*chunkCumsum).all().at("BLOCK_H")));
+  std::vector<std::string> routedKernels;
   for (const Case &c : cases) {
-    std::string error;
-    auto got = runOnInterpreter(c, error);
-    ASSERT_EQ(error, "") << c.label;
-    double e;
-    EXPECT_EQ(check(c, got, &e), "") << c.label << " (seed " << seed << ")";
-    std::printf("  %-70s rel L2 %.2e\n", c.label.c_str(), e);
+    for (bool route : {false, true}) {
+      std::string error;
+      bool routed = false;
+      auto got = runOnInterpreter(c, error, route, &routed);
+      ASSERT_EQ(error, "") << c.label;
+      if (route && !routed)
+        continue; // the same kernel (canonicalized) as the run before
+      if (routed)
+        routedKernels.push_back(c.kernel);
+      double e;
+      EXPECT_EQ(check(c, got, &e), "")
+          << c.label << (routed ? " (routed)" : "") << " (seed " << seed
+          << ")";
+      std::printf("  %-70s rel L2 %.2e%s\n", c.label.c_str(), e,
+                  routed ? " (routed)" : "");
+    }
   }
+  // The transposed chain is the case the pass must rewrite; the kernels
+  // written with the computed operand in A already must stay as they are.
+  EXPECT_EQ(routedKernels, std::vector<std::string>{"test_wgmma_chain_t_bf16"});
 }
 
 } // namespace

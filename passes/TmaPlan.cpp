@@ -1,0 +1,162 @@
+//===- TmaPlan.cpp - which loads and stores the TMA copies ----------------===//
+
+#include "passes/TmaPlan.h"
+
+#include "dialect/tilegpu/TileGPUDialect.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+
+using namespace mlir;
+
+namespace tessel {
+
+bool foldsIntoMma(tile::PermuteOp op) {
+  if (op.getPerm().size() != 2 || op.getPerm()[0] != 1 ||
+      op.getResult().use_empty())
+    return false;
+  for (OpOperand &use : op.getResult().getUses()) {
+    auto mma = dyn_cast<tile::MmaOp>(use.getOwner());
+    if (!mma || use.get() == mma.getAcc())
+      return false;
+  }
+  return true;
+}
+
+bool loadsIntoMma(tile::LoadOp op) {
+  if (op.getPadding() != tile::Padding::zero || op.getResult().use_empty())
+    return false;
+  Type element = op.getType().getElementType();
+  if (!(element.isBF16() || element.isF16() || element.isF32()))
+    return false;
+  // Every use an mma operand (maybe through a folded transpose), in the
+  // load's block, with nothing in between that writes memory: copying at
+  // the mma then reads what the load would have read.
+  SmallVector<Operation *> users;
+  for (OpOperand &use : op.getResult().getUses()) {
+    Operation *user = use.getOwner();
+    if (auto permute = dyn_cast<tile::PermuteOp>(user)) {
+      if (!foldsIntoMma(permute))
+        return false;
+      for (Operation *mma : permute.getResult().getUsers())
+        users.push_back(mma);
+      continue;
+    }
+    auto mma = dyn_cast<tile::MmaOp>(user);
+    if (!mma || use.get() == mma.getAcc())
+      return false;
+    users.push_back(mma);
+  }
+  for (Operation *user : users) {
+    if (user->getBlock() != op->getBlock())
+      return false;
+    for (Operation *it = op->getNextNode(); it && it != user;
+         it = it->getNextNode()) {
+      bool writes = false;
+      it->walk([&](tile::StoreOp) { writes = true; });
+      if (writes)
+        return false;
+    }
+  }
+  return true;
+}
+
+bool residentOperand(tile::LoadOp load) {
+  if (load.getPadding() != tile::Padding::zero || load.getResult().use_empty())
+    return false;
+  Block *home = load->getBlock();
+  bool nested = false;
+  auto asOperand = [&](OpOperand &use) {
+    auto mma = dyn_cast<tile::MmaOp>(use.getOwner());
+    if (!mma || use.get() == mma.getAcc())
+      return false;
+    nested |= mma->getBlock() != home;
+    return true;
+  };
+  for (OpOperand &use : load.getResult().getUses()) {
+    if (auto permute = dyn_cast<tile::PermuteOp>(use.getOwner())) {
+      if (!foldsIntoMma(permute))
+        return false;
+      for (OpOperand &inner : permute.getResult().getUses())
+        if (!asOperand(inner))
+          return false;
+      continue;
+    }
+    if (!asOperand(use))
+      return false;
+  }
+  if (!nested)
+    return false;
+  // The copy stands for every later read: nothing after it in its block
+  // (loops included) may write the view.
+  for (Operation *it = load->getNextNode(); it; it = it->getNextNode()) {
+    bool writes = false;
+    it->walk([&](tile::StoreOp store) {
+      writes |= store.getView() == load.getView();
+    });
+    if (writes)
+      return false;
+  }
+  return true;
+}
+
+std::string tmaBoxProblem(Value viewValue, RankedTensorType type,
+                          std::optional<ArrayRef<int64_t>> sq) {
+  auto kernel = viewValue.getParentRegion()
+                    ? dyn_cast_or_null<func::FuncOp>(
+                          viewValue.getParentRegion()->getParentOp())
+                    : func::FuncOp();
+  auto module = kernel ? kernel->getParentOfType<ModuleOp>() : ModuleOp();
+  if (!module ||
+      !module->hasAttr(tilegpu::TileGPUDialect::getTmaAvailableAttrName()))
+    return "the target has no TMA";
+  auto arg = dyn_cast<BlockArgument>(viewValue);
+  if (!arg || arg.getOwner() != &kernel.getBody().front())
+    return "the view is not a kernel argument";
+  auto view = cast<tile::ViewType>(viewValue.getType());
+  Type element = type.getElementType();
+  int64_t eb = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() / 8 : 0;
+  if (type.getRank() != 2)
+    return "the tile is not 2-D";
+  if (view.getRank() > 5)
+    return "the view has more than 5 dimensions";
+  if (!view.getUnitStride() || view.getAssumedAlignment() < 16)
+    return "the view does not promise unit stride and 16-byte alignment";
+  if (eb != 2 && eb != 4)
+    return "the elements are not 2 or 4 bytes";
+  // The tile's rows lie along the view's last dimension, in whole 128-byte
+  // panels; a box dimension holds at most 256 elements, and whole 8-row
+  // swizzle atoms keep every panel 1024-byte aligned.
+  if (sq && llvm::is_contained(*sq, view.getRank() - 1))
+    return "the tile squeezes the view's last dimension";
+  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+  if ((cols * eb) % 128 != 0)
+    return "the tile's rows are not whole 128-byte panels";
+  if (rows % 8 != 0 || rows > 256)
+    return "the tile's rows are not a multiple of 8 up to 256";
+  return "";
+}
+
+std::string tmaLoadProblem(tile::LoadOp load) {
+  if (BoolAttr allow = load.getAllowTmaAttr(); allow && !allow.getValue())
+    return "the load says allow_tma = false";
+  if (!loadsIntoMma(load) && !residentOperand(load))
+    return "the tile is not only an mma operand loaded where it is used or "
+           "a loop-invariant one";
+  return tmaBoxProblem(load.getView(), load.getType(), load.getSqueeze());
+}
+
+std::string tmaStoreProblem(tile::StoreOp store) {
+  if (!store.getTma())
+    return "the store does not ask for the TMA (tma = true)";
+  if (std::string problem = tmaBoxProblem(
+          store.getView(), cast<RankedTensorType>(store.getValue().getType()),
+          store.getSqueeze());
+      !problem.empty())
+    return problem;
+  for (Operation *user : store.getView().getUsers())
+    if (user != store.getOperation() && !isa<tile::DimOp>(user))
+      return "the view has other loads or stores";
+  return "";
+}
+
+} // namespace tessel

@@ -1,0 +1,56 @@
+//===- TmaPlan.h - which loads and stores the TMA copies --------*- C++ -*-===//
+//
+// The rules by which `tilegpu-insert-tma` marks the loads and stores the
+// TMA copies (TileGPUDialect::getTmaAttrName()), shared with the lowering
+// (convert-tilegpu-to-llvm), which stages mma operands by the same rules
+// and checks every decision it is given against them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_PASSES_TMAPLAN_H
+#define TESSEL_PASSES_TMAPLAN_H
+
+#include "dialect/tile/TileOps.h"
+
+#include <optional>
+#include <string>
+
+namespace tessel {
+
+/// A 2-D transpose (tile.permute [1, 0]) whose every use is an mma's A or B
+/// operand: the mma lowering stages its source and reads it transposed.
+bool foldsIntoMma(tile::PermuteOp op);
+
+/// A load whose tile only feeds mma operands (directly or through a folded
+/// transpose), in the load's block, with nothing in between that writes
+/// memory: the mma copies it from global to shared memory where it is used,
+/// and it never occupies registers.
+bool loadsIntoMma(tile::LoadOp op);
+
+/// A load whose tile is only ever an mma operand, used in loops nested below
+/// it (a loop-invariant operand), and whose view nothing after it writes:
+/// copied once, where it stands, into its own buffer that every use reads.
+bool residentOperand(tile::LoadOp load);
+
+/// Why the TMA cannot copy a tile of `type` at `view` (`squeeze`d like the
+/// load or store) in its module, or "" when it can: the target has the TMA
+/// (`tilegpu.tma_available`), the view is a kernel argument of rank <= 5
+/// with unit stride and 16-byte alignment, 2- or 4-byte elements, and the
+/// tile is one box of whole 128-byte swizzled panels (rows along the view's
+/// last dimension, a multiple of 8 rows, at most 256).
+std::string tmaBoxProblem(mlir::Value view, mlir::RankedTensorType type,
+                          std::optional<llvm::ArrayRef<int64_t>> squeeze);
+
+/// Why `load` does not qualify for the TMA, or "": it is not marked
+/// `allow_tma = false`, it is an mma operand loaded where it is used
+/// (loadsIntoMma) or a resident one (residentOperand), and its box fits.
+std::string tmaLoadProblem(tile::LoadOp load);
+
+/// Why `store` does not qualify, or "": it asks for the TMA (`tma = true`),
+/// its box fits, and it is the only access to its view (sizes aside), so
+/// that the copy engine's writes need no ordering against the threads'.
+std::string tmaStoreProblem(tile::StoreOp store);
+
+} // namespace tessel
+
+#endif // TESSEL_PASSES_TMAPLAN_H
