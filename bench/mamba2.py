@@ -274,6 +274,9 @@ def main():
     ap.add_argument("--warmup", type=int, default=None, help="warm-up runs (default 20, quick 10)")
     ap.add_argument("--plain", action="store_true", help="no D, dt_bias, softplus")
     ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--commit", default=None,
+                    help="the commit to name in the header (default: git's HEAD; the GPU machine's copy "
+                         "of the tree may carry a stale .git)")
     ap.add_argument("--shape", action="append", default=[], metavar="b,L,h,n,g,Q",
                     help="only this shape of the table (repeatable)")
     args = ap.parse_args()
@@ -288,7 +291,7 @@ def main():
 
     props = torch.cuda.get_device_properties(0)
     print("# %s, torch %s, CUDA %s, commit %s" % (props.name, torch.__version__, torch.version.cuda,
-                                                 git_commit()))
+                                                 args.commit or git_commit()))
     print("# library %s; %d runs after %d warm-ups; seed %d; options: %s" % (
         tm.LIBRARY_PATH, args.runs, args.warmup, seed,
         "none" if args.plain else "D (h), dt_bias, dt_softplus"))
