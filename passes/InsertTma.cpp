@@ -27,21 +27,28 @@ using namespace tessel;
 namespace {
 
 struct InsertTma : public tessel::impl::TileGPUInsertTmaBase<InsertTma> {
+  using TileGPUInsertTmaBase::TileGPUInsertTmaBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (!module->hasAttr(tilegpu::TileGPUDialect::getTmaAvailableAttrName()))
-      return;
     UnitAttr unit = UnitAttr::get(&getContext());
     StringRef name = tilegpu::TileGPUDialect::getTmaAttrName();
+    auto decide = [&](Operation *op, const std::string &problem) {
+      if (problem.empty())
+        op->setAttr(name, unit);
+      if (!remarks)
+        return;
+      if (problem.empty())
+        op->emitRemark("copied by the TMA");
+      else
+        op->emitRemark("not copied by the TMA: ") << problem;
+    };
     for (auto kernel : module.getOps<func::FuncOp>()) {
       kernel.walk([&](tile::StoreOp store) {
-        if (tmaStoreProblem(store).empty())
-          store->setAttr(name, unit);
+        if (store.getTma())
+          decide(store, tmaStoreProblem(store));
       });
-      kernel.walk([&](tile::LoadOp load) {
-        if (tmaLoadProblem(load).empty())
-          load->setAttr(name, unit);
-      });
+      kernel.walk([&](tile::LoadOp load) { decide(load, tmaLoadProblem(load)); });
     }
   }
 };

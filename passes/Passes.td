@@ -59,7 +59,14 @@ def TileRouteMmaOperands : Pass<"tile-route-mma-operands", "mlir::ModuleOp"> {
     After: the loop carries a 128x64 accumulator, the mma is
     `tile.mma T(%w), %x, %acc'` (A computed, B loaded), and one permute
     follows the loop (test/passes/route-mma-operands.mlir).
+
+    With `remarks=true` every mma gets a remark saying whether it was routed
+    and, if not, why.
   }];
+  let options = [
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Say for every mma whether it was routed, and why not">,
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
@@ -133,7 +140,15 @@ def TileGPUInsertTma : Pass<"tilegpu-insert-tma", "mlir::ModuleOp"> {
     %t = tile.load %v[%i, %k] {tilegpu.tma} : ...
     ```
     (test/passes/insert-tma.mlir has the cases where it must not fire).
+
+    With `remarks=true` every load, and every store that asks for the TMA,
+    gets a remark saying whether the TMA copies it and, if not, why.
   }];
+  let options = [
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Say for every load and TMA store whether the TMA copies it, and "
+           "why not">,
+  ];
 }
 
 def ConvertTileGPUToLLVM : Pass<"convert-tilegpu-to-llvm", "mlir::ModuleOp"> {

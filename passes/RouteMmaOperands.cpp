@@ -200,6 +200,8 @@ std::optional<std::pair<scf::ForOp, unsigned>> loopAccumulator(
 
 struct RouteMmaOperands
     : public tessel::impl::TileRouteMmaOperandsBase<RouteMmaOperands> {
+  using TileRouteMmaOperandsBase::TileRouteMmaOperandsBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     auto targetAttr = module->getAttrOfType<StringAttr>(
@@ -209,15 +211,26 @@ struct RouteMmaOperands
     for (auto kernel : module.getOps<func::FuncOp>()) {
       auto hints = kernel->getAttrOfType<tile::HintsAttr>(
           tile::TileDialect::getHintsAttrName());
-      if (auto off = hints ? dyn_cast_or_null<IntegerAttr>(
-                                 hints.lookup(target, "route_mma_operands"))
-                           : IntegerAttr();
-          off && off.getInt() == 0)
-        continue;
+      auto hint = hints ? dyn_cast_or_null<IntegerAttr>(
+                              hints.lookup(target, "route_mma_operands"))
+                        : IntegerAttr();
       SmallVector<tile::MmaOp> candidates;
       kernel.walk([&](tile::MmaOp mma) { candidates.push_back(mma); });
-      for (tile::MmaOp mma : candidates)
-        changed |= route(mma);
+      for (tile::MmaOp mma : candidates) {
+        std::string problem =
+            hint && hint.getInt() == 0
+                ? "the kernel's hint 'route_mma_operands' is 0"
+                : whyNot(mma);
+        if (remarks && problem.empty())
+          mma.emitRemark("routed: the operand computed in registers moves "
+                         "to the A slot");
+        else if (remarks)
+          mma.emitRemark("not routed: ") << problem;
+        if (problem.empty()) {
+          rewrite(mma);
+          changed = true;
+        }
+      }
     }
     if (!changed)
       return;
@@ -227,22 +240,38 @@ struct RouteMmaOperands
       return signalPassFailure();
   }
 
-  /// Routes `mma` if its B is computed, its A loaded, and its accumulator
-  /// transposes for free (a splat, or a loop-carried accumulator).
-  static bool route(tile::MmaOp mma) {
+  /// Why `mma` is not routed, or "" when it is: its B is computed, its A
+  /// loaded, the routed shape keeps what the tensor cores need, and its
+  /// accumulator transposes for free (a splat, or a loop-carried
+  /// accumulator).
+  static std::string whyNot(tile::MmaOp mma) {
     for (Value v : {mma.getA(), mma.getB(), mma.getAcc()})
       if (cast<RankedTensorType>(v.getType()).getEncoding())
-        return false; // already laid out: too late to route
-    if (!isMemoryOperand(mma.getA()) || !isRegisterOperand(mma.getB()))
-      return false;
+        return "the tiles already have layouts";
+    if (!isRegisterOperand(mma.getB()))
+      return "B is loaded (or a constant): it is where it belongs";
+    if (!isMemoryOperand(mma.getA()))
+      return "A is computed in registers too: nothing to gain";
     // The routed mma is N x M: not when that loses the 64-row blocks that
     // wgmma and tcgen05 need, or gives more columns than one takes.
     auto shape = cast<RankedTensorType>(mma.getType()).getShape();
-    if ((shape[0] % 64 == 0 && shape[1] % 64 != 0) || shape[0] > 256)
-      return false;
+    if (shape[0] % 64 == 0 && shape[1] % 64 != 0)
+      return "the routed " + std::to_string(shape[1]) + "x" +
+             std::to_string(shape[0]) +
+             " result would lose the 64-row blocks of wgmma and tcgen05";
+    if (shape[0] > 256)
+      return "the routed result would have " + std::to_string(shape[0]) +
+             " columns, more than one mma takes (256)";
+    if (!loopAccumulator(mma) && !isSplat(mma.getAcc()))
+      return "the accumulator is a computed tile (neither a splat nor "
+             "carried by a loop only through this mma): its transposes "
+             "would permute registers";
+    return "";
+  }
+
+  /// The rewrite, where whyNot(mma) is "".
+  static void rewrite(tile::MmaOp mma) {
     auto carried = loopAccumulator(mma);
-    if (!carried && !isSplat(mma.getAcc()))
-      return false;
     Transposer t(mma.getContext());
     Value a = t.transpose(mma.getB()), b = t.transpose(mma.getA());
     OpBuilder builder(mma);
@@ -253,7 +282,7 @@ struct RouteMmaOperands
                                         mma.getPrecisionAttr());
       mma.getResult().replaceAllUsesWith(t.permute(routed.getResult()));
       mma.erase();
-      return true;
+      return;
     }
     // The loop carries the accumulator transposed: T(init) enters it, its
     // result leaves it through a T.
@@ -276,7 +305,6 @@ struct RouteMmaOperands
       for (OpOperand *use : uses)
         use->set(back);
     }
-    return true;
   }
 };
 

@@ -1,4 +1,7 @@
 // RUN: tessel-opt %s -split-input-file --tilegpu-insert-tma | FileCheck %s
+// With remarks, every load and TMA store says whether the TMA copies it and
+// why not:
+// RUN: tessel-opt %s -split-input-file --tilegpu-insert-tma=remarks=true -verify-diagnostics -o /dev/null
 // RUN: tessel-opt %s -split-input-file --tilegpu-insert-tma --tilegpu-assign-layouts --convert-tilegpu-to-llvm | FileCheck %s --check-prefix=LLVM
 
 // An mma operand loaded where it is used, a transposed one, and a store that
@@ -15,11 +18,14 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
   func.func @marked(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xbf16, align = 16, unit_stride>) {
     %c0 = arith.constant 0 : i32
     %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    // expected-remark @below {{copied by the TMA}}
     %x = tile.load %a[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+    // expected-remark @below {{copied by the TMA}}
     %y = tile.load %b[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
     %yt = tile.permute %y [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
     %d = tile.mma %x, %yt, %z {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
     %e = arith.truncf %d : tensor<64x64xf32> to tensor<64x64xbf16>
+    // expected-remark @below {{copied by the TMA}}
     tile.store %e, %c[%c0, %c0] {tma = true} : tensor<64x64xbf16>, !tile.view<?x?xbf16, align = 16, unit_stride>
     return
   }
@@ -36,6 +42,7 @@ module attributes {tilegpu.target = "sm_80"} {
   func.func @no_tma_target(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>) {
     %c0 = arith.constant 0 : i32
     %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    // expected-remark @below {{not copied by the TMA: the target has no TMA}}
     %x = tile.load %a[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
     %d = tile.mma %x, %x, %z {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
     tile.store %d, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32>
@@ -58,19 +65,26 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
     %c0 = arith.constant 0 : i32
     %z = arith.constant dense<0.0> : tensor<64x64xf32>
     %z32 = arith.constant dense<0.0> : tensor<64x32xf32>
+    // expected-remark @below {{not copied by the TMA: the view does not promise unit stride and 16-byte alignment}}
     %p = tile.load %plain[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+    // expected-remark @below {{not copied by the TMA: the load says allow_tma = false}}
     %q = tile.load %a[%c0, %c0] {allow_tma = false} : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
     %m = tile.mma %p, %q, %z {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    // expected-remark @below {{not copied by the TMA: the tile is not only an mma operand loaded where it is used or a loop-invariant one}}
     %r = tile.load %a[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
     %n = tile.mma %r, %r, %m {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
     %rf = arith.extf %r : tensor<64x64xbf16> to tensor<64x64xf32>
     %s = arith.addf %n, %rf : tensor<64x64xf32>
+    // expected-remark @below {{not copied by the TMA: the tile's rows are not whole 128-byte panels}}
     %w = tile.load %a[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x32xbf16>
+    // expected-remark @below {{not copied by the TMA: the tile's rows are not whole 128-byte panels}}
     %x = tile.load %a[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<32x32xbf16>
     %xw = tile.mma %w, %x, %z32 {precision = #tile<precision bf16>} : tensor<64x32xbf16>, tensor<32x32xbf16>, tensor<64x32xf32>
     tile.store %s, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32, align = 16, unit_stride>
+    // expected-remark @below {{not copied by the TMA: the tile is not only an mma operand loaded where it is used or a loop-invariant one}}
     %old = tile.load %d[%c0, %c0] : !tile.view<?x?xf32, align = 16, unit_stride> -> tensor<64x32xf32>
     %sum = arith.addf %xw, %old : tensor<64x32xf32>
+    // expected-remark @below {{not copied by the TMA: the view has other loads or stores}}
     tile.store %sum, %d[%c0, %c0] {tma = true} : tensor<64x32xf32>, !tile.view<?x?xf32, align = 16, unit_stride>
     return
   }

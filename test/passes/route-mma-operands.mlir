@@ -1,4 +1,6 @@
 // RUN: tessel-opt %s -split-input-file --tile-route-mma-operands | FileCheck %s
+// With remarks, every mma says whether it was routed and why not:
+// RUN: tessel-opt %s -split-input-file --tile-route-mma-operands=remarks=true -verify-diagnostics -o /dev/null
 
 // The motivating case (fwd_pass_state's chunk update written naturally):
 // S += xᵀ · (B scaled per token), the computed B-tile in the B slot. Routed,
@@ -27,6 +29,7 @@ func.func @state_update(%xv: !tile.view<?x?xbf16>, %bv: !tile.view<?x?xbf16>, %s
     %b = tile.load %bv[%t, %c0] : !tile.view<?x?xbf16> -> tensor<64x128xbf16>
     %xt = tile.permute %x [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
     %w = arith.mulf %b, %scale : tensor<64x128xbf16>
+    // expected-remark @below {{routed: the operand computed in registers moves to the A slot}}
     %m = tile.mma %xt, %w, %acc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x128xbf16>, tensor<64x128xf32>
     scf.yield %m : tensor<64x128xf32>
   }
@@ -70,6 +73,7 @@ func.func @output_transposed(%cv: !tile.view<?x?xbf16>, %bv: !tile.view<?x?xbf16
   %x = tile.load %xv[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x32xbf16>
   // Pᵀ[s, t] = (B_s · C_t) for s <= t, times dt_s.
   %ct = tile.permute %c [1, 0] : tensor<64x128xbf16> -> tensor<128x64xbf16>
+  // expected-remark @below {{not routed: B is loaded (or a constant): it is where it belongs}}
   %bc = tile.mma %b, %ct, %z64 {precision = #tile<precision bf16>} : tensor<64x128xbf16>, tensor<128x64xbf16>, tensor<64x64xf32>
   %s = tile.iota {axis = 0 : i64} : tensor<64x64xi32>
   %t = tile.iota {axis = 1 : i64} : tensor<64x64xi32>
@@ -80,6 +84,7 @@ func.func @output_transposed(%cv: !tile.view<?x?xbf16>, %bv: !tile.view<?x?xbf16
   %masked = arith.select %causal, %scaled, %zero : tensor<64x64xi1>, tensor<64x64xf32>
   %pt = arith.truncf %masked : tensor<64x64xf32> to tensor<64x64xbf16>
   %xt = tile.permute %x [1, 0] : tensor<64x32xbf16> -> tensor<32x64xbf16>
+  // expected-remark @below {{routed: the operand computed in registers moves to the A slot}}
   %y = tile.mma %xt, %pt, %z {precision = #tile<precision bf16>} : tensor<32x64xbf16>, tensor<64x64xbf16>, tensor<32x64xf32>
   return %y : tensor<32x64xf32>
 }
@@ -95,6 +100,7 @@ func.func @both_computed(%a: tensor<64x64xbf16>, %b: tensor<64x64xbf16>) -> tens
   %z = arith.constant dense<0.0> : tensor<64x64xf32>
   %a2 = arith.addf %a, %a : tensor<64x64xbf16>
   %b2 = arith.addf %b, %b : tensor<64x64xbf16>
+  // expected-remark @below {{not routed: A is computed in registers too: nothing to gain}}
   %m = tile.mma %a2, %b2, %z {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
   return %m : tensor<64x64xf32>
 }
@@ -110,6 +116,7 @@ func.func @already_routed(%v: !tile.view<?x?xbf16>, %a: tensor<64x64xbf16>) -> t
   %z = arith.constant dense<0.0> : tensor<64x32xf32>
   %b = tile.load %v[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x32xbf16>
   %a2 = arith.addf %a, %a : tensor<64x64xbf16>
+  // expected-remark @below {{not routed: B is loaded (or a constant): it is where it belongs}}
   %m = tile.mma %a2, %b, %z {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x32xbf16>, tensor<64x32xf32>
   return %m : tensor<64x32xf32>
 }
@@ -125,6 +132,7 @@ func.func @computed_accumulator(%v: !tile.view<?x?xbf16>, %b: tensor<64x64xbf16>
   %c0 = arith.constant 0 : i32
   %a = tile.load %v[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
   %b2 = arith.addf %b, %b : tensor<64x64xbf16>
+  // expected-remark @below {{not routed: the accumulator is a computed tile (neither a splat nor carried by a loop only through this mma): its transposes would permute registers}}
   %m = tile.mma %a, %b2, %c {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
   return %m : tensor<64x64xf32>
 }
@@ -142,6 +150,7 @@ func.func @carried_with_other_use(%v: !tile.view<?x?xbf16>, %b: tensor<64x64xbf1
   %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32>) : i32 {
     %a = tile.load %v[%i, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
     %b2 = arith.addf %b, %b : tensor<64x64xbf16>
+    // expected-remark @below {{not routed: the accumulator is a computed tile (neither a splat nor carried by a loop only through this mma): its transposes would permute registers}}
     %m = tile.mma %a, %b2, %acc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
     %d = arith.addf %m, %acc : tensor<64x64xf32>
     scf.yield %d : tensor<64x64xf32>
@@ -161,6 +170,7 @@ func.func @would_lose_rows(%v: !tile.view<?x?xbf16>, %b: tensor<64x32xbf16>) -> 
   %z = arith.constant dense<0.0> : tensor<64x32xf32>
   %a = tile.load %v[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
   %b2 = arith.addf %b, %b : tensor<64x32xbf16>
+  // expected-remark @below {{not routed: the routed 32x64 result would lose the 64-row blocks of wgmma and tcgen05}}
   %m = tile.mma %a, %b2, %z {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x32xbf16>, tensor<64x32xf32>
   return %m : tensor<64x32xf32>
 }
@@ -176,6 +186,7 @@ func.func @hint_off(%v: !tile.view<?x?xbf16>, %b: tensor<64x64xbf16>) -> tensor<
   %z = arith.constant dense<0.0> : tensor<64x64xf32>
   %a = tile.load %v[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
   %b2 = arith.addf %b, %b : tensor<64x64xbf16>
+  // expected-remark @below {{not routed: the kernel's hint 'route_mma_operands' is 0}}
   %m = tile.mma %a, %b2, %z {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
   return %m : tensor<64x64xf32>
 }
@@ -196,6 +207,7 @@ func.func @shared_operand(%v: !tile.view<?x?xbf16>, %b: tensor<64x64xbf16>) -> (
   %one = arith.constant dense<1.0> : tensor<64x64xf32>
   %a = tile.load %v[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
   %b2 = arith.addf %b, %b : tensor<64x64xbf16>
+  // expected-remark @below {{routed: the operand computed in registers moves to the A slot}}
   %m = tile.mma %a, %b2, %one {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
   return %m, %b2 : tensor<64x64xf32>, tensor<64x64xbf16>
 }
