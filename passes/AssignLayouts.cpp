@@ -2,6 +2,7 @@
 //------------------------===//
 
 #include "passes/Passes.h"
+#include "passes/Match.h"
 
 #include <optional>
 
@@ -92,13 +93,6 @@ public:
 private:
   DenseMap<Value, Value> parent;
 };
-
-bool isElementwise(Operation *op) {
-  Dialect *dialect = op->getDialect();
-  return dialect && op->getNumRegions() == 0 && op->getNumResults() == 1 &&
-         (dialect->getNamespace() == "arith" ||
-          dialect->getNamespace() == "math");
-}
 
 struct AssignLayouts
     : public tessel::impl::TileGPUAssignLayoutsBase<AssignLayouts> {

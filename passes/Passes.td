@@ -20,45 +20,44 @@ def TileRouteMmaOperands : Pass<"tile-route-mma-operands", "mlir::ModuleOp"> {
     %r = T(%m)
     ```
 
-    and the transposes are folded:
-    - T of a load stays a permute that the mma lowering stages for free
-      (it reads the staged source the other way round); T(T(x)) is x;
-    - T of a splat constant is a splat, of an iota the iota along the other
-      axis, of a vector given a unit dimension (`tile.reshape` 64 -> 64x1)
-      the other unit dimension, of a broadcast the broadcast of T;
-    - T of an elementwise `arith`/`math` op used only by the mma is the op
-      on transposed operands, and T of an mma of loaded operands used only
-      there is that mma routed: pushed this way only when every leaf is one
-      of the cases above, so that no register tile is ever permuted (else T
-      stays a permute of the computed operand, which the lowering stages
-      transposed at the cost of staging it untransposed);
-    - an accumulator carried by a `scf.for` (the iteration argument used
-      only by this mma, whose result the loop yields and uses nowhere else)
-      is carried transposed: T(init) enters the loop, nothing is permuted
-      inside it, and T of the loop's result leaves it.
+    when every transpose folds away, which is when routing pays:
+    - T(%b) is computed without permuting a register tile: %b is a
+      transpose (T(T(x)) = x), a splat, an iota (the other axis), a vector
+      given a unit dimension (`tile.reshape` 64 -> 64x1: the other unit
+      dimension), or, used only by this mma, a broadcast of such, an
+      elementwise `arith`/`math` op of such, or an mma of loaded operands
+      (routed in turn, its shape checked as below);
+    - T(%a) of a load is a permute the mma lowering stages for free (it
+      reads the staged source the other way round);
+    - the accumulator is a splat whose result's every use is a transpose
+      (T(%r) folds), or is carried by a `scf.for` (the iteration argument
+      used only by this mma, whose result the loop yields and uses nowhere
+      else) with a splat or free initial value: the loop then carries it
+      transposed, nothing is permuted inside, and one transpose follows the
+      loop (unless the loop sits in another loop and its result's uses are
+      not transposes: that would be a register permute per outer iteration).
 
     It does not fire when A is computed too or B is loaded (nothing to
-    gain), when the accumulator is some other computed tile (its transposes
-    would cost register permutes), when the mma's result is M x N with M a
-    multiple of 64 and N not (the routed N x M would lose the 64-row blocks
-    of wgmma and tcgen05) or M > 256, on tiles that already have layouts,
-    or in a kernel whose hint `route_mma_operands` is 0. Numerics are
-    unchanged (the same products, summed in the same order per element).
+    gain), for tf32 (always staged in shared memory), when the mma's result
+    is M x N with M a multiple of 64 and N not (the routed N x M would lose
+    the 64-row blocks of wgmma and tcgen05) or M > 256, on tiles that
+    already have layouts, or in a kernel whose hint `route_mma_operands` is
+    0. Numerics are unchanged (the same products, summed in the same order
+    per element).
 
-    Before:
+    Before (Oᵀ accumulated from Pᵀ = (B·Cᵀ)ᵀ computed in registers):
     ```mlir
-    %s = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x128xf32>) {
-      %x = tile.load %xv[...] : ... -> tensor<64x64xbf16>
-      %bb = tile.load %bv[...] : ... -> tensor<64x128xbf16>
-      %xt = tile.permute %x [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
-      %w = arith.mulf %bb, %scale : tensor<64x128xbf16>
-      %m = tile.mma %xt, %w, %acc : ...
-      scf.yield %m : tensor<64x128xf32>
+    %o = scf.for %s = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32>) {
+      %bc = tile.mma %b, %ct, %zero : ...          // B·Cᵀ, loaded operands
+      %pt = arith.truncf %bc : ... to tensor<64x64xbf16>
+      %xt = tile.permute %x [1, 0] : ...
+      %m = tile.mma %xt, %pt, %acc : ...           // computed tile in B
+      scf.yield %m : tensor<64x64xf32>
     }
     ```
-    After: the loop carries a 128x64 accumulator, the mma is
-    `tile.mma T(%w), %x, %acc'` (A computed, B loaded), and one permute
-    follows the loop (test/passes/route-mma-operands.mlir).
+    After: the inner mma computes C·Bᵀ, `tile.mma %p, %x, %acc'` takes the
+    computed tile in A, the loop carries O, and one permute follows the loop
+    (test/passes/route-mma-operands.mlir).
 
     With `remarks=true` every mma gets a remark saying whether it was routed
     and, if not, why.

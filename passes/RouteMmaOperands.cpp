@@ -26,6 +26,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
+#include "passes/Match.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -42,11 +43,6 @@ using namespace mlir;
 using namespace tessel;
 
 namespace {
-
-bool isTranspose(tile::PermuteOp op) {
-  return op && op.getPerm().size() == 2 && op.getPerm()[0] == 1 &&
-         op.getPerm()[1] == 0;
-}
 
 RankedTensorType transposedType(Type type) {
   auto tensor = cast<RankedTensorType>(type);
@@ -72,16 +68,21 @@ bool isSplat(Value v) {
 /// An operand the threads compute (neither loaded nor a constant).
 bool isRegisterOperand(Value v) { return !isMemoryOperand(v) && !isSplat(v); }
 
-bool isElementwise(Operation *op) {
-  Dialect *dialect = op->getDialect();
-  if (!dialect || op->getNumRegions() || op->getNumResults() != 1 ||
-      (dialect->getNamespace() != "arith" && dialect->getNamespace() != "math"))
+/// An elementwise op on tiles of one shape (every operand a tile).
+bool isTileElementwise(Operation *op) {
+  if (!isElementwise(op))
     return false;
   auto shape = cast<ShapedType>(op->getResult(0).getType()).getShape();
   return llvm::all_of(op->getOperandTypes(), [&](Type t) {
     auto tensor = dyn_cast<RankedTensorType>(t);
     return tensor && tensor.getShape() == shape;
   });
+}
+
+/// Whether an M x N mma result keeps, routed (N x M), the 64-row blocks of
+/// wgmma and tcgen05 and at most 256 columns.
+bool routedShapeFits(ArrayRef<int64_t> shape) {
+  return !(shape[0] % 64 == 0 && shape[1] % 64 != 0) && shape[0] <= 256;
 }
 
 /// Rewrites transposes of values into values computed transposed, where
@@ -92,8 +93,9 @@ public:
 
   /// Whether T(v) can be computed without a permute of a register tile:
   /// v is a transpose, a splat, an iota, a vector given a unit dimension,
-  /// a broadcast of such, an mma of loaded operands, or an elementwise op
-  /// of such (the ops used only here: a shared value is not recomputed).
+  /// a broadcast of such, an mma of loaded operands (whose routed shape
+  /// fits), or an elementwise op of such (the ops used only here: a shared
+  /// value is not recomputed).
   bool isFree(Value v) {
     if (!isa<RankedTensorType>(v.getType()) ||
         cast<RankedTensorType>(v.getType()).getRank() != 2)
@@ -104,19 +106,23 @@ public:
     if (isTranspose(dyn_cast<tile::PermuteOp>(op)) || isSplat(v) ||
         isa<tile::IotaOp>(op))
       return true;
+    auto shape = cast<RankedTensorType>(v.getType()).getShape();
+    // A vector given a unit dimension (64 -> 64x1): T moves the unit.
     if (auto reshape = dyn_cast<tile::ReshapeOp>(op))
       return cast<RankedTensorType>(reshape.getSource().getType()).getRank() ==
-             1;
+                 1 &&
+             (shape[0] == 1 || shape[1] == 1);
+    if (!v.hasOneUse())
+      return false;
     if (auto broadcast = dyn_cast<tile::BroadcastOp>(op))
       return cast<RankedTensorType>(broadcast.getSource().getType())
                      .getRank() == 2 &&
              isFree(broadcast.getSource());
-    if (!v.hasOneUse())
-      return false;
     if (auto mma = dyn_cast<tile::MmaOp>(op))
       return isMemoryOperand(mma.getA()) && isMemoryOperand(mma.getB()) &&
+             routedShapeFits(shape) &&
              (isSplat(mma.getAcc()) || isFree(mma.getAcc()));
-    if (isElementwise(op))
+    if (isTileElementwise(op))
       return llvm::all_of(op->getOperands(),
                           [&](Value operand) { return isFree(operand); });
     return false;
@@ -135,7 +141,7 @@ public:
     if (auto permuteOp = dyn_cast<tile::PermuteOp>(op))
       return permuteOp.getSource();
     DenseElementsAttr value;
-    if (matchPattern(v, m_Constant(&value)))
+    if (matchPattern(v, m_Constant(&value))) // a splat (isFree)
       return arith::ConstantOp::create(
           builder, loc, type,
           DenseElementsAttr::get(type, value.getSplatValue<Attribute>()));
@@ -252,6 +258,9 @@ struct RouteMmaOperands
       return "B is loaded (or a constant): it is where it belongs";
     if (!isMemoryOperand(mma.getA()))
       return "A is computed in registers too: nothing to gain";
+    if (mma.getPrecision() == tile::Precision::tf32)
+      return "tf32 operands are always staged in shared memory: nothing to "
+             "gain";
     // The routed mma is N x M: not when that loses the 64-row blocks that
     // wgmma and tcgen05 need, or gives more columns than one takes.
     auto shape = cast<RankedTensorType>(mma.getType()).getShape();
@@ -262,10 +271,39 @@ struct RouteMmaOperands
     if (shape[0] > 256)
       return "the routed result would have " + std::to_string(shape[0]) +
              " columns, more than one mma takes (256)";
-    if (!loopAccumulator(mma) && !isSplat(mma.getAcc()))
+    // What pays: B's transpose computed in registers without a permute (so
+    // that the routed A can go to the tensor cores from registers or tensor
+    // memory); otherwise the A slot would stage a transposed tile, as the B
+    // slot stages this one, and the result's transpose would be extra.
+    Transposer t(mma.getContext());
+    if (!t.isFree(mma.getB()))
+      return "B's transpose is not computed for free (its computation "
+             "reaches a load, a shared value or an op that is not "
+             "elementwise): the A slot would stage it as B's does";
+    auto absorbed = [](Value result) {
+      return llvm::all_of(result.getUsers(), [](Operation *user) {
+        return isTranspose(dyn_cast<tile::PermuteOp>(user));
+      });
+    };
+    if (auto carried = loopAccumulator(mma)) {
+      auto [loop, index] = *carried;
+      Value init = loop.getInitArgs()[index];
+      if (!isSplat(init) && !t.isFree(init))
+        return "the loop's initial accumulator would need a register "
+               "permute";
+      if (!absorbed(loop->getResult(index)) &&
+          loop->getParentOfType<scf::ForOp>())
+        return "the loop's result would need a register permute in every "
+               "iteration of the loop around it";
+      return "";
+    }
+    if (!isSplat(mma.getAcc()))
       return "the accumulator is a computed tile (neither a splat nor "
              "carried by a loop only through this mma): its transposes "
              "would permute registers";
+    if (!absorbed(mma.getResult()))
+      return "the routed result would need a register permute (its uses "
+             "are not transposes)";
     return "";
   }
 

@@ -1,6 +1,7 @@
 //===- TmaPlan.cpp - which loads and stores the TMA copies ----------------===//
 
 #include "passes/TmaPlan.h"
+#include "passes/Match.h"
 
 #include "dialect/tilegpu/TileGPUDialect.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -11,8 +12,7 @@ using namespace mlir;
 namespace tessel {
 
 bool foldsIntoMma(tile::PermuteOp op) {
-  if (op.getPerm().size() != 2 || op.getPerm()[0] != 1 ||
-      op.getResult().use_empty())
+  if (!isTranspose(op) || op.getResult().use_empty())
     return false;
   for (OpOperand &use : op.getResult().getUses()) {
     auto mma = dyn_cast<tile::MmaOp>(use.getOwner());
@@ -99,18 +99,16 @@ bool residentOperand(tile::LoadOp load) {
   return true;
 }
 
-std::string tmaBoxProblem(Value viewValue, RankedTensorType type,
+std::string tmaBoxProblem(Operation *op, Value viewValue,
+                          RankedTensorType type,
                           std::optional<ArrayRef<int64_t>> sq) {
-  auto kernel = viewValue.getParentRegion()
-                    ? dyn_cast_or_null<func::FuncOp>(
-                          viewValue.getParentRegion()->getParentOp())
-                    : func::FuncOp();
-  auto module = kernel ? kernel->getParentOfType<ModuleOp>() : ModuleOp();
+  auto kernel = op->getParentOfType<func::FuncOp>();
+  auto module = op->getParentOfType<ModuleOp>();
   if (!module ||
       !module->hasAttr(tilegpu::TileGPUDialect::getTmaAvailableAttrName()))
     return "the target has no TMA";
   auto arg = dyn_cast<BlockArgument>(viewValue);
-  if (!arg || arg.getOwner() != &kernel.getBody().front())
+  if (!kernel || !arg || arg.getOwner() != &kernel.getBody().front())
     return "the view is not a kernel argument";
   auto view = cast<tile::ViewType>(viewValue.getType());
   Type element = type.getElementType();
@@ -142,14 +140,16 @@ std::string tmaLoadProblem(tile::LoadOp load) {
   if (!loadsIntoMma(load) && !residentOperand(load))
     return "the tile is not only an mma operand loaded where it is used or "
            "a loop-invariant one";
-  return tmaBoxProblem(load.getView(), load.getType(), load.getSqueeze());
+  return tmaBoxProblem(load, load.getView(), load.getType(),
+                       load.getSqueeze());
 }
 
 std::string tmaStoreProblem(tile::StoreOp store) {
   if (!store.getTma())
     return "the store does not ask for the TMA (tma = true)";
   if (std::string problem = tmaBoxProblem(
-          store.getView(), cast<RankedTensorType>(store.getValue().getType()),
+          store, store.getView(),
+          cast<RankedTensorType>(store.getValue().getType()),
           store.getSqueeze());
       !problem.empty())
     return problem;

@@ -33,12 +33,14 @@ bool loadsIntoMma(tile::LoadOp op);
 bool residentOperand(tile::LoadOp load);
 
 /// Why the TMA cannot copy a tile of `type` at `view` (`squeeze`d like the
-/// load or store) in its module, or "" when it can: the target has the TMA
-/// (`tilegpu.tma_available`), the view is a kernel argument of rank <= 5
+/// load or store `op`), or "" when it can: the target has the TMA (the
+/// module's `tilegpu.tma_available`), the view is an argument of the kernel
+/// around `op`, of rank <= 5
 /// with unit stride and 16-byte alignment, 2- or 4-byte elements, and the
 /// tile is one box of whole 128-byte swizzled panels (rows along the view's
 /// last dimension, a multiple of 8 rows, at most 256).
-std::string tmaBoxProblem(mlir::Value view, mlir::RankedTensorType type,
+std::string tmaBoxProblem(mlir::Operation *op, mlir::Value view,
+                          mlir::RankedTensorType type,
                           std::optional<llvm::ArrayRef<int64_t>> squeeze);
 
 /// Why `load` does not qualify for the TMA, or "": it is not marked
