@@ -826,16 +826,21 @@ Value KernelEmitter::stagedIndex(ArrayRef<Value> coords,
   // block (row / 8, col / 8), row row % 8, element col % 8. Whether K runs
   // along the columns (K-major) or the rows (M/N-major) only changes which
   // block distance the descriptor calls LBO and which SBO (emitAsyncMma).
+  // A core matrix is 8 rows of 16 bytes: cw = 16 / elementBytes elements.
   Value row = coords[0], col = coords[1];
-  int64_t cols = shape[1];
-  auto shr3 = [&](Value v) { return arith::ShRUIOp::create(b, loc, v, i32(3)); };
-  auto and7 = [&](Value v) { return arith::AndIOp::create(b, loc, v, i32(7)); };
+  int64_t cols = shape[1], cw = 16 / elementBytes;
+  auto shr = [&](Value v, int64_t bits) {
+    return arith::ShRUIOp::create(b, loc, v, i32(bits));
+  };
+  auto mask = [&](Value v, int64_t m) {
+    return arith::AndIOp::create(b, loc, v, i32(m));
+  };
   auto mul = [&](Value v, int64_t c) {
     return arith::MulIOp::create(b, loc, v, i32(c));
   };
   auto add = [&](Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); };
-  Value core = add(mul(shr3(row), cols / 8), shr3(col));
-  return add(mul(core, 64), add(mul(and7(row), 8), and7(col)));
+  Value core = add(mul(shr(row, 3), cols / cw), shr(col, llvm::Log2_64(cw)));
+  return add(mul(core, 8 * cw), add(mul(mask(row, 7), cw), mask(col, cw - 1)));
 }
 
 Value KernelEmitter::sharedAddress(Value linear, Type element,
@@ -1340,13 +1345,28 @@ LogicalResult KernelEmitter::emitStore(tile::StoreOp op) {
   return success();
 }
 
-/// The accumulator's mma layout when the mma has 16-bit operands and its
-/// result keeps that layout (what the warpgroup and tensor-memory MMAs
-/// take), else null.
-static tilegpu::MmaLayoutAttr sixteenBitAccLayout(tile::MmaOp op) {
-  if (op.getPrecision() != tile::Precision::bf16 &&
-      op.getPrecision() != tile::Precision::f16)
+/// The K extent of one warpgroup or tensor-memory MMA: 32 bytes of
+/// operand (16 bf16/f16 elements, 8 tf32).
+static int64_t asyncKStep(tile::MmaOp op) {
+  return op.getPrecision() == tile::Precision::tf32 ? 8 : 16;
+}
+
+/// The accumulator's mma layout when the mma's operands are 16-bit, or tf32
+/// staged K-major (A as it is, B a folded transpose: the only tf32 form the
+/// warpgroup and tensor-memory MMAs read), and its result keeps that layout
+/// (what those MMAs take), else null.
+static tilegpu::MmaLayoutAttr asyncAccLayout(tile::MmaOp op) {
+  auto foldedTranspose = [](Value v) {
+    auto permute = v.getDefiningOp<tile::PermuteOp>();
+    return permute && foldsIntoMma(permute);
+  };
+  if (op.getPrecision() == tile::Precision::tf32) {
+    if (foldedTranspose(op.getA()) || !foldedTranspose(op.getB()))
+      return {};
+  } else if (op.getPrecision() != tile::Precision::bf16 &&
+             op.getPrecision() != tile::Precision::f16) {
     return {};
+  }
   auto layout = dyn_cast_or_null<tilegpu::MmaLayoutAttr>(
       tilegpu::getLayout(op.getAcc().getType()));
   if (!layout || tilegpu::getLayout(op.getType()) != layout)
@@ -1359,10 +1379,10 @@ bool KernelEmitter::usesWgmma(tile::MmaOp op) {
     return false;
   auto cType = cast<RankedTensorType>(op.getAcc().getType());
   auto aType = cast<RankedTensorType>(op.getA().getType());
-  auto layout = sixteenBitAccLayout(op);
+  auto layout = asyncAccLayout(op);
   return layout &&
          layout.fitsWgmma(cType.getDimSize(0), cType.getDimSize(1)) &&
-         aType.getDimSize(1) % 16 == 0;
+         aType.getDimSize(1) % asyncKStep(op) == 0;
 }
 
 StageLayout KernelEmitter::operandStage(tile::MmaOp op, bool isA,
@@ -2236,7 +2256,7 @@ bool KernelEmitter::usesTcgen05(tile::MmaOp op) {
     return false;
   auto cType = cast<RankedTensorType>(op.getAcc().getType());
   auto aType = cast<RankedTensorType>(op.getA().getType());
-  auto layout = sixteenBitAccLayout(op);
+  auto layout = asyncAccLayout(op);
   int64_t M = cType.getDimSize(0), N = cType.getDimSize(1),
           K = aType.getDimSize(1);
   // 64-row blocks whose rows the warps hold as tcgen05.ld/st's 16x256b
@@ -2246,7 +2266,7 @@ bool KernelEmitter::usesTcgen05(tile::MmaOp op) {
   return numWarps == 4 && layout && layout.getWarpsPerCTA()[0] == 4 &&
          layout.getWarpsPerCTA()[1] == 1 && M % 64 == 0 && N % 8 == 0 &&
          llvm::isPowerOf2_64(N / 8) && N <= 256 && M / 64 * N <= 512 &&
-         K % 16 == 0;
+         K % asyncKStep(op) == 0;
 }
 
 Value KernelEmitter::tmemBase() {
@@ -2318,21 +2338,25 @@ KernelEmitter::emitTcgen05(tile::MmaOp op,
   tcgen05Barrier();
 
   Type element = aType.getElementType();
-  // Instruction descriptor (kind::f16): f32 D (bits 4-5 = 1), A and B
-  // bf16 (1) or f16 (0) at bits 7-9 and 10-12, A M-major (bit 15) when
-  // staged transposed, B N-major (bit 16) unless staged transposed (N x K),
-  // N >> 3 at bits 17-22, M >> 4 at bits 24-28.
-  int64_t ab = element.isBF16() ? 1 : 0;
+  bool tf32 = op.getPrecision() == tile::Precision::tf32;
+  int64_t kStep = asyncKStep(op);
+  // Instruction descriptor (kind::f16, or kind::tf32): f32 D (bits 4-5 =
+  // 1), A and B bf16 (1), f16 (0) or tf32 (2) at bits 7-9 and 10-12, A
+  // M-major (bit 15) when staged transposed, B N-major (bit 16) unless
+  // staged transposed (N x K), N >> 3 at bits 17-22, M >> 4 at bits 24-28.
+  int64_t ab = tf32 ? 2 : element.isBF16() ? 1 : 0;
   int64_t idesc = (1 << 4) | (ab << 7) | (ab << 10) |
                   (int64_t{aT} << 15) | (int64_t{!bT} << 16) |
                   ((N >> 3) << 17) | ((64 >> 4) << 24);
   onlyWhere(isZero(tid), [&] {
         for (int64_t i = 0; i < blocks; ++i)
-          for (int64_t k0 = 0; k0 < K; k0 += 16) {
+          for (int64_t k0 = 0; k0 < K; k0 += kStep) {
             Value enable = arith::ConstantOp::create(
                 b, loc, b.getBoolAttr(k0 > 0 || !zeroAcc));
             NVVM::Tcgen05MMAOp::create(
-                b, loc, NVVM::Tcgen05MMAKind::F16, NVVM::CTAGroupKind::CTA_1,
+                b, loc,
+                tf32 ? NVVM::Tcgen05MMAKind::TF32 : NVVM::Tcgen05MMAKind::F16,
+                NVVM::CTAGroupKind::CTA_1,
                 NVVM::Tcgen05MMACollectorOp::DISCARD, /*aShift=*/false,
                 tmemAt(Value(), i * N),
                 aRegs ? tmemAt(Value(), aColumn0 + i * (K / 2) + k0 / 2)
@@ -2516,6 +2540,10 @@ LogicalResult KernelEmitter::emitAsyncMma(tile::MmaOp op, Value aSrc,
           K = aType.getDimSize(1);
   Type element = aType.getElementType();
   int64_t eb = storageBytes(element);
+  bool tf32 = op.getPrecision() == tile::Precision::tf32;
+  // Elements per 32-byte K step, per 16-byte core-matrix row and per
+  // 128-byte swizzle panel.
+  int64_t kStep = asyncKStep(op), cw = 16 / eb, panel = 128 / eb;
   // Loads copied by TMA are staged swizzled (128-byte panels), the rest in
   // core matrices.
   StageLayout aStage = stagingOf(aSrc, operandStage(op, true, aT)),
@@ -2531,7 +2559,8 @@ LogicalResult KernelEmitter::emitAsyncMma(tile::MmaOp op, Value aSrc,
   // Either unless the kernel's hint says 0.
   IntegerAttr registerA =
       kernelHint(tcgen05 ? "tcgen05_tmem_a" : "wgmma_register_a");
-  bool aInRegs = !aT && aLayout && regs.count(aSrc) &&
+  // (Not tf32: its register fragments are not the 16-bit pairs.)
+  bool aInRegs = !tf32 && !aT && aLayout && regs.count(aSrc) &&
                  aLayout == tilegpu::getLayout(op.getAcc().getType()) &&
                  (!registerA || registerA.getInt() != 0);
   // In tensor memory A takes K / 2 columns (two 16-bit elements a column)
@@ -2602,7 +2631,7 @@ LogicalResult KernelEmitter::emitAsyncMma(tile::MmaOp op, Value aSrc,
         b, loc, address,
         arith::AddIOp::create(
             b, loc, arith::MulIOp::create(b, loc, row0, i64(128)),
-            i64((k0 / 64) * rows * 128 + (k0 % 64) * eb)));
+            i64((k0 / panel) * rows * 128 + (k0 % panel) * eb)));
     return descriptor(start, 16, 1024, true);
   };
   auto swizzledMN = [&](Value address, int64_t rows, Value mn0, int64_t k0) {
@@ -2611,21 +2640,24 @@ LogicalResult KernelEmitter::emitAsyncMma(tile::MmaOp op, Value aSrc,
         arith::AddIOp::create(
             b, loc,
             arith::MulIOp::create(
-                b, loc, arith::ShRUIOp::create(b, loc, mn0, i64(6)),
+                b, loc,
+                arith::ShRUIOp::create(b, loc, mn0,
+                                       i64(llvm::Log2_64(panel))),
                 i64(rows * 128)),
             i64(k0 * 128)));
     return descriptor(start, rows * 128, 1024, true);
   };
-  // Core matrix (r / 8, c / 8) of a staged R x C tile is at byte
-  // ((r / 8) * (C / 8) + c / 8) * 128. Along its columns: 128 bytes; along
-  // its rows: C / 8 * 128. K-major tiles have K along the columns.
+  // Core matrix (r / 8, c / cw) of a staged R x C tile (cw = 16 bytes of
+  // elements) is at byte ((r / 8) * (C / cw) + c / cw) * 128. Along its
+  // columns: 128 bytes; along its rows: C / cw * 128. K-major tiles have K
+  // along the columns.
   auto coreAt = [&](Value address, Value row, int64_t col, int64_t cols) {
     Value rowBytes = arith::MulIOp::create(
         b, loc, arith::ShRUIOp::create(b, loc, row, i64(3)),
-        i64(cols / 8 * 128));
+        i64(cols / cw * 128));
     return arith::AddIOp::create(
         b, loc, address,
-        arith::AddIOp::create(b, loc, rowBytes, i64(col / 8 * 128)));
+        arith::AddIOp::create(b, loc, rowBytes, i64(col / cw * 128)));
   };
   // A: M x K staged (K-major: LBO 128 along K, SBO K/8*128 along M), or
   // K x M (M-major: SBO 128 along M, LBO M/8*128 along K).
@@ -2633,13 +2665,13 @@ LogicalResult KernelEmitter::emitAsyncMma(tile::MmaOp op, Value aSrc,
     if (aStage.swizzled)
       return aT ? swizzledMN(aAddr, K, m0, k0) : swizzledK(aAddr, M, m0, k0);
     if (!aT)
-      return descriptor(coreAt(aAddr, m0, k0, K), 128, K / 8 * 128);
+      return descriptor(coreAt(aAddr, m0, k0, K), 128, K / cw * 128);
     Value start = arith::AddIOp::create(
         b, loc,
         coreAt(aAddr, i64(k0), 0, M),
         arith::MulIOp::create(b, loc, arith::ShRUIOp::create(b, loc, m0, i64(3)),
                               i64(128)));
-    return descriptor(start, M / 8 * 128, 128);
+    return descriptor(start, M / cw * 128, 128);
   };
   // B: N x K staged when transposed (K-major), else K x N (N-major).
   auto descB = [&](int64_t k0) -> Value {
@@ -2647,8 +2679,8 @@ LogicalResult KernelEmitter::emitAsyncMma(tile::MmaOp op, Value aSrc,
       return bT ? swizzledK(bAddr, N, i64(0), k0)
                 : swizzledMN(bAddr, K, i64(0), k0);
     if (bT)
-      return descriptor(coreAt(bAddr, i64(0), k0, K), 128, K / 8 * 128);
-    return descriptor(coreAt(bAddr, i64(k0), 0, N), N / 8 * 128, 128);
+      return descriptor(coreAt(bAddr, i64(0), k0, K), 128, K / cw * 128);
+    return descriptor(coreAt(bAddr, i64(k0), 0, N), N / cw * 128, 128);
   };
 
   if (tcgen05)
@@ -2668,8 +2700,9 @@ LogicalResult KernelEmitter::emitAsyncMma(tile::MmaOp op, Value aSrc,
   Type f32Type = b.getF32Type();
   auto structType = LLVM::LLVMStructType::getLiteral(
       b.getContext(), SmallVector<Type>(N / 2, f32Type));
-  NVVM::WGMMATypes type =
-      element.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+  NVVM::WGMMATypes type = tf32              ? NVVM::WGMMATypes::tf32
+                          : element.isBF16() ? NVVM::WGMMATypes::bf16
+                                             : NVVM::WGMMATypes::f16;
   // Register fragments are built before the fence, each pinned there by an
   // empty side-effecting asm: an instruction defining one between the fence
   // and the wgmmas would make ptxas insert its own warpgroup.arrive and
@@ -2698,7 +2731,7 @@ LogicalResult KernelEmitter::emitAsyncMma(tile::MmaOp op, Value aSrc,
           d = LLVM::InsertValueOp::create(b, loc, d, acc[reg(i, h, j, e)],
                                           4 * j + 2 * h + e);
     Value m0 = arith::AddIOp::create(b, loc, wgRow, i64(i * 16 * W));
-    for (int64_t k0 = 0; k0 < K; k0 += 16) {
+    for (int64_t k0 = 0; k0 < K; k0 += kStep) {
       if (aInRegs) {
         d = wgmmaRegisterA(structType, d, aFrags[i * (K / 16) + k0 / 16],
                            descB(k0), N, element, bT);
@@ -2706,7 +2739,7 @@ LogicalResult KernelEmitter::emitAsyncMma(tile::MmaOp op, Value aSrc,
       }
       d = NVVM::WgmmaMmaAsyncOp::create(
           b, loc, structType, d, descA(m0, k0), descB(k0),
-          NVVM::MMAShapeAttr::get(b.getContext(), 64, N, 16),
+          NVVM::MMAShapeAttr::get(b.getContext(), 64, N, kStep),
           NVVM::WGMMATypesAttr::get(b.getContext(), type),
           NVVM::WGMMATypesAttr::get(b.getContext(), type),
           NVVM::WGMMATypesAttr::get(b.getContext(), NVVM::WGMMATypes::f32),

@@ -3,6 +3,7 @@
 
 #include "passes/Passes.h"
 #include "passes/Match.h"
+#include "passes/TmaPlan.h"
 
 #include <optional>
 
@@ -230,12 +231,20 @@ struct AssignLayouts
       } else if (auto mma = dyn_cast<tile::MmaOp>(op)) {
         classes.join(mma.getAcc(), mma.getResult());
         auto type = cast<RankedTensorType>(mma.getType());
-        bool sixteenBit =
+        // The warpgroup / tensor-memory MMAs take 16-bit operands, and tf32
+        // ones staged K-major (A as it is, B a transpose the mma folds).
+        auto foldedTranspose = [](Value v) {
+          auto permute = v.getDefiningOp<tile::PermuteOp>();
+          return permute && foldsIntoMma(permute);
+        };
+        bool asyncForm =
             mma.getPrecision() == tile::Precision::bf16 ||
-            mma.getPrecision() == tile::Precision::f16;
+            mma.getPrecision() == tile::Precision::f16 ||
+            (mma.getPrecision() == tile::Precision::tf32 &&
+             !foldedTranspose(mma.getA()) && foldedTranspose(mma.getB()));
         if (Attribute layout = tilegpu::MmaLayoutAttr::choose(
                 ctx, type.getDimSize(0), type.getDimSize(1), numWarps,
-                wgmma && sixteenBit))
+                wgmma && asyncForm))
           anchors.push_back({mma.getResult(), layout});
       }
     });

@@ -154,7 +154,10 @@ def Tile_MmaOp : Tile_Op<"mma", [Pure, AllTypesMatch<["acc", "result"]>]> {
     `result = acc + a · b` with `a` MxK, `b` KxN and `acc`, `result` MxN f32.
     Products are exact and accumulate in f32. `precision` names the operand
     format and must match the operands: `bf16` and `f16` take operands of that
-    type, `tf32` takes f32 operands and rounds them to tf32 (10-bit mantissa).
+    type, `tf32` takes f32 operands and rounds them to tf32 (10-bit mantissa):
+    to nearest on `mma.sync`, toward zero on the warpgroup and tensor-memory
+    MMAs (which read the f32 bits and drop the low 13), within 2^-10
+    relative per operand either way.
 
     ```mlir
     %d = tile.mma %a, %b, %c {precision = #tile<precision bf16>}

@@ -451,6 +451,11 @@ std::vector<Case> opCases(std::mt19937 &rng) {
                              100, 200, 64, 64, false, true, true));
   cases.push_back(matmulCase(rng, "test_tma_tf32", "tma", DType::f32, 70, 45,
                              90, 32, 32, true, false, true));
+  cases.push_back(matmulCase(rng, "test_wgmma_tf32", "wgmma", DType::f32, 150,
+                             100, 70, 64, 64, false, true, false));
+  cases.push_back(matmulCase(rng, "test_tma_wgmma_tf32", "tma wgmma",
+                             DType::f32, 130, 200, 150, 64, 128, false, true,
+                             true));
   cases.push_back(matmulCase(rng, "test_tma_f16_once", "tma", DType::f16, 130,
                              70, 100, 64, 64, false, false, true));
   cases.push_back(matmulCase(rng, "test_tma_wgmma_bf16", "tma wgmma",

@@ -226,6 +226,23 @@ const Register registrations[] = {
         },
         {{"BM", 32}, {"BN", 32}, {"BK", 32}, {"TRANS_A", 1}, {"TRANS_B", 0},
          {"LOOP", 1}, {"WGMMA", 0}, {"num_warps", 4}}),
+    // tf32 on wgmma (sm_90a) and tcgen05 kind::tf32 (sm_100a/sm_103a):
+    // C = A Bᵀ, both operands K-major (the only tf32 form those take),
+    // staged in core matrices by cp.async, or copied by the TMA.
+    add("test_wgmma_tf32",
+        [](const Config &c) {
+          define(tessel::test::matmulTransposedKernel<float>, c,
+                 {"a", "b", "c"});
+        },
+        {{"BM", 64}, {"BN", 64}, {"BK", 32}, {"TRANS_A", 0}, {"TRANS_B", 1},
+         {"LOOP", 1}, {"WGMMA", 1}, {"num_warps", 4}}),
+    add("test_tma_wgmma_tf32",
+        [](const Config &c) {
+          define(tessel::test::matmulTransposedKernel<float, kDense>, c,
+                 {"a", "b", "c"});
+        },
+        {{"BM", 64}, {"BN", 128}, {"BK", 64}, {"TRANS_A", 0}, {"TRANS_B", 1},
+         {"LOOP", 1}, {"WGMMA", 1}, {"num_warps", 4}}),
     add("test_tma_f16_once",
         [](const Config &c) {
           define(tessel::test::matmulTransposedKernel<f16, kDense>, c, {"a", "b", "c"});
