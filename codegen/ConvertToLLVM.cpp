@@ -384,14 +384,15 @@ private:
   /// on (TMA loads).
   DenseMap<Value, MbarRef> prefetchedMbar;
 
-  // tcgen05 (sm_100a, sm_103a). A 16-bit mma whose accumulator is in
+  // tcgen05 (sm_100a, sm_103a). A 16-bit mma (or a tf32 one with K-major
+  // operands: asyncAccLayout) whose accumulator is in
   // #tilegpu.mma<[4, 1]> on 4 warps runs on the fifth-generation tensor
   // cores: operands staged in shared memory as for wgmma (core matrices, or
   // the TMA's 128-byte swizzled panels; K-major or M/N-major, the
   // instruction descriptor says which), except an A computed in registers
   // in the accumulator's layout, which the warps store to tensor memory
   // (16x128b) for the MMAs to read there; per 64-row block one tcgen05.mma
-  // (M = 64) per 16-wide K step, issued by thread 0 with shared-memory
+  // (M = 64) per 32-byte K step (16 elements, 8 for tf32), issued by thread 0 with shared-memory
   // descriptors, the accumulator in tensor memory (moved there and back
   // with tcgen05.st/ld of shape 16x256b, whose per-thread image is
   // mma.sync's C fragment), completion through tcgen05.commit on an
@@ -574,7 +575,8 @@ private:
   /// while it runs); the high-water mark is what launches pass.
   int64_t dynamicTop = 0, dynamicBytes = 0;
   /// Whether `op` runs as wgmma.mma_async (sm_90a, the kernel allows it, a
-  /// 16-bit mma whose accumulator is in a warpgroup #tilegpu.mma layout).
+  /// 16-bit mma, or a tf32 one with K-major operands, whose accumulator is
+  /// in a warpgroup #tilegpu.mma layout: asyncAccLayout).
   bool usesWgmma(tile::MmaOp op);
   /// How `op` stages its A (`isA`) or B operand, staged transposed when the
   /// operand is a folded permute.
@@ -822,11 +824,11 @@ Value KernelEmitter::stagedIndex(ArrayRef<Value> coords,
   }
   if (!layout.core)
     return linearIndex(coords, shape, layout.rowPad);
-  // The tile's 8x8 blocks row-major, 64 elements each, each block row-major:
-  // block (row / 8, col / 8), row row % 8, element col % 8. Whether K runs
+  // The tile's 8 x cw blocks row-major (cw = 16 bytes of elements: 8
+  // 16-bit, 4 f32), each block row-major: block (row / 8, col / cw), row
+  // row % 8, element col % cw. Whether K runs
   // along the columns (K-major) or the rows (M/N-major) only changes which
   // block distance the descriptor calls LBO and which SBO (emitAsyncMma).
-  // A core matrix is 8 rows of 16 bytes: cw = 16 / elementBytes elements.
   Value row = coords[0], col = coords[1];
   int64_t cols = shape[1], cw = 16 / elementBytes;
   auto shr = [&](Value v, int64_t bits) {
@@ -875,7 +877,9 @@ int64_t KernelEmitter::sharedVector(RankedTensorType type,
   int64_t eb = storageBytes(element),
           pitch = type.getShape().back() + layout.rowPad;
   int64_t v = dist.vectorWidth;
-  if (layout.core) // runs of 8 consecutive columns are 16 contiguous bytes
+  // Core matrices: a run of 16 bytes of consecutive columns is contiguous
+  // (8 16-bit elements, 4 f32; the loop below caps v at 16 bytes).
+  if (layout.core)
     v = std::min<int64_t>(v, 8);
   while (v > 1 && (v * eb > 16 || (pitch * eb) % (v * eb) ||
                    byteOffset % (v * eb) || type.getShape().back() % v))
@@ -2515,7 +2519,8 @@ SmallVector<Value> KernelEmitter::registerFragmentA(Value a, int64_t K,
   return {pair(0, j), pair(1, j), pair(0, j + 1), pair(1, j + 1)};
 }
 
-/// wgmma.mma_async m64nNk16 on sm_90a, or tcgen05.mma on sm_100a/sm_103a
+/// wgmma.mma_async m64nNk16 (m64nNk8 for tf32) on sm_90a, or tcgen05.mma on
+/// sm_100a/sm_103a
 /// (operands as below, the rest in emitTcgen05). Operands copied by the TMA
 /// are read where they landed (128-byte swizzle); an A computed in registers
 /// in the accumulator's layout goes from registers (wgmma; tcgen05: through
@@ -2621,11 +2626,11 @@ LogicalResult KernelEmitter::emitAsyncMma(tile::MmaOp op, Value aSrc,
     return arith::OrIOp::create(b, loc, start, i64(fields));
   };
   // A 128-byte swizzled operand (TMA): `rows` staged rows of 128-byte
-  // panels (64 elements), 8-row groups 1024 bytes apart (SBO). K-major
-  // (K along the staged rows): the 16-wide K step at k0 starts k0 % 64
-  // elements into panel k0 / 64, LBO unused (16). MN-major (K down the
-  // staged rows): the step starts at row k0 of panel mn0 / 64, and the next
-  // 64 elements of M or N are the next panel, `rows` x 128 bytes on (LBO).
+  // panels (`panel` elements: 64 16-bit, 32 f32), 8-row groups 1024 bytes
+  // apart (SBO). K-major (K along the staged rows): the K step at k0 starts
+  // k0 % panel elements into panel k0 / panel, LBO unused (16). MN-major (K
+  // down the staged rows): the step starts at row k0 of panel mn0 / panel,
+  // and the next panel of M or N is `rows` x 128 bytes on (LBO).
   auto swizzledK = [&](Value address, int64_t rows, Value row0, int64_t k0) {
     Value start = arith::AddIOp::create(
         b, loc, address,
@@ -2659,8 +2664,8 @@ LogicalResult KernelEmitter::emitAsyncMma(tile::MmaOp op, Value aSrc,
         b, loc, address,
         arith::AddIOp::create(b, loc, rowBytes, i64(col / cw * 128)));
   };
-  // A: M x K staged (K-major: LBO 128 along K, SBO K/8*128 along M), or
-  // K x M (M-major: SBO 128 along M, LBO M/8*128 along K).
+  // A: M x K staged (K-major: LBO 128 along K, SBO K/cw*128 along M), or
+  // K x M (M-major: SBO 128 along M, LBO M/cw*128 along K).
   auto descA = [&](Value m0, int64_t k0) -> Value {
     if (aStage.swizzled)
       return aT ? swizzledMN(aAddr, K, m0, k0) : swizzledK(aAddr, M, m0, k0);

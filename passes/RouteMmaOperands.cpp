@@ -258,9 +258,17 @@ struct RouteMmaOperands
       return "B is loaded (or a constant): it is where it belongs";
     if (!isMemoryOperand(mma.getA()))
       return "A is computed in registers too: nothing to gain";
-    if (mma.getPrecision() == tile::Precision::tf32)
-      return "tf32 operands are always staged in shared memory: nothing to "
-             "gain";
+    // tf32 never goes from registers, but wgmma and tcgen05 take it only
+    // K-major (A as loaded, B a transpose): routing pays when it turns
+    // the mma into that form, i.e. A is not transposed and B is not already
+    // a transpose (then T(B) is computed in place and T(A) is one).
+    if (mma.getPrecision() == tile::Precision::tf32) {
+      if (mma.getA().getDefiningOp<tile::PermuteOp>())
+        return "tf32 with a transposed A: routed, B would be M-major, which "
+               "the warpgroup and tensor-memory MMAs do not take either";
+      if (isTranspose(mma.getB().getDefiningOp<tile::PermuteOp>()))
+        return "tf32 with B a transpose: already K-major";
+    }
     // The routed mma is N x M: not when that loses the 64-row blocks that
     // wgmma and tcgen05 need, or gives more columns than one takes.
     auto shape = cast<RankedTensorType>(mma.getType()).getShape();
@@ -318,7 +326,10 @@ struct RouteMmaOperands
       Value acc = t.transpose(mma.getAcc());
       auto routed = tile::MmaOp::create(builder, mma.getLoc(), type, a, b, acc,
                                         mma.getPrecisionAttr());
-      mma.getResult().replaceAllUsesWith(t.permute(routed.getResult()));
+      SmallVector<OpOperand *> uses;
+      for (OpOperand &use : mma.getResult().getUses())
+        uses.push_back(&use);
+      transposeUses(uses, routed.getResult(), t);
       mma.erase();
       return;
     }
@@ -338,11 +349,30 @@ struct RouteMmaOperands
     for (OpOperand &use : result.getUses())
       uses.push_back(&use);
     result.setType(type);
-    if (!uses.empty()) {
-      Value back = t.permute(result);
-      for (OpOperand *use : uses)
-        use->set(back);
+    transposeUses(uses, result, t);
+  }
+
+  /// Makes `uses` (of an M x N value being replaced) use T(`routed`), its
+  /// N x M transpose, and folds the transposes among them right away (they
+  /// take `routed` itself), so that the mmas routed after this one see the
+  /// IR as it will be: no T(T(x)) left that would look free.
+  static void transposeUses(ArrayRef<OpOperand *> uses, Value routed,
+                            Transposer &t) {
+    if (uses.empty())
+      return;
+    Value back = t.permute(routed);
+    for (OpOperand *use : uses)
+      use->set(back);
+    SmallVector<tile::PermuteOp> twice;
+    for (Operation *user : back.getUsers())
+      if (auto permute = dyn_cast<tile::PermuteOp>(user); isTranspose(permute))
+        twice.push_back(permute);
+    for (tile::PermuteOp permute : twice) {
+      permute.getResult().replaceAllUsesWith(routed);
+      permute.erase();
     }
+    if (back.use_empty())
+      back.getDefiningOp()->erase();
   }
 };
 

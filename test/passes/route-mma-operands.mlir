@@ -167,8 +167,9 @@ func.func @computed_accumulator(%v: !tile.view<?x?xbf16>, %b: tensor<64x64xbf16>
 
 // Must not fire: the loop-carried accumulator has another use in the body.
 // CHECK-LABEL: func.func @carried_with_other_use
-// CHECK-NOT: tile.permute %{{.*}} : tensor<64x64xf32>
-// CHECK: tile.mma %{{.*}}, %{{.*}}, %{{.*}} {{.*}} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+// CHECK: %[[A:.*]] = tile.load
+// CHECK: tile.mma %[[A]], %{{.*}}, %{{.*}} {{.*}} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+// CHECK-NOT: tile.permute
 func.func @carried_with_other_use(%v: !tile.view<?x?xbf16>, %b: tensor<64x64xbf16>, %n: i32) -> tensor<64x64xf32> {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -247,7 +248,7 @@ func.func @result_not_transposed(%v: !tile.view<?x?xbf16>, %b: tensor<64x64xbf16
 
 // Must not fire: B is a vector reshaped to a whole tile (4096 -> 64x64: its
 // transpose is not a reshape), a non-splat constant, shared with another
-// use, or tf32 (always staged in shared memory).
+// use; a tf32 mma whose B is a transpose already (K-major as it is).
 // CHECK-LABEL: func.func @not_free
 // CHECK: %[[A1:.*]] = tile.load
 // CHECK: tile.mma %[[A1]], %{{.*}} : tensor<64x64xbf16>, tensor<64x64xbf16>
@@ -280,7 +281,7 @@ func.func @not_free(%v: !tile.view<?x?xbf16>, %d: tensor<4096xbf16>, %e: tensor<
   %m2t = tile.permute %m2 [1, 0] : tensor<64x64xf32> -> tensor<64x64xf32>
   %a3 = tile.load %fv[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x64xf32>
   %ft = tile.permute %f [1, 0] : tensor<64x64xf32> -> tensor<64x64xf32>
-  // expected-remark @below {{not routed: tf32 operands are always staged in shared memory: nothing to gain}}
+  // expected-remark @below {{not routed: tf32 with B a transpose: already K-major}}
   %m3 = tile.mma %a3, %ft, %z {precision = #tile<precision tf32>} : tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>
   %m3t = tile.permute %m3 [1, 0] : tensor<64x64xf32> -> tensor<64x64xf32>
   return %m1t, %m4t, %m2t, %m3t, %shared : tensor<64x64xf32>, tensor<2x2xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xbf16>
@@ -290,7 +291,9 @@ func.func @not_free(%v: !tile.view<?x?xbf16>, %d: tensor<4096xbf16>, %e: tensor<
 
 // Must not fire: the kernel's hint turns the pass off.
 // CHECK-LABEL: func.func @hint_off
-// CHECK: tile.mma %{{.*}}, %{{.*}}, %{{.*}} {{.*}} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+// CHECK: %[[A:.*]] = tile.load
+// CHECK: tile.mma %[[A]], %{{.*}}, %{{.*}} {{.*}} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+// CHECK-NEXT: tile.permute
 func.func @hint_off(%v: !tile.view<?x?xbf16>, %b: tensor<64x64xbf16>) -> tensor<64x64xf32> attributes {tile.hints = #tile.hints<{default = {route_mma_operands = 0}}>} {
   %c0 = arith.constant 0 : i32
   %z = arith.constant dense<0.0> : tensor<64x64xf32>
@@ -324,3 +327,127 @@ func.func @splat_accumulator(%v: !tile.view<?x?xbf16>, %e: tensor<64x64xbf16>) -
   %mt = tile.permute %m [1, 0] : tensor<64x64xf32> -> tensor<64x64xf32>
   return %mt : tensor<64x64xf32>
 }
+
+// -----
+
+// tf32: routing turns A·(computed)ᵀ-like forms into the K-major form the
+// warpgroup and tensor-memory MMAs read (A computed as it is, B a
+// transpose of the load); the result's transpose is absorbed.
+// CHECK-LABEL: func.func @tf32_to_k_major
+// CHECK: %[[A:.*]] = tile.load %arg0{{.*}} -> tensor<64x32xf32>
+// CHECK: %[[AT:.*]] = tile.permute %[[A]] [1, 0] : tensor<64x32xf32> -> tensor<32x64xf32>
+// CHECK: %[[N:.*]] = arith.negf %{{.*}} : tensor<64x32xf32>
+// CHECK: %[[M:.*]] = tile.mma %[[N]], %[[AT]], %{{.*}} {precision = #tile<precision tf32>}
+// CHECK-NEXT: return %[[M]]
+func.func @tf32_to_k_major(%a: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>) -> tensor<64x64xf32> {
+  %c0 = arith.constant 0 : i32
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %ta = tile.load %a[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x32xf32>
+  %ty = tile.load %y[%c0, %c0] : !tile.view<?x?xf32> -> tensor<64x32xf32>
+  %e = arith.mulf %ty, %ty : tensor<64x32xf32>
+  %b = tile.permute %e [1, 0] : tensor<64x32xf32> -> tensor<32x64xf32>
+  %bb = arith.negf %b : tensor<32x64xf32>
+  // expected-remark @below {{routed: the operand computed in registers moves to the A slot}}
+  %m = tile.mma %ta, %bb, %z {precision = #tile<precision tf32>} : tensor<64x32xf32>, tensor<32x64xf32>, tensor<64x64xf32>
+  %mt = tile.permute %m [1, 0] : tensor<64x64xf32> -> tensor<64x64xf32>
+  return %mt : tensor<64x64xf32>
+}
+
+// -----
+
+// Nested loops. The inner loop's result transposed where it is used: the
+// inner loop carries the accumulator transposed and no permute is left.
+// CHECK-LABEL: func.func @nested_absorbed
+// CHECK-NOT: tile.permute %{{.*}} : tensor<64x64xf32>
+// CHECK: tile.mma %arg1, %{{.*}}, %{{.*}} {{.*}} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+// CHECK-NOT: tile.permute %{{.*}} : tensor<64x64xf32>
+// CHECK: tile.store
+func.func @nested_absorbed(%v: !tile.view<?x?xbf16>, %b: tensor<64x64xbf16>, %n: i32, %o: !tile.view<?x?xf32>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %in = scf.for %j = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32>) : i32 {
+      %a = tile.load %v[%i, %j] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+      %bt = tile.permute %b [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+      // expected-remark @below {{routed: the operand computed in registers moves to the A slot}}
+      %m = tile.mma %a, %bt, %acc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %m : tensor<64x64xf32>
+    }
+    %t = tile.permute %in [1, 0] : tensor<64x64xf32> -> tensor<64x64xf32>
+    tile.store %t, %o[%i, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32>
+  }
+  return
+}
+
+// -----
+
+// Must not fire: the same, the inner loop's result used as it is (a
+// register permute in every outer iteration).
+// CHECK-LABEL: func.func @nested_not_absorbed
+// CHECK-NOT: tile.permute %{{.*}} : tensor<64x64xf32>
+// CHECK: return
+func.func @nested_not_absorbed(%v: !tile.view<?x?xbf16>, %b: tensor<64x64xbf16>, %n: i32) -> tensor<64x64xf32> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%outer = %z) -> (tensor<64x64xf32>) : i32 {
+    %in = scf.for %j = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32>) : i32 {
+      %a = tile.load %v[%i, %j] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+      %bt = tile.permute %b [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+      // expected-remark @below {{not routed: the loop's result would need a register permute in every iteration of the loop around it}}
+      %m = tile.mma %a, %bt, %acc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %m : tensor<64x64xf32>
+    }
+    %s = arith.addf %outer, %in : tensor<64x64xf32>
+    scf.yield %s : tensor<64x64xf32>
+  }
+  return %r : tensor<64x64xf32>
+}
+
+// -----
+
+// A chain: the first mma is routed and its transposed use folds right away,
+// so the second one sees B = truncf of a plain mma result (not free: its
+// transpose would be a register permute) and is left alone. No f32 tile is
+// permuted.
+// CHECK-LABEL: func.func @chain
+// CHECK-NOT: tile.permute %{{.*}} : tensor<64x64xf32> -> tensor<64x64xf32>
+// CHECK: %[[R1:.*]] = tile.mma
+// CHECK-NOT: tile.permute %{{.*}} : tensor<64x64xf32> -> tensor<64x64xf32>
+// CHECK: %[[P:.*]] = arith.truncf %[[R1]]
+// CHECK: %[[R2:.*]] = tile.mma %{{.*}}, %[[P]], %{{.*}}
+// CHECK: tile.permute %[[R2]]
+func.func @chain(%v: !tile.view<?x?xbf16>, %e: tensor<64x64xbf16>) -> tensor<64x64xf32> {
+  %c0 = arith.constant 0 : i32
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %a1 = tile.load %v[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+  %e2 = arith.addf %e, %e : tensor<64x64xbf16>
+  %et = tile.permute %e2 [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+  // expected-remark @below {{routed: the operand computed in registers moves to the A slot}}
+  %r1 = tile.mma %a1, %et, %z {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+  %r1t = tile.permute %r1 [1, 0] : tensor<64x64xf32> -> tensor<64x64xf32>
+  %p = arith.truncf %r1t : tensor<64x64xf32> to tensor<64x64xbf16>
+  %a2 = tile.load %v[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+  // expected-remark @below {{not routed: B's transpose is not computed for free (its computation reaches a load, a shared value or an op that is not elementwise): the A slot would stage it as B's does}}
+  %r2 = tile.mma %a2, %p, %z {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+  %r2t = tile.permute %r2 [1, 0] : tensor<64x64xf32> -> tensor<64x64xf32>
+  return %r2t : tensor<64x64xf32>
+}
+
+// -----
+
+// Must not fire: 512 rows would be 512 columns routed.
+// CHECK-LABEL: func.func @too_many_rows
+// CHECK: tile.mma %{{.*}}, %{{.*}}, %{{.*}} {{.*}} : tensor<512x64xbf16>, tensor<64x64xbf16>, tensor<512x64xf32>
+func.func @too_many_rows(%v: !tile.view<?x?xbf16>, %b: tensor<64x64xbf16>) -> tensor<64x512xf32> {
+  %c0 = arith.constant 0 : i32
+  %z = arith.constant dense<0.0> : tensor<512x64xf32>
+  %a = tile.load %v[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<512x64xbf16>
+  %bt = tile.permute %b [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+  // expected-remark @below {{not routed: the routed result would have 512 columns, more than one mma takes (256)}}
+  %m = tile.mma %a, %bt, %z {precision = #tile<precision bf16>} : tensor<512x64xbf16>, tensor<64x64xbf16>, tensor<512x64xf32>
+  %mt = tile.permute %m [1, 0] : tensor<512x64xf32> -> tensor<64x512xf32>
+  return %mt : tensor<64x512xf32>
+}
+
