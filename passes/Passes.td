@@ -38,7 +38,9 @@ def TileRouteMmaOperands : Pass<"tile-route-mma-operands", "mlir::ModuleOp"> {
       not transposes: that would be a register permute per outer iteration).
 
     It does not fire when A is computed too or B is loaded (nothing to
-    gain), for tf32 (always staged in shared memory), when the mma's result
+    gain), for tf32 unless routing makes the operands K-major (A a load
+    as it is, B computed and not a transpose: the only tf32 form wgmma and
+    tcgen05 read; tf32 A never comes from registers), when the mma's result
     is M x N with M a multiple of 64 and N not (the routed N x M would lose
     the 64-row blocks of wgmma and tcgen05) or M > 256, on tiles that
     already have layouts, or in a kernel whose hint `route_mma_operands` is
