@@ -1545,45 +1545,43 @@ void KernelEmitter::emitResident(tile::LoadOp load) {
 
 LogicalResult KernelEmitter::planTensorMaps() {
   // tilegpu-insert-tma decided (the tilegpu.tma attributes); a decision the
-  // rules do not allow (hand-written IR) is an error, not a bad copy.
+  // rules do not allow (hand-written IR) is an error, not a bad copy. Each
+  // marked copy gets the tensor map of its view argument and box, one
+  // 128-byte panel wide (stores first).
   StringRef attr = tilegpu::TileGPUDialect::getTmaAttrName();
-  WalkResult stores = kernel.walk([&](tile::StoreOp store) {
-    if (!store->hasAttr(attr))
+  auto plan = [&](Operation *op, StringRef what, Value view, Type tileType,
+                  SmallVector<int64_t> box, bool store,
+                  function_ref<std::string()> problemOf) {
+    if (!op->hasAttr(attr))
       return WalkResult::advance();
-    if (std::string problem = tmaStoreProblem(store); !problem.empty()) {
-      store.emitError() << "'" << attr
-                        << "' on a store the TMA cannot copy: " << problem;
+    if (std::string problem = problemOf(); !problem.empty()) {
+      op->emitError() << "'" << attr << "' on a " << what
+                      << " the TMA cannot copy: " << problem;
       return WalkResult::interrupt();
     }
-    auto type = cast<RankedTensorType>(store.getValue().getType());
     TensorMap map;
-    map.arg = cast<BlockArgument>(store.getView()).getArgNumber();
-    map.box = boxOf(store);
-    map.box.back() = 128 / storageBytes(type.getElementType());
-    map.store = true;
-    tmaOf[store] = addTensorMap(map);
+    map.arg = cast<BlockArgument>(view).getArgNumber();
+    map.box = std::move(box);
+    map.box.back() =
+        128 / storageBytes(cast<RankedTensorType>(tileType).getElementType());
+    map.store = store;
+    tmaOf[op] = addTensorMap(map);
     return WalkResult::advance();
+  };
+  WalkResult stores = kernel.walk([&](tile::StoreOp store) {
+    return plan(store, "store", store.getView(), store.getValue().getType(),
+                boxOf(store), /*store=*/true,
+                [&] { return tmaStoreProblem(store); });
   });
   if (stores.wasInterrupted())
     return failure();
   WalkResult loads = kernel.walk([&](tile::LoadOp load) {
-    if (!load->hasAttr(attr))
-      return WalkResult::advance();
-    if (std::string problem = tmaLoadProblem(load); !problem.empty()) {
-      load.emitError() << "'" << attr
-                       << "' on a load the TMA cannot copy: " << problem;
-      return WalkResult::interrupt();
-    }
-    if (!loadsIntoMma(load))
+    WalkResult planned =
+        plan(load, "load", load.getView(), load.getType(), boxOf(load),
+             /*store=*/false, [&] { return tmaLoadProblem(load); });
+    if (tmaOf.count(load) && !loadsIntoMma(load))
       residentLoads.insert(load);
-    auto type = cast<RankedTensorType>(load.getType());
-    TensorMap map;
-    map.arg = cast<BlockArgument>(load.getView()).getArgNumber();
-    map.box = boxOf(load);
-    // The box the map copies is one panel wide.
-    map.box.back() = 128 / storageBytes(type.getElementType());
-    tmaOf[load] = addTensorMap(map);
-    return WalkResult::advance();
+    return planned;
   });
   return failure(loads.wasInterrupted());
 }

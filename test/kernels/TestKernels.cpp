@@ -206,11 +206,10 @@ const Register registrations[] = {
     // slot): tile-route-mma-operands routes it back.
     add("test_wgmma_chain_t_bf16",
         [](const Config &c) {
-          define(tessel::test::mmaChainTransposedKernel<bf16>, c,
-                 {"a", "b", "v", "o"});
+          define(tessel::test::mmaChainKernel<bf16>, c, {"a", "b", "v", "o"});
         },
         {{"BM", 64}, {"BK", 32}, {"BN1", 64}, {"BN2", 64}, {"WGMMA", 1},
-         {"num_warps", 4}}),
+         {"num_warps", 4}, {"TRANSPOSED", 1}}),
     // TMA: bf16 C = A Bᵀ (the shape of C·Bᵀ in compute_out) and tf32
     // C = Aᵀ B in K loops (copies prefetched into two buffers), f16 C = A B
     // with A two panels wide and no loop (copies into the scratch buffer).

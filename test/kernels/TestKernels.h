@@ -77,10 +77,17 @@ inline void residentOperandKernel(const Config &cfg, View<T, 2, kDense> a,
 /// rounded in registers, is the A operand of the next (as in attention).
 /// With 64-row blocks and 32-column products on 4 warps both mmas put their
 /// warps along M, so the second reads A from registers.
+/// With TRANSPOSED = 1 the same is written transposed: Oᵀ accumulates Vᵀ ·
+/// (round_T(P_j / 2))ᵀ, the computed operand in the B slot (which the tensor
+/// cores read only from shared memory), and O is stored as the transpose of
+/// the result. tile-route-mma-operands turns it into the direct form's IR by
+/// the transpose identity (the accumulator carried untransposed, P in the A
+/// slot, every permute folded): the same PTX (test/codegen/route-mma-ptx.test).
 template <class T>
 inline void mmaChainKernel(const Config &cfg, View<T, 2> a, View<T, 2> b,
                            View<T, 2> v, View<float, 2> o) {
   int64_t BM = cfg["BM"], BK = cfg["BK"], BN1 = cfg["BN1"], BN2 = cfg["BN2"];
+  bool transposed = cfg.has("TRANSPOSED") && cfg["TRANSPOSED"];
   if (cfg["WGMMA"]) {
     hint("default", "num_warps", cfg["num_warps"]);
     hint("sm_90a", "wgmma", 1);
@@ -88,47 +95,17 @@ inline void mmaChainKernel(const Config &cfg, View<T, 2> a, View<T, 2> b,
   auto i = program_id(0), n = program_id(1);
   Scalar kTiles = (dim(a, 1) + int(BK - 1)) / int(BK);
   Scalar jTiles = (dim(b, 1) + int(BN1 - 1)) / int(BN1);
-  Tile out =
-      for_range({0, jTiles}, zeros({BM, BN2}), [&](Scalar j, Tile acc) {
-        Tile p = for_range({0, kTiles}, zeros({BM, BN1}),
-                           [&](Scalar k, Tile pacc) {
-                             return mma(load(a, {i, k}, {BM, BK}),
-                                        load(b, {k, j}, {BK, BN1}), pacc);
-                           });
-        return mma(cast<T>(p * 0.5f), load(v, {j, n}, {BN1, BN2}), acc);
-      });
-  store(o, {i, n}, out);
-}
-
-/// mmaChainKernel written transposed: Oᵀ accumulates Vᵀ · (round_T(P_j /
-/// 2))ᵀ, the computed operand in the B slot (which the tensor cores read only
-/// from shared memory), and O is stored as the transpose of the result.
-/// tile-route-mma-operands turns it into mmaChainKernel's own IR by the
-/// transpose identity (the accumulator carried untransposed, P in the A
-/// slot, every permute folded): the same PTX (test/codegen/route-mma-ptx.test).
-template <class T>
-inline void mmaChainTransposedKernel(const Config &cfg, View<T, 2> a,
-                                     View<T, 2> b, View<T, 2> v,
-                                     View<float, 2> o) {
-  int64_t BM = cfg["BM"], BK = cfg["BK"], BN1 = cfg["BN1"], BN2 = cfg["BN2"];
-  if (cfg["WGMMA"]) {
-    hint("default", "num_warps", cfg["num_warps"]);
-    hint("sm_90a", "wgmma", 1);
-  }
-  auto i = program_id(0), n = program_id(1);
-  Scalar kTiles = (dim(a, 1) + int(BK - 1)) / int(BK);
-  Scalar jTiles = (dim(b, 1) + int(BN1 - 1)) / int(BN1);
-  Tile outT =
-      for_range({0, jTiles}, zeros({BN2, BM}), [&](Scalar j, Tile acc) {
-        Tile p = for_range({0, kTiles}, zeros({BM, BN1}),
-                           [&](Scalar k, Tile pacc) {
-                             return mma(load(a, {i, k}, {BM, BK}),
-                                        load(b, {k, j}, {BK, BN1}), pacc);
-                           });
-        return mma(transpose(load(v, {j, n}, {BN1, BN2})),
-                   transpose(cast<T>(p * 0.5f)), acc);
-      });
-  store(o, {i, n}, transpose(outT));
+  Tile acc0 = transposed ? zeros({BN2, BM}) : zeros({BM, BN2});
+  Tile out = for_range({0, jTiles}, acc0, [&](Scalar j, Tile acc) {
+    Tile p = for_range({0, kTiles}, zeros({BM, BN1}), [&](Scalar k, Tile pacc) {
+      return mma(load(a, {i, k}, {BM, BK}), load(b, {k, j}, {BK, BN1}), pacc);
+    });
+    if (transposed)
+      return mma(transpose(load(v, {j, n}, {BN1, BN2})),
+                 transpose(cast<T>(p * 0.5f)), acc);
+    return mma(cast<T>(p * 0.5f), load(v, {j, n}, {BN1, BN2}), acc);
+  });
+  store(o, {i, n}, transposed ? transpose(out) : out);
 }
 
 /// y = 2 x, stored by the TMA (`tma = true`): BM x BN tiles of a 3-D view
