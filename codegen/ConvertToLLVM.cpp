@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
+#include "passes/PipelinePlan.h"
 #include "passes/TmaPlan.h"
 
 #include "dialect/tile/TileOps.h"
@@ -110,10 +111,11 @@ struct StageLayout {
 };
 
 /// An mbarrier of the kernel's array (tessel_mbar): `first`, or with a
-/// `stage` (i32, 0 or 1), `first + stage`.
+/// `stage` (i32, 0 to slots - 1: a ring's), `first + stage`.
 struct MbarRef {
   int64_t first = -1;
   Value stage;
+  int64_t slots = 2;
   /// The parity to wait for, when fixed at the copy (resident operands);
   /// otherwise the thread's parity bit of the mbarrier.
   Value parity = {};
@@ -481,6 +483,8 @@ private:
     bool async;      // copied by cp.async in a group committed just now
     bool prefetched; // copied by an earlier iteration (see emitFor)
     MbarRef tma = {}; // copied by TMA: wait on this before reading
+    /// Prefetched by cp.async: the loop committed this many groups since.
+    int64_t ahead = 0;
   };
   /// Puts an mma operand (its staged value) at `byteOffset` of the scratch
   /// buffer as `layout` says: a deferred load by TMA (into operand `slot`'s
@@ -488,17 +492,18 @@ private:
   /// registers; a prefetched load is already in place.
   Staged stageOperand(Value value, int64_t byteOffset, StageLayout layout,
                       unsigned slot);
-  /// How many mma operands `load`'s tile is (through folded transposes).
-  static int64_t mmaOperandUses(tile::LoadOp load) {
-    int64_t n = 0;
-    for (OpOperand &use : load.getResult().getUses()) {
-      if (auto permute = dyn_cast<tile::PermuteOp>(use.getOwner()))
-        n += std::distance(permute.getResult().use_begin(),
-                           permute.getResult().use_end());
-      else
-        ++n;
-    }
-    return n;
+  /// For operands the threads copied ahead with cp.async (`aThreads` /
+  /// `bThreads`: staged by the threads), the groups newer than the nearest
+  /// one's: `cp.async.wait_group` of that many leaves only the copies of
+  /// later iterations in flight. 0 when neither was copied ahead.
+  static int64_t groupsSince(bool aThreads, const Staged &a, bool bThreads,
+                             const Staged &b) {
+    int64_t ahead = 0;
+    for (auto [threads, staged] : {std::pair<bool, const Staged *>{aThreads, &a},
+                                   {bThreads, &b}})
+      if (threads && staged->prefetched && staged->ahead > 0)
+        ahead = ahead ? std::min(ahead, staged->ahead) : staged->ahead;
+    return ahead;
   }
   /// See "tcgen05" above.
   bool usesTcgen05(tile::MmaOp op);
@@ -536,21 +541,18 @@ private:
   /// (`elementBytes`-byte elements).
   Value stagedIndex(ArrayRef<Value> coords, ArrayRef<int64_t> shape,
                     StageLayout layout, int64_t elementBytes);
-  /// Deferred mma operand loads of a loop, copied one iteration ahead into
-  /// two alternating buffers of dynamic shared memory.
+  /// Deferred mma operand loads of a loop that tilegpu-schedule-loads
+  /// issued `distance` iterations ahead: a ring of distance + 1 buffers of
+  /// dynamic shared memory (and as many mbarriers for a TMA copy).
   struct Prefetch {
     tile::LoadOp load;
     StageLayout layout;
+    int64_t distance = 1;
     int64_t stageBytes = 0, offset = 0;
-    int64_t mbar = -1; // TMA loads: the first of two mbarriers (one per buffer)
+    int64_t mbar = -1; // TMA loads: the first mbarrier (one per buffer)
   };
-  SmallVector<Prefetch> planPrefetch(scf::ForOp loop,
-                                     SmallVector<Operation *> &slice);
-  /// The scalar ops of `loop`'s body that `load`'s indices depend on, when
-  /// they can be evaluated for another iteration: ops on the induction
-  /// variable and on values from outside the loop (no loop-carried value).
-  static bool indexSlice(scf::ForOp loop, tile::LoadOp load,
-                         SmallVector<Operation *> &ops);
+  FailureOr<SmallVector<Prefetch>>
+  planPrefetch(scf::ForOp loop, SmallVector<Operation *> &slice);
   /// Other loads of a loop (their tiles go to registers) issued one
   /// iteration ahead: their registers are carried by the loop.
   SmallVector<tile::LoadOp>
@@ -567,10 +569,12 @@ private:
   SmallVector<Value> loadRegisters(tile::LoadOp op, bool packed);
   bool packsIntoWords(tile::LoadOp op);
   SmallVector<Value> unpackWords(Type element, ArrayRef<Value> words);
-  /// Buffer `stage` (0 or 1, i32) of a prefetch.
+  /// Buffer `stage` (0 to distance, i32) of a prefetch's ring.
   Value prefetchBuffer(const Prefetch &p, Value stage);
   /// Per load result, the buffer the current iteration reads.
   DenseMap<Value, Value> prefetchedAt;
+  /// Per load result prefetched by cp.async, its distance.
+  DenseMap<Value, int64_t> prefetchedAhead;
   /// Dynamic shared memory: a stack of pipeline buffers (a loop's are live
   /// while it runs); the high-water mark is what launches pass.
   int64_t dynamicTop = 0, dynamicBytes = 0;
@@ -1540,7 +1544,7 @@ void KernelEmitter::emitResident(tile::LoadOp load) {
   LLVM::StoreOp::create(b, loc,
                         arith::XOrIOp::create(b, loc, parity, i32(1)), slot);
   issueTma(load, dst, MbarRef{bar, Value()});
-  residentAt[load.getResult()] = {dst, MbarRef{bar, Value(), parity}};
+  residentAt[load.getResult()] = {dst, MbarRef{bar, Value(), 2, parity}};
 }
 
 LogicalResult KernelEmitter::planTensorMaps() {
@@ -1656,6 +1660,29 @@ void KernelEmitter::waitTma(MbarRef bar) {
         b, loc, arith::XOrIOp::create(b, loc, phase, i32(1)), slot);
     return;
   }
+  if (bar.slots > 2) {
+    // A deeper ring: the parity bit of the buffer this stage names, and
+    // that one flipped (selects, so that the bits stay in registers).
+    SmallVector<Value> slots, bits, named;
+    Value phase;
+    for (int64_t j = 0; j < bar.slots; ++j) {
+      slots.push_back(phaseSlot(bar.first + j));
+      bits.push_back(LLVM::LoadOp::create(b, loc, i32Type, slots.back()));
+      named.push_back(arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::eq, bar.stage, i32(j)));
+      phase = j == 0 ? bits[0]
+                     : arith::SelectOp::create(b, loc, named[j], bits[j],
+                                               phase)
+                           .getResult();
+    }
+    NVVM::MBarrierTryWaitParityOp::create(b, loc, addr, phase, ticks);
+    Value flipped = arith::XOrIOp::create(b, loc, phase, i32(1));
+    for (int64_t j = 0; j < bar.slots; ++j)
+      LLVM::StoreOp::create(
+          b, loc, arith::SelectOp::create(b, loc, named[j], flipped, bits[j]),
+          slots[j]);
+    return;
+  }
   // Two buffers: the parity bit of the one this stage names (selects, so
   // that the bits stay in registers).
   Value s0 = phaseSlot(bar.first), s1 = phaseSlot(bar.first + 1);
@@ -1723,7 +1750,7 @@ KernelEmitter::Staged KernelEmitter::stageOperand(Value value,
             it->second.bar};
   if (Value at = prefetchedAt.lookup(value))
     return {at, /*async=*/false, /*prefetched=*/true,
-            prefetchedMbar.lookup(value)};
+            prefetchedMbar.lookup(value), prefetchedAhead.lookup(value)};
   auto type = cast<RankedTensorType>(value.getType());
   int64_t elements = layout.elements(type.getShape());
   sharedBytes = std::max(
@@ -2015,9 +2042,8 @@ LogicalResult KernelEmitter::emitMma(tile::MmaOp op) {
   bool aThreads = !aInRegs && !aStaged.tma, bThreads = !bStaged.tma;
   if ((aThreads && aStaged.async) || (bThreads && bStaged.async))
     NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
-  else if ((aThreads && aStaged.prefetched) ||
-           (bThreads && bStaged.prefetched))
-    NVVM::CpAsyncWaitGroupOp::create(b, loc, 1);
+  else if (int64_t ahead = groupsSince(aThreads, aStaged, bThreads, bStaged))
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, ahead);
   if (aStaged.tma)
     waitTma(aStaged.tma);
   if (bStaged.tma)
@@ -2587,8 +2613,8 @@ LogicalResult KernelEmitter::emitAsyncMma(tile::MmaOp op, Value aSrc,
   bool aThreads = !aInRegs && !aStaged.tma, bThreads = !bStaged.tma;
   if ((aThreads && aStaged.async) || (bThreads && bStaged.async))
     NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
-  else if ((aThreads && aStaged.prefetched) || (bThreads && bStaged.prefetched))
-    NVVM::CpAsyncWaitGroupOp::create(b, loc, 1);
+  else if (int64_t ahead = groupsSince(aThreads, aStaged, bThreads, bStaged))
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, ahead);
   if (aStaged.tma)
     waitTma(aStaged.tma);
   if (bStaged.tma)
@@ -3388,87 +3414,54 @@ LogicalResult KernelEmitter::emitElementwise(Operation &op) {
 // Control flow
 //===----------------------------------------------------------------------===//
 
-/// A scalar op the prefetch can evaluate for another iteration.
-static bool isScalarIndexOp(Operation *op) {
-  if (op->getNumRegions() || op->getNumResults() != 1 ||
-      isa<RankedTensorType>(op->getResult(0).getType()))
-    return false;
-  if (isa<tile::DimOp, tile::ProgramIdOp, tile::NumProgramsOp>(op))
-    return true;
-  Dialect *dialect = op->getDialect();
-  return dialect && (dialect->getNamespace() == "arith" ||
-                     dialect->getNamespace() == "math") &&
-         llvm::none_of(op->getOperandTypes(),
-                       [](Type t) { return isa<RankedTensorType>(t); });
-}
-
-SmallVector<KernelEmitter::Prefetch>
+FailureOr<SmallVector<KernelEmitter::Prefetch>>
 KernelEmitter::planPrefetch(scf::ForOp loop,
                             SmallVector<Operation *> &slice) {
   SmallVector<Prefetch> plan;
   Block *body = loop.getBody();
-  DenseSet<Value> written;
-  loop.walk([&](tile::StoreOp store) { written.insert(store.getView()); });
   DenseSet<Operation *> inSlice;
-  // Leaves room for the static scratch buffer and for the buffers of the
-  // loops this one is nested in.
-  int64_t budget = 160 * 1024 - dynamicTop;
+  // Room left by the static scratch buffer and the buffers of the loops
+  // this one is nested in (tilegpu-schedule-loads planned within it).
+  int64_t room = kRingBudgetBytes - dynamicTop;
   for (Operation &op : body->without_terminator()) {
     auto load = dyn_cast<tile::LoadOp>(op);
-    if (!load || !loadsIntoMma(load) || written.contains(load.getView()))
+    auto distance =
+        load ? load->getAttrOfType<IntegerAttr>(kDistanceAttr) : IntegerAttr();
+    if (!distance)
       continue;
+    if (std::string problem = pipelineProblem(load); !problem.empty())
+      return load->emitError() << "'" << kDistanceAttr
+                               << "' on a load the loop cannot issue ahead: "
+                               << problem;
+    if (distance.getInt() < 1 || distance.getInt() > 16)
+      return load->emitError()
+             << "'" << kDistanceAttr << "' must be in [1, 16], got "
+             << distance.getInt();
     auto type = cast<RankedTensorType>(load.getType());
     int64_t eb = storageBytes(type.getElementType());
-    // Staged as its mma will read it (every use the same way).
+    // Staged as its mma will read it (every use the same way). A tile the
+    // threads cannot copy asynchronously (a view without unit stride, say)
+    // is loaded where its mma stands, as without a schedule.
     std::optional<StageLayout> layout = loadStage(load);
     if (!layout || (!layout->swizzled && !asyncCopyGroup(load, *layout)))
       continue;
-    // Each wait on a TMA buffer's mbarrier takes the next phase: a load the
-    // loop reads as more than one mma operand (which would wait twice on
-    // one copy) is copied where each use stands instead.
-    if (layout->swizzled && mmaOperandUses(load) > 1)
-      continue;
-    // Its indices, evaluated one iteration ahead.
     SmallVector<Operation *> ops;
-    bool ok = indexSlice(loop, load, ops);
+    (void)laterIterationSlice(loop, load, ops); // (pipelineProblem checked)
     int64_t bytes = alignFor(layout->elements(type.getShape()) * eb, *layout);
-    if (!ok || 2 * bytes > budget)
-      continue;
-    budget -= 2 * bytes;
-    plan.push_back({load, *layout, bytes, 0});
+    int64_t ring = (distance.getInt() + 1) * bytes;
+    if (ring > room)
+      return load->emitError()
+             << "the ring of " << distance.getInt() + 1 << " buffers of "
+             << bytes << " bytes does not fit in the " << room
+             << " bytes of shared memory left for rings";
+    room -= ring;
+    plan.push_back({load, *layout, distance.getInt(), bytes, 0});
     inSlice.insert(ops.begin(), ops.end());
   }
   for (Operation &op : body->without_terminator())
     if (inSlice.contains(&op))
       slice.push_back(&op);
   return plan;
-}
-
-bool KernelEmitter::indexSlice(scf::ForOp loop, tile::LoadOp load,
-                               SmallVector<Operation *> &ops) {
-  Block *body = loop.getBody();
-  SmallVector<Value> work(load.getIndices());
-  DenseSet<Operation *> seen;
-  while (!work.empty()) {
-    Value v = work.pop_back_val();
-    if (v == loop.getInductionVar())
-      continue;
-    if (auto arg = dyn_cast<BlockArgument>(v)) {
-      if (arg.getOwner() == body)
-        return false; // a loop-carried value
-      continue;
-    }
-    Operation *def = v.getDefiningOp();
-    if (!loop->isAncestor(def))
-      continue; // defined before the loop
-    if (def->getBlock() != body || !isScalarIndexOp(def))
-      return false;
-    if (seen.insert(def).second) {
-      ops.push_back(def);
-      llvm::append_range(work, def->getOperands());
-    }
-  }
-  return true;
 }
 
 /// A load in a loop body whose tile lands in registers waits for global
@@ -3507,7 +3500,7 @@ KernelEmitter::planRegisterPrefetch(scf::ForOp loop,
     if (packsIntoWords(load))
       words /= 2;
     SmallVector<Operation *> ops;
-    if (words > budget || !indexSlice(loop, load, ops))
+    if (words > budget || !laterIterationSlice(loop, load, ops))
       continue;
     budget -= words;
     plan.push_back(load);
@@ -3546,7 +3539,10 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   Value lb = regs[op.getLowerBound()][0], ub = regs[op.getUpperBound()][0],
         step = regs[op.getStep()][0];
   SmallVector<Operation *> slice;
-  SmallVector<Prefetch> plan = planPrefetch(op, slice);
+  FailureOr<SmallVector<Prefetch>> planned = planPrefetch(op, slice);
+  if (failed(planned))
+    return failure();
+  SmallVector<Prefetch> plan = std::move(*planned);
   SmallVector<tile::LoadOp> preload = planRegisterPrefetch(op, slice);
   // What the loop carries per preloaded load: its registers, or its words.
   SmallVector<Type> preloadTypes;
@@ -3563,16 +3559,24 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   }
   int64_t savedTop = dynamicTop;
   bool anyTma = false, anyCpAsync = false;
+  // The distances the loop issues loads at (register loads: one ahead).
+  SmallVector<int64_t> distances;
+  if (!preload.empty())
+    distances.push_back(1);
   for (Prefetch &p : plan) {
     anyCpAsync |= !p.layout.swizzled;
     p.offset = alignFor(dynamicTop, p.layout);
-    dynamicTop = p.offset + 2 * p.stageBytes;
+    dynamicTop = p.offset + (p.distance + 1) * p.stageBytes;
     if (p.layout.swizzled) {
       p.mbar = numMbarriers;
-      numMbarriers += 2;
+      numMbarriers += p.distance + 1;
       anyTma = true;
     }
+    if (!llvm::is_contained(distances, p.distance))
+      distances.push_back(p.distance);
   }
+  llvm::sort(distances);
+  int64_t deepest = distances.empty() ? 0 : distances.back();
   dynamicBytes = std::max(dynamicBytes, dynamicTop);
   // Runs `fn` with the index slice evaluated for iteration `iv`; the
   // registers of the loop's own values are left as they were.
@@ -3596,20 +3600,26 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
         regs[v] = r;
     }
   };
-  // Issues the copies of every planned load for iteration `iv` into `stage`
-  // and the register loads, whose values it returns.
-  auto issueFor = [&](Value iv, Value stage) {
+  // Issues the copies of the planned loads of `distance` for iteration `iv`
+  // into buffer `stage` of their rings and (`withPreload`) the register
+  // loads, whose values it returns.
+  auto issueFor = [&](Value iv, Value stage, int64_t distance,
+                      bool withPreload) {
     SmallVector<Value> values;
     atIteration(iv, [&] {
       for (Prefetch &p : plan) {
+        if (p.distance != distance)
+          continue;
         if (p.mbar >= 0)
-          issueTma(p.load, prefetchBuffer(p, stage), MbarRef{p.mbar, stage});
+          issueTma(p.load, prefetchBuffer(p, stage),
+                   MbarRef{p.mbar, stage, p.distance + 1});
         else
           issueCopy(p.load, prefetchBuffer(p, stage), p.layout);
       }
-      for (tile::LoadOp load : preload)
-        llvm::append_range(values,
-                           loadRegisters(load, packsIntoWords(load)));
+      if (withPreload)
+        for (tile::LoadOp load : preload)
+          llvm::append_range(values,
+                             loadRegisters(load, packsIntoWords(load)));
     });
     return values;
   };
@@ -3635,12 +3645,46 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
       pendingLoads.clear();
       pendingStores.clear();
     }
-    Value runs =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, lb, ub);
-    first = ifElse(
-        runs, preloadTypes, [&] { return issueFor(lb, i32(0)); }, poison);
-    if (anyCpAsync)
-      NVVM::CpAsyncCommitGroupOp::create(b, loc);
+    // Iteration lb + t * step for t < deepest, and whether it runs (an
+    // iteration past INT_MAX wraps around and is none).
+    SmallVector<Value> target = {lb}, runs = {arith::CmpIOp::create(
+                                         b, loc, arith::CmpIPredicate::slt,
+                                         lb, ub)};
+    for (int64_t t = 1; t < deepest; ++t) {
+      Value next = arith::AddIOp::create(b, loc, target.back(), step);
+      runs.push_back(arith::AndIOp::create(
+          b, loc, runs.back(),
+          arith::AndIOp::create(
+              b, loc,
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next,
+                                    ub),
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, next,
+                                    target.back()))));
+      target.push_back(next);
+    }
+    // The prologue: the iterations -deepest .. -1 the loop would have run
+    // before its first, each issuing iteration v + distance into buffer
+    // v + distance of each ring and committing its group, so that the copy
+    // of iteration i at distance d is always d groups behind iteration i's
+    // own (cp.async.wait_group d waits for it).
+    for (int64_t v = -deepest; v < 0; ++v) {
+      for (int64_t d : distances) {
+        int64_t t = v + d;
+        if (t < 0)
+          continue;
+        bool withPreload = d == 1 && !preload.empty();
+        SmallVector<Value> values = ifElse(
+            runs[t], withPreload ? preloadTypes : SmallVector<Type>(),
+            [&] { return issueFor(target[t], i32(t), d, withPreload); },
+            [&] {
+              return withPreload ? poison() : SmallVector<Value>();
+            });
+        if (withPreload)
+          first = values;
+      }
+      if (anyCpAsync)
+        NVVM::CpAsyncCommitGroupOp::create(b, loc);
+    }
     noteAccesses(op);
   }
   // Accumulators that stay in tensor memory across the loop (tcgen05): in
@@ -3684,32 +3728,61 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   SmallVector<Value> nextValues;
   if (!plan.empty() || !preload.empty()) {
     Value iv = loop.getInductionVar();
-    Value stage = arith::AndIOp::create(
-        b, loc,
+    // Iteration k = (iv - lb) / step reads buffer k mod (d + 1) of a ring
+    // of distance d.
+    Value index =
         arith::DivSIOp::create(b, loc, arith::SubIOp::create(b, loc, iv, lb),
-                               step),
-        i32(1));
+                               step);
+    DenseMap<int64_t, Value> stageOf;
+    for (int64_t d : distances)
+      stageOf[d] =
+          d == 1 ? arith::AndIOp::create(b, loc, index, i32(1)).getResult()
+                 : arith::RemSIOp::create(b, loc, index, i32(d + 1))
+                       .getResult();
+    // Everyone is done with the buffers the iteration before read, which
+    // this one's copies overwrite.
     if (!plan.empty())
       barrier();
-    Value next = arith::AddIOp::create(b, loc, iv, step);
-    // (next > iv: an iteration past INT_MAX wraps around and is no
-    // iteration.)
-    Value more = arith::AndIOp::create(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next, ub),
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, next, iv));
-    Value other = arith::XOrIOp::create(b, loc, stage, i32(1));
-    nextValues = ifElse(
-        more, preloadTypes, [&] { return issueFor(next, other); },
-        [&] { return current; });
-    // Committed even when empty: the mma waits for all groups but the
-    // newest, which must be this one.
+    for (int64_t d : distances) {
+      Value stage = stageOf[d];
+      // Iteration k + d, into buffer (k + d) mod (d + 1) (the one read
+      // before); (next > iv: an iteration past INT_MAX wraps around and is
+      // no iteration).
+      Value next = arith::AddIOp::create(
+          b, loc, iv,
+          d == 1 ? step : arith::MulIOp::create(b, loc, step, i32(d)));
+      Value more = arith::AndIOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next, ub),
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, next, iv));
+      Value other =
+          d == 1 ? arith::XOrIOp::create(b, loc, stage, i32(1)).getResult()
+                 : arith::SelectOp::create(
+                       b, loc,
+                       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                             stage, i32(0)),
+                       i32(d), arith::SubIOp::create(b, loc, stage, i32(1)))
+                       .getResult();
+      bool withPreload = d == 1 && !preload.empty();
+      SmallVector<Value> values = ifElse(
+          more, withPreload ? preloadTypes : SmallVector<Type>(),
+          [&] { return issueFor(next, other, d, withPreload); },
+          [&] { return withPreload ? current : SmallVector<Value>(); });
+      if (withPreload)
+        nextValues = values;
+    }
+    // Committed even when empty: a load of distance d waits for all groups
+    // but the d newest, the last of which must be this one.
     if (anyCpAsync)
       NVVM::CpAsyncCommitGroupOp::create(b, loc);
     for (Prefetch &p : plan) {
+      Value stage = stageOf[p.distance];
       prefetchedAt[p.load.getResult()] = prefetchBuffer(p, stage);
       if (p.mbar >= 0)
-        prefetchedMbar[p.load.getResult()] = MbarRef{p.mbar, stage};
+        prefetchedMbar[p.load.getResult()] =
+            MbarRef{p.mbar, stage, p.distance + 1};
+      else
+        prefetchedAhead[p.load.getResult()] = p.distance;
     }
     size_t k = 0;
     for (auto [load, n] : llvm::zip(preload, preloadCounts)) {
@@ -3732,6 +3805,7 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   for (Prefetch &p : plan) {
     prefetchedAt.erase(p.load.getResult());
     prefetchedMbar.erase(p.load.getResult());
+    prefetchedAhead.erase(p.load.getResult());
   }
   for (tile::LoadOp load : preload) {
     preloaded.erase(load);

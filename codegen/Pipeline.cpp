@@ -77,9 +77,14 @@ FailureOr<Artifact> compile(ModuleOp module, const TargetInfo &target,
        [](PassManager &pm) { pm.addPass(createTileGPUAssignLayouts()); }},
       {"4-tilegpu-insert-tma",
        [](PassManager &pm) { pm.addPass(createTileGPUInsertTma()); }},
-      {"5-convert-tilegpu-to-llvm",
+      {"5-tilegpu-pipeline",
+       [](PassManager &pm) {
+         pm.addPass(createTileGPUAssignLatencies());
+         pm.addPass(createTileGPUScheduleLoads());
+       }},
+      {"6-convert-tilegpu-to-llvm",
        [](PassManager &pm) { pm.addPass(createConvertTileGPUToLLVM()); }},
-      {"6-llvm",
+      {"7-llvm",
        [](PassManager &pm) {
          pm.addPass(createSCFToControlFlowPass());
          pm.addPass(createConvertMathToLLVMPass());
@@ -132,8 +137,8 @@ FailureOr<Artifact> compile(ModuleOp module, const TargetInfo &target,
     return failure();
   artifact.ptx = *ptx;
   if (dump) {
-    dump("7-llvm-ir", llvmIR);
-    dump("8-ptx", artifact.ptx);
+    dump("8-llvm-ir", llvmIR);
+    dump("9-ptx", artifact.ptx);
   }
   if (assemble) {
     std::vector<ResourceUsage> usage;

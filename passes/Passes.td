@@ -152,6 +152,72 @@ def TileGPUInsertTma : Pass<"tilegpu-insert-tma", "mlir::ModuleOp"> {
   ];
 }
 
+def TileGPUAssignLatencies
+    : Pass<"tilegpu-assign-latencies", "mlir::ModuleOp"> {
+  let summary = "The software pipeline, step 1: how long each load's copy "
+                "should be in flight";
+  let description = [{
+    Marks `tilegpu.latency = N : i64` (N >= 1 loop iterations) on each
+    `tile.load` the pipeline can issue ahead (passes/PipelinePlan.h): it
+    stands directly in an `scf.for` body, its tile only feeds mma operands
+    there (so its copy goes to shared memory, never to registers), the
+    loop does not write its view, its indices can be evaluated for a later
+    iteration, and a TMA copy feeds a single mma operand. N is the load's
+    `latency` hint, else the kernel's `num_stages` hint minus one
+    (`num_stages = 1`: none), else 1 (two buffers: what measured best for
+    the Mamba-2 kernels on the H200).
+
+    ```mlir
+    scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (...) {
+      %a = tile.load %x[%i, %k] {latency = 2 : i64} : ... -> tensor<64x64xbf16, ...>
+      %m = tile.mma %a, %b, %acc ...
+    ```
+    gets `tilegpu.latency = 2 : i64` on the load
+    (test/passes/pipeline-latencies.mlir has the cases where it must not).
+    With `remarks=true` every load in a loop says its latency and where it
+    came from, or why it has none. Numerics are unchanged.
+  }];
+  let options = [
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Say for every load in a loop its latency and where it came "
+           "from, or why it has none">,
+  ];
+}
+
+def TileGPUScheduleLoads : Pass<"tilegpu-schedule-loads", "mlir::ModuleOp"> {
+  let summary = "The software pipeline, step 2: how far ahead each load is "
+                "issued";
+  let description = [{
+    For each load with `tilegpu.latency = N`, loops outermost first and
+    loads in body order, marks `tilegpu.distance = D : i64`: the load of
+    iteration i + D is issued by iteration i, into a ring of D + 1 buffers
+    of dynamic shared memory (D + 1 mbarriers for a TMA copy). D is N,
+    cut so that every loop's rings, the rings of the loops around it and
+    the loop-invariant TMA operands' buffers fit in 160 KB
+    (passes/PipelinePlan.h: a buffer's size is bounded by the tile with
+    8 more elements per row, or 128-byte swizzled and 1024-byte aligned for
+    a TMA copy); a load for which not even two buffers fit is not
+    scheduled (the mma copies it where it stands). It checks the rules of
+    tilegpu-assign-latencies again (a hand-written latency on a load the
+    loop cannot issue ahead is not scheduled).
+
+    convert-tilegpu-to-llvm expands the scheduled loops: a prologue issues
+    the copies of the first iterations (each guarded by the trip count),
+    every iteration waits at a barrier (all threads done with the buffer
+    read the iteration before), issues the copy of iteration i + D into
+    it, then computes on its own buffer, waiting for its cp.async group
+    (`cp.async.wait_group D`) or its mbarrier phase.
+
+    With `remarks=true` every load with a latency says how far ahead it is
+    issued, or why not. Numerics are unchanged.
+  }];
+  let options = [
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Say for every load with a latency how far ahead it is issued, "
+           "or why not">,
+  ];
+}
+
 def ConvertTileGPUToLLVM : Pass<"convert-tilegpu-to-llvm", "mlir::ModuleOp"> {
   let summary = "Lower distributed tile kernels to the LLVM and NVVM dialects";
   let description = [{
@@ -163,8 +229,8 @@ def ConvertTileGPUToLLVM : Pass<"convert-tilegpu-to-llvm", "mlir::ModuleOp"> {
     reductions and shape changes go through one shared-memory buffer with
     barriers, or stay in registers where the layouts allow; `tile.mma`
     becomes mma.sync with ldmatrix fragments, its operands loaded by cp.async
-    and, in loops, one iteration ahead (dynamic shared memory,
-    `tilegpu.dynamic_shared_bytes`), an A operand in the accumulator layout
+    and, in loops, as far ahead as tilegpu-schedule-loads says (rings in
+    dynamic shared memory, `tilegpu.dynamic_shared_bytes`), an A operand in the accumulator layout
     (warps along M) taken from registers; with the `prefetch_registers` hint
     other loads in loops are issued one iteration ahead into registers the
     loop carries (16-bit tiles as the loaded words); `scf.for`/`scf.if` carry

@@ -36,6 +36,7 @@ void chunkState(const Config &cfg,
                 BT = cfg["BLOCK_T"];
   hint("default", "num_warps", cfg["num_warps"]);
   pdlHint(cfg);
+  stagesHint(cfg);
   if (cfg["wgmma"])
     hint("sm_90a", "wgmma", 1);
   // -1: by the block's width, as measured (below).
@@ -101,6 +102,7 @@ const Register registration{{
             tunable("prefetch_registers", {0, 32, 64}, 64,
                     "registers per thread for loads issued a token block "
                     "ahead"),
+            stagesTunable("not measured yet"),
             pdlTunable(),
         },
     // (chunk x head, p block, n block x batch)

@@ -39,6 +39,7 @@ void computeOut(const Config &cfg,
   const int64_t blocksPerChunk = Q / BM;
   hint("default", "num_warps", cfg["num_warps"]);
   pdlHint(cfg);
+  stagesHint(cfg);
   if (cfg["wgmma"])
     hint("sm_90a", "wgmma", 1);
   hint("sm_90a", "wgmma_register_a", cfg["wgmma_register_a"]);
@@ -216,6 +217,7 @@ const Register registration{{
             // 3 CTAs per SM instead of 4.
             tunable("tma_store", {0, 1}, 0,
                     "y through shared memory and the TMA (sm_90a and later)"),
+            stagesTunable("not measured yet"),
             pdlTunable(),
         },
     // (token block x head, p block, batch)

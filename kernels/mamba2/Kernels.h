@@ -34,6 +34,18 @@ inline void pdlHint(const dsl::Config &cfg) {
   dsl::hint("default", "pdl", cfg["pdl"]);
 }
 
+/// The `num_stages` tunable of the kernels with pipelined loops, and its
+/// hint: loads into mma operands are issued num_stages - 1 iterations ahead
+/// (tilegpu-assign-latencies).
+inline dsl::Param stagesTunable(std::string measured) {
+  return dsl::tunable("num_stages", {2, 3, 4}, 2,
+                      "shared-memory buffers per load that a loop issues "
+                      "ahead (" + measured + ")");
+}
+inline void stagesHint(const dsl::Config &cfg) {
+  dsl::hint("default", "num_stages", cfg["num_stages"]);
+}
+
 // Pieces of the chunk-state recurrence shared by fwd_pass_state (all of it,
 // chunk after chunk), chunk_state (what one chunk adds) and state_passing
 // (the carry from chunk to chunk), so that the three stay one definition.

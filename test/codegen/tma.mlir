@@ -1,4 +1,4 @@
-// RUN: tessel-opt %s -split-input-file --tilegpu-assign-layouts --tilegpu-insert-tma --convert-tilegpu-to-llvm | FileCheck %s
+// RUN: tessel-opt %s -split-input-file --tilegpu-assign-layouts --tilegpu-insert-tma --tilegpu-assign-latencies --tilegpu-schedule-loads --convert-tilegpu-to-llvm | FileCheck %s
 
 // Loads that only feed mma.sync operands, of 2-D boxes whose rows are whole
 // 128-byte panels, from views promised 16-byte aligned with unit stride, go

@@ -456,6 +456,16 @@ std::vector<Case> opCases(std::mt19937 &rng) {
   cases.push_back(matmulCase(rng, "test_tma_wgmma_tf32", "tma wgmma",
                              DType::f32, 130, 200, 150, 64, 128, false, true,
                              true));
+  // Rings deeper than two: K tiles 7, 2 and 1 (fewer iterations than the
+  // distance: the prologue's guards), then 5 and 2 by the TMA.
+  for (int64_t K : {200, 40, 20})
+    cases.push_back(matmulCase(rng, "test_pipe_bf16", "pipelined 3/2",
+                               DType::bf16, 150, 100, K, 64, 64, false, false,
+                               false));
+  for (int64_t K : {300, 100})
+    cases.push_back(matmulCase(rng, "test_tma_wgmma_pipe_bf16",
+                               "tma wgmma pipelined 2/3", DType::bf16, 150,
+                               200, K, 64, 128, false, true, true));
   cases.push_back(matmulCase(rng, "test_tma_f16_once", "tma", DType::f16, 130,
                              70, 100, 64, 64, false, false, true));
   cases.push_back(matmulCase(rng, "test_tma_wgmma_bf16", "tma wgmma",

@@ -242,6 +242,25 @@ const Register registrations[] = {
         },
         {{"BM", 64}, {"BN", 128}, {"BK", 64}, {"TRANS_A", 0}, {"TRANS_B", 1},
          {"LOOP", 1}, {"WGMMA", 1}, {"num_warps", 4}}),
+    // Deeper rings (tilegpu-schedule-loads from the loads' latency hints):
+    // A 3 and B 2 iterations ahead by cp.async (mma.sync), A 2 and B 3 by
+    // the TMA (wgmma on sm_90a, tcgen05 on sm_100a/sm_103a).
+    add("test_pipe_bf16",
+        [](const Config &c) {
+          define(tessel::test::matmulTransposedKernel<bf16>, c,
+                 {"a", "b", "c"});
+        },
+        {{"BM", 64}, {"BN", 64}, {"BK", 32}, {"TRANS_A", 0}, {"TRANS_B", 0},
+         {"LOOP", 1}, {"WGMMA", 0}, {"num_warps", 4}, {"LAT_A", 3},
+         {"LAT_B", 2}}),
+    add("test_tma_wgmma_pipe_bf16",
+        [](const Config &c) {
+          define(tessel::test::matmulTransposedKernel<bf16, kDense>, c,
+                 {"a", "b", "c"});
+        },
+        {{"BM", 64}, {"BN", 128}, {"BK", 64}, {"TRANS_A", 0}, {"TRANS_B", 1},
+         {"LOOP", 1}, {"WGMMA", 1}, {"num_warps", 4}, {"LAT_A", 2},
+         {"LAT_B", 3}}),
     add("test_tma_f16_once",
         [](const Config &c) {
           define(tessel::test::matmulTransposedKernel<f16, kDense>, c, {"a", "b", "c"});

@@ -38,11 +38,15 @@ inline void matmulTransposedKernel(const Config &cfg, View<T, 2, F> a,
   if (cfg["WGMMA"])
     hint("sm_90a", "wgmma", 1);
   auto i = program_id(0), j = program_id(1);
+  // LAT_A / LAT_B: the loads' latency hints (iterations ahead: rings of
+  // that many buffers plus one).
+  LoadOptions la{.latency = cfg.has("LAT_A") ? int(cfg["LAT_A"]) : 0};
+  LoadOptions lb{.latency = cfg.has("LAT_B") ? int(cfg["LAT_B"]) : 0};
   auto product = [&](ScalarArg k, Tile acc) {
-    Tile x = ta ? transpose(load(a, {k, i}, {BK, BM}))
-                : load(a, {i, k}, {BM, BK});
-    Tile y = tb ? transpose(load(b, {j, k}, {BN, BK}))
-                : load(b, {k, j}, {BK, BN});
+    Tile x = ta ? transpose(load(a, {k, i}, {BK, BM}, la))
+                : load(a, {i, k}, {BM, BK}, la);
+    Tile y = tb ? transpose(load(b, {j, k}, {BN, BK}, lb))
+                : load(b, {k, j}, {BK, BN}, lb);
     return mma(x, y, acc);
   };
   Tile acc = zeros({BM, BN});

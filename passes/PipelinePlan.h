@@ -1,0 +1,72 @@
+//===- PipelinePlan.h - which loads a loop issues ahead ---------*- C++ -*-===//
+//
+// The software pipeline of loads in loops, in three steps as Triton splits
+// it (../shared/DESIGN.md, "tilegpu-pipeline"):
+//
+//   tilegpu-assign-latencies  every pipelinable load gets `tilegpu.latency`:
+//                             how many iterations its copy should be in
+//                             flight (the load's `latency` hint, else the
+//                             kernel's `num_stages` - 1, else 1);
+//   tilegpu-schedule-loads    each gets `tilegpu.distance` (0 < distance <=
+//                             latency): the iteration ahead it is issued,
+//                             fitting every loop's rings in shared memory;
+//   convert-tilegpu-to-llvm   expands each loop: a ring of distance + 1
+//                             buffers per scheduled load (and distance + 1
+//                             mbarriers for a TMA copy), a prologue issuing
+//                             the first iterations, each iteration issuing
+//                             iteration i + distance's copy.
+//
+// These are the rules the passes share with the lowering.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_PASSES_PIPELINEPLAN_H
+#define TESSEL_PASSES_PIPELINEPLAN_H
+
+#include "dialect/tile/TileOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <string>
+
+namespace tessel {
+
+/// `tilegpu.latency` (i64 >= 1), set by tilegpu-assign-latencies.
+inline constexpr llvm::StringLiteral kLatencyAttr = "tilegpu.latency";
+/// `tilegpu.distance` (i64 >= 1), set by tilegpu-schedule-loads.
+inline constexpr llvm::StringLiteral kDistanceAttr = "tilegpu.distance";
+
+/// Shared memory all of a kernel's rings may take together (the rest of the
+/// 227 KB an H100/H200/B200 CTA can have stays for the mma scratch buffer
+/// and the other staging).
+inline constexpr int64_t kRingBudgetBytes = 160 * 1024;
+
+/// A scalar op (on no tile) that can be evaluated again for another
+/// iteration: arith/math on scalars, tile.dim, tile.program_id,
+/// tile.num_programs.
+bool isScalarIndexOp(mlir::Operation *op);
+
+/// The ops of `loop`'s body that `load`'s indices depend on, in `ops`, when
+/// they can be evaluated for a later iteration: scalar ops on the induction
+/// variable and on values defined outside the loop (no loop-carried value).
+bool laterIterationSlice(mlir::scf::ForOp loop, tile::LoadOp load,
+                         llvm::SmallVectorImpl<mlir::Operation *> &ops);
+
+/// How many mma operands `load`'s tile is (through folded transposes).
+int64_t mmaOperandUses(tile::LoadOp load);
+
+/// Why `load` cannot be issued ahead by the loop around it, or "": it
+/// stands directly in an scf.for body, its tile only feeds mma operands in
+/// that body (loadsIntoMma: the copy goes to shared memory, never to
+/// registers), nothing in the loop writes its view, its indices can be
+/// evaluated for a later iteration, and a TMA copy (each wait on its
+/// mbarrier takes the next phase) feeds a single mma operand.
+std::string pipelineProblem(tile::LoadOp load);
+
+/// Bytes one ring buffer of `load` takes at most: its tile 128-byte
+/// swizzled and 1024-byte aligned for a TMA copy, else with rows 8 elements
+/// longer (the widest staging the lowering picks), 16-byte aligned.
+int64_t ringBufferBytes(tile::LoadOp load);
+
+} // namespace tessel
+
+#endif // TESSEL_PASSES_PIPELINEPLAN_H
