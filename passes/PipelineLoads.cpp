@@ -48,8 +48,8 @@ struct AssignLatencies
     for (auto kernel : getOperation().getOps<func::FuncOp>()) {
       int64_t stages = numStagesHint(kernel);
       kernel.walk([&](tile::LoadOp load) {
-        if (!isa<scf::ForOp>(load->getParentOp()))
-          return;
+        if (!load->getParentOfType<scf::ForOp>())
+          return; // (not in a loop: nothing to say)
         if (std::string problem = pipelineProblem(load); !problem.empty()) {
           if (remarks)
             load->emitRemark("no latency: ") << problem;

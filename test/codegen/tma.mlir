@@ -181,3 +181,44 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
     return
   }
 }
+
+// -----
+
+// Deeper rings (latency 2: three buffers and three mbarriers per load,
+// 3 x 8192 x 2 bytes). Each thread keeps a parity bit per buffer and waits
+// on the one the stage names (a select per buffer), then flips it.
+// CHECK: module attributes {tilegpu.dynamic_shared_bytes = 49152 : i64
+// CHECK: llvm.mlir.global internal @tessel_mbar() {{.*}} : !llvm.array<6 x i64>
+// CHECK-LABEL: llvm.func @tma_deep
+// CHECK-COUNT-6: nvvm.mbarrier.init
+// CHECK-COUNT-4: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: scf.for
+// CHECK: arith.remsi %{{.*}}, %c3_i32
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-2: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: arith.cmpi eq, %[[STAGE:.*]], %c0
+// CHECK: arith.cmpi eq, %[[STAGE]], %c1
+// CHECK-NEXT: arith.select
+// CHECK: arith.cmpi eq, %[[STAGE]], %c2
+// CHECK-NEXT: %[[PHASE:.*]] = arith.select
+// CHECK-NEXT: nvvm.mbarrier.try_wait.parity %{{.*}}, %[[PHASE]]
+// CHECK-NEXT: arith.constant 1
+// CHECK-NEXT: arith.xori %[[PHASE]]
+// CHECK-COUNT-3: llvm.store
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK: scf.yield
+module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
+  func.func @tma_deep(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32>) : i32 {
+      %x = tile.load %a[%c0, %k] {latency = 2 : i64} : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+      %y = tile.load %b[%k, %c0] {latency = 2 : i64} : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+      %d = tile.mma %x, %y, %acc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %d : tensor<64x64xf32>
+    }
+    tile.store %r, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32>
+    return
+  }
+}

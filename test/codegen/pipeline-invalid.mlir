@@ -1,0 +1,63 @@
+// RUN: tessel-opt %s -split-input-file -verify-diagnostics --tilegpu-assign-layouts --convert-tilegpu-to-llvm
+
+// A tilegpu.distance mark the rules do not allow (hand-written: the loop
+// writes the view) is rejected, not lowered to a copy that reads too early.
+module attributes {tilegpu.target = "sm_90a"} {
+  func.func @written(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<64x32xf32>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x32xf32>) : i32 {
+      // expected-error @below {{'tilegpu.distance' on a load the loop cannot issue ahead: the loop writes the view}}
+      %x = tile.load %a[%c0, %k] {tilegpu.distance = 1 : i64} : !tile.view<?x?xbf16> -> tensor<64x16xbf16>
+      %y = tile.load %b[%k, %c0] : !tile.view<?x?xbf16> -> tensor<16x32xbf16>
+      %d = tile.mma %x, %y, %acc {precision = #tile<precision bf16>} : tensor<64x16xbf16>, tensor<16x32xbf16>, tensor<64x32xf32>
+      %t = arith.truncf %d : tensor<64x32xf32> to tensor<64x32xbf16>
+      tile.store %t, %a[%c0, %k] : tensor<64x32xbf16>, !tile.view<?x?xbf16>
+      scf.yield %d : tensor<64x32xf32>
+    }
+    tile.store %r, %c[%c0, %c0] : tensor<64x32xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
+
+// -----
+
+// A distance out of range.
+module attributes {tilegpu.target = "sm_90a"} {
+  func.func @zero(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<64x32xf32>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x32xf32>) : i32 {
+      // expected-error @below {{'tilegpu.distance' must be in [1, 16], got 0}}
+      %x = tile.load %a[%c0, %k] {tilegpu.distance = 0 : i64} : !tile.view<?x?xbf16> -> tensor<64x16xbf16>
+      %y = tile.load %b[%k, %c0] : !tile.view<?x?xbf16> -> tensor<16x32xbf16>
+      %d = tile.mma %x, %y, %acc {precision = #tile<precision bf16>} : tensor<64x16xbf16>, tensor<16x32xbf16>, tensor<64x32xf32>
+      scf.yield %d : tensor<64x32xf32>
+    }
+    tile.store %r, %c[%c0, %c0] : tensor<64x32xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
+
+// -----
+
+// Rings that do not fit (hand-written: 16 iterations ahead of a 64x128 bf16
+// tile, 17 buffers of 17408 bytes).
+module attributes {tilegpu.target = "sm_90a"} {
+  func.func @too_deep(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<64x32xf32>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x32xf32>) : i32 {
+      // expected-error @below {{the ring of 17 buffers of 17408 bytes does not fit in the 163840 bytes of shared memory left for rings}}
+      %x = tile.load %a[%c0, %k] {tilegpu.distance = 16 : i64} : !tile.view<?x?xbf16> -> tensor<64x128xbf16>
+      %y = tile.load %b[%k, %c0] : !tile.view<?x?xbf16> -> tensor<128x32xbf16>
+      %d = tile.mma %x, %y, %acc {precision = #tile<precision bf16>} : tensor<64x128xbf16>, tensor<128x32xbf16>, tensor<64x32xf32>
+      scf.yield %d : tensor<64x32xf32>
+    }
+    tile.store %r, %c[%c0, %c0] : tensor<64x32xf32>, !tile.view<?x?xf32>
+    return
+  }
+}

@@ -1,0 +1,135 @@
+// RUN: tessel-opt %s -split-input-file --tilegpu-assign-latencies --tilegpu-schedule-loads | FileCheck %s
+// With remarks, every load with a latency says how far ahead it is issued,
+// or why not:
+// RUN: tessel-opt %s -split-input-file --tilegpu-assign-latencies --tilegpu-schedule-loads=remarks=true -verify-diagnostics -o /dev/null
+// The lowering expands what was scheduled (ring sizes, cp.async groups):
+// RUN: tessel-opt %s -split-input-file --tilegpu-assign-layouts --tilegpu-assign-latencies --tilegpu-schedule-loads --convert-tilegpu-to-llvm | FileCheck %s --check-prefix=LLVM
+
+// Each load as far ahead as its latency: rings of 4 and 2 buffers. A
+// buffer's bound: 64 x (16 + 8) bf16 = 3072 bytes, 16 x (32 + 8) = 1280.
+// The lowering's rings (mma.sync staging pads rows by 8 elements too):
+// 4 x 3072 + 2 x 1280 = 14848 bytes; a prologue of three groups (the
+// iterations -3, -2, -1), one group per iteration, and the mma waits for
+// all but the newest one (the nearer load is one iteration ahead).
+// CHECK-LABEL: func.func @deep
+// CHECK: tile.load {{.*}} {latency = 3 : i64, tilegpu.distance = 3 : i64, tilegpu.latency = 3 : i64}
+// CHECK: tile.load {{.*}} {tilegpu.distance = 1 : i64, tilegpu.latency = 1 : i64}
+// LLVM: module attributes {tilegpu.dynamic_shared_bytes = 14848 : i64
+// LLVM-LABEL: llvm.func @deep
+// LLVM-COUNT-3: nvvm.cp.async.commit.group
+// LLVM-NEXT: scf.for
+// LLVM: arith.andi %{{.*}}, %c1_i32
+// LLVM: arith.remsi %{{.*}}, %c4_i32
+// LLVM-NEXT: nvvm.barrier0
+// LLVM: nvvm.cp.async.commit.group
+// LLVM-NOT: nvvm.cp.async.wait.group 0
+// LLVM: nvvm.cp.async.wait.group 1
+// LLVM: nvvm.mma.sync
+module attributes {tilegpu.target = "sm_90a"} {
+  func.func @deep(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<64x32xf32>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x32xf32>) : i32 {
+      // expected-remark @below {{issued 3 iterations ahead (4 buffers of 3072 bytes)}}
+      %x = tile.load %a[%c0, %k] {latency = 3 : i64} : !tile.view<?x?xbf16> -> tensor<64x16xbf16>
+      // expected-remark @below {{issued 1 iteration ahead (2 buffers of 1280 bytes)}}
+      %y = tile.load %b[%k, %c0] : !tile.view<?x?xbf16> -> tensor<16x32xbf16>
+      %d = tile.mma %x, %y, %acc {precision = #tile<precision bf16>} : tensor<64x16xbf16>, tensor<16x32xbf16>, tensor<64x32xf32>
+      scf.yield %d : tensor<64x32xf32>
+    }
+    tile.store %r, %c[%c0, %c0] : tensor<64x32xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
+
+// -----
+
+// Both loads at distance 2: the mma waits for all but the two newest groups.
+// CHECK-LABEL: func.func @both_two
+// CHECK-COUNT-2: tilegpu.distance = 2 : i64
+// LLVM-LABEL: llvm.func @both_two
+// LLVM-COUNT-2: nvvm.cp.async.commit.group
+// LLVM-NEXT: scf.for
+// LLVM: nvvm.cp.async.wait.group 2
+module attributes {tilegpu.target = "sm_90a"} {
+  func.func @both_two(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>, %n: i32) attributes {tile.hints = #tile.hints<{default = {num_stages = 3}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<64x32xf32>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x32xf32>) : i32 {
+      // expected-remark @below {{issued 2 iterations ahead (3 buffers of 3072 bytes)}}
+      %x = tile.load %a[%c0, %k] : !tile.view<?x?xbf16> -> tensor<64x16xbf16>
+      // expected-remark @below {{issued 2 iterations ahead (3 buffers of 1280 bytes)}}
+      %y = tile.load %b[%k, %c0] : !tile.view<?x?xbf16> -> tensor<16x32xbf16>
+      %d = tile.mma %x, %y, %acc {precision = #tile<precision bf16>} : tensor<64x16xbf16>, tensor<16x32xbf16>, tensor<64x32xf32>
+      scf.yield %d : tensor<64x32xf32>
+    }
+    tile.store %r, %c[%c0, %c0] : tensor<64x32xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
+
+// -----
+
+// Shared memory cuts the rings, first come first served. A TMA buffer is
+// 128 x 128 bf16 = 32768 bytes (1024-aligned). The loop-invariant TMA
+// operand before the loop keeps one (163840 - 32768 = 131072 left): the
+// first load asks for 8 iterations and gets 3 (4 buffers: all that is
+// left); the second does not fit even two buffers. In the nested loop
+// below the first load's ring, nothing is left either.
+// CHECK-LABEL: func.func @budget
+// CHECK: tile.load {{.*}} {latency = 8 : i64, tilegpu.distance = 3 : i64, tilegpu.latency = 8 : i64, tilegpu.tma}
+// CHECK-NOT: tilegpu.distance
+// CHECK: return
+module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
+  func.func @budget(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<128x128xf32>
+    %w = tile.load %a[%c0, %c0] {tilegpu.tma} : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<128x128xbf16>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<128x128xf32>) : i32 {
+      // expected-remark @below {{issued 3 iterations ahead (4 buffers of 32768 bytes); latency 8 cut to fit in shared memory}}
+      %x = tile.load %a[%k, %c0] {latency = 8 : i64, tilegpu.tma} : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<128x128xbf16>
+      // expected-remark @below {{not scheduled: two buffers of 32768 bytes do not fit in the 0 bytes of shared memory left for rings}}
+      %y = tile.load %a[%c0, %k] {tilegpu.tma} : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<128x128xbf16>
+      %d = tile.mma %x, %y, %acc {precision = #tile<precision bf16>} : tensor<128x128xbf16>, tensor<128x128xbf16>, tensor<128x128xf32>
+      %e = scf.for %j = %c0 to %n step %c1 iter_args(%acc2 = %d) -> (tensor<128x128xf32>) : i32 {
+        // expected-remark @below {{not scheduled: two buffers of 32768 bytes do not fit in the 0 bytes of shared memory left for rings}}
+        %u = tile.load %a[%j, %k] {tilegpu.tma} : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<128x128xbf16>
+        %f = tile.mma %w, %u, %acc2 {precision = #tile<precision bf16>} : tensor<128x128xbf16>, tensor<128x128xbf16>, tensor<128x128xf32>
+        scf.yield %f : tensor<128x128xf32>
+      }
+      scf.yield %e : tensor<128x128xf32>
+    }
+    tile.store %r, %c[%c0, %c0] : tensor<128x128xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
+
+// -----
+
+// A hand-written latency on a load the loop cannot issue ahead (the loop
+// writes its view) is checked again and not scheduled.
+// CHECK-LABEL: func.func @hand_written
+// CHECK-NOT: tilegpu.distance
+// CHECK: tile.load {{.*}} {tilegpu.distance = 1 : i64, tilegpu.latency = 1 : i64}
+module attributes {tilegpu.target = "sm_90a"} {
+  func.func @hand_written(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<64x32xf32>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x32xf32>) : i32 {
+      // expected-remark @below {{not scheduled: the loop writes the view}}
+      %x = tile.load %a[%c0, %k] {tilegpu.latency = 2 : i64} : !tile.view<?x?xbf16> -> tensor<64x16xbf16>
+      // expected-remark @below {{issued 1 iteration ahead (2 buffers of 1280 bytes)}}
+      %y = tile.load %b[%k, %c0] {tilegpu.latency = 1 : i64} : !tile.view<?x?xbf16> -> tensor<16x32xbf16>
+      %d = tile.mma %x, %y, %acc {precision = #tile<precision bf16>} : tensor<64x16xbf16>, tensor<16x32xbf16>, tensor<64x32xf32>
+      %t = arith.truncf %d : tensor<64x32xf32> to tensor<64x32xbf16>
+      tile.store %t, %a[%c0, %k] : tensor<64x32xbf16>, !tile.view<?x?xbf16>
+      scf.yield %d : tensor<64x32xf32>
+    }
+    tile.store %r, %c[%c0, %c0] : tensor<64x32xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
