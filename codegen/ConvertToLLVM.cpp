@@ -3420,9 +3420,9 @@ KernelEmitter::planPrefetch(scf::ForOp loop,
   SmallVector<Prefetch> plan;
   Block *body = loop.getBody();
   DenseSet<Operation *> inSlice;
-  // Room left by the static scratch buffer and the buffers of the loops
-  // this one is nested in (tilegpu-schedule-loads planned within it).
-  int64_t room = kRingBudgetBytes - dynamicTop;
+  // The rings go after the buffers of the loops this one is nested in
+  // (tilegpu-schedule-loads planned them within the same budget).
+  int64_t top = dynamicTop;
   for (Operation &op : body->without_terminator()) {
     auto load = dyn_cast<tile::LoadOp>(op);
     auto distance =
@@ -3433,10 +3433,10 @@ KernelEmitter::planPrefetch(scf::ForOp loop,
       return load->emitError() << "'" << kDistanceAttr
                                << "' on a load the loop cannot issue ahead: "
                                << problem;
-    if (distance.getInt() < 1 || distance.getInt() > 16)
+    if (distance.getInt() < 1 || distance.getInt() > kMaxDistance)
       return load->emitError()
-             << "'" << kDistanceAttr << "' must be in [1, 16], got "
-             << distance.getInt();
+             << "'" << kDistanceAttr << "' must be in [1, " << kMaxDistance
+             << "], got " << distance.getInt();
     auto type = cast<RankedTensorType>(load.getType());
     int64_t eb = storageBytes(type.getElementType());
     // Staged as its mma will read it (every use the same way). A tile the
@@ -3449,12 +3449,14 @@ KernelEmitter::planPrefetch(scf::ForOp loop,
     (void)laterIterationSlice(loop, load, ops); // (pipelineProblem checked)
     int64_t bytes = alignFor(layout->elements(type.getShape()) * eb, *layout);
     int64_t ring = (distance.getInt() + 1) * bytes;
-    if (ring > room)
+    int64_t at = alignFor(top, *layout);
+    if (at + ring > kRingBudgetBytes)
       return load->emitError()
              << "the ring of " << distance.getInt() + 1 << " buffers of "
-             << bytes << " bytes does not fit in the " << room
+             << bytes << " bytes does not fit in the "
+             << std::max<int64_t>(kRingBudgetBytes - at, 0)
              << " bytes of shared memory left for rings";
-    room -= ring;
+    top = at + ring;
     plan.push_back({load, *layout, distance.getInt(), bytes, 0});
     inSlice.insert(ops.begin(), ops.end());
   }
@@ -3748,13 +3750,19 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
       // Iteration k + d, into buffer (k + d) mod (d + 1) (the one read
       // before); (next > iv: an iteration past INT_MAX wraps around and is
       // no iteration).
-      Value next = arith::AddIOp::create(
-          b, loc, iv,
-          d == 1 ? step : arith::MulIOp::create(b, loc, step, i32(d)));
-      Value more = arith::AndIOp::create(
-          b, loc,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next, ub),
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, next, iv));
+      // (Step by step, so that no sum wraps around unnoticed.)
+      Value next = iv, more;
+      for (int64_t j = 0; j < d; ++j) {
+        Value prev = next;
+        next = arith::AddIOp::create(b, loc, prev, step);
+        Value ok = arith::AndIOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next,
+                                  ub),
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, next,
+                                  prev));
+        more = j == 0 ? ok : arith::AndIOp::create(b, loc, more, ok);
+      }
       Value other =
           d == 1 ? arith::XOrIOp::create(b, loc, stage, i32(1)).getResult()
                  : arith::SelectOp::create(
@@ -3850,12 +3858,17 @@ LogicalResult KernelEmitter::emitIf(scf::IfOp op) {
   };
   // Each branch starts from the accesses pending before the if (a barrier
   // in one branch does not run in the other); after it, what either left.
+  // Buffers of loop-invariant operands in a branch die with it (every use
+  // is in the branch, and their copies complete before it ends): each
+  // branch and what follows start from the dynamic shared memory before.
   DenseSet<Value> beforeLoads = loadedViews, beforeStores = storedViews;
+  int64_t beforeTop = dynamicTop;
   if (failed(fill(ifOp.getThenRegion(), op.getThenRegion())))
     return failure();
   DenseSet<Value> thenLoads = loadedViews, thenStores = storedViews;
   loadedViews = beforeLoads;
   storedViews = beforeStores;
+  dynamicTop = beforeTop;
   if (hasElse) {
     if (failed(fill(ifOp.getElseRegion(), op.getElseRegion())))
       return failure();
@@ -3866,6 +3879,7 @@ LogicalResult KernelEmitter::emitIf(scf::IfOp op) {
   }
   loadedViews.insert(thenLoads.begin(), thenLoads.end());
   storedViews.insert(thenStores.begin(), thenStores.end());
+  dynamicTop = beforeTop;
   unflatten(op.getResults(), ifOp.getResults());
   return success();
 }

@@ -191,10 +191,11 @@ def TileGPUScheduleLoads : Pass<"tilegpu-schedule-loads", "mlir::ModuleOp"> {
     For each load with `tilegpu.latency = N`, loops outermost first and
     loads in body order, marks `tilegpu.distance = D : i64`: the load of
     iteration i + D is issued by iteration i, into a ring of D + 1 buffers
-    of dynamic shared memory (D + 1 mbarriers for a TMA copy). D is N,
-    cut so that every loop's rings, the rings of the loops around it and
-    the loop-invariant TMA operands' buffers fit in 160 KB
-    (passes/PipelinePlan.h: a buffer's size is bounded by the tile with
+    of dynamic shared memory (D + 1 mbarriers for a TMA copy). D is N (at
+    most 16), cut so that every loop's rings, the rings of the loops around
+    it and the loop-invariant TMA operands' buffers fit in 160 KB, laid out
+    as the lowering lays them out (each aligned; a branch's buffers die
+    with it) (passes/PipelinePlan.h: a buffer's size is bounded by the tile with
     8 more elements per row, or 128-byte swizzled and 1024-byte aligned for
     a TMA copy); a load for which not even two buffers fit is not
     scheduled (the mma copies it where it stands). It checks the rules of
@@ -205,8 +206,10 @@ def TileGPUScheduleLoads : Pass<"tilegpu-schedule-loads", "mlir::ModuleOp"> {
     the copies of the first iterations (each guarded by the trip count),
     every iteration waits at a barrier (all threads done with the buffer
     read the iteration before), issues the copy of iteration i + D into
-    it, then computes on its own buffer, waiting for its cp.async group
-    (`cp.async.wait_group D`) or its mbarrier phase.
+    it, then computes on its own buffer: an mma waits for its cp.async
+    copies with `cp.async.wait_group D` (D the smallest distance among its
+    operands: one group is committed per iteration, the prologue's too)
+    or for its TMA copy's mbarrier phase.
 
     With `remarks=true` every load with a latency says how far ahead it is
     issued, or why not. Numerics are unchanged.

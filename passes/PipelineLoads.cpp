@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace tessel {
 #define GEN_PASS_DEF_TILEGPUASSIGNLATENCIES
@@ -83,37 +84,31 @@ struct ScheduleLoads
     : public tessel::impl::TileGPUScheduleLoadsBase<ScheduleLoads> {
   using TileGPUScheduleLoadsBase::TileGPUScheduleLoadsBase;
 
-  /// Schedules the loops in `block` with `available` bytes of shared memory
-  /// left for their rings; returns what its resident operands keep.
-  int64_t scheduleBlock(Block &block, int64_t available) {
-    int64_t kept = 0;
+  /// Schedules the loops in `block`, whose buffers go from `used` bytes of
+  /// the rings' shared memory on: a loop-invariant TMA operand's buffer
+  /// lives until its block ends, a loop's rings while the loop runs, and
+  /// the buffers in a branch until the branch ends (as the lowering
+  /// allocates them: offsets aligned the same way, sizes bounded from
+  /// above, so that every offset here is at least the lowering's).
+  void scheduleBlock(Block &block, int64_t used) {
     for (Operation &op : block) {
       if (auto load = dyn_cast<tile::LoadOp>(op)) {
-        // A loop-invariant TMA operand: its own buffer, live until the
-        // block ends.
         if (load->hasAttr(tilegpu::TileGPUDialect::getTmaAttrName()) &&
-            residentOperand(load)) {
-          int64_t bytes = ringBufferBytes(load);
-          kept += bytes;
-          available -= bytes;
-        }
+            residentOperand(load))
+          used = llvm::alignTo(used, 1024) + ringBufferBytes(load);
         continue;
       }
       if (auto loop = dyn_cast<scf::ForOp>(op)) {
-        scheduleLoop(loop, available);
+        scheduleLoop(loop, used);
         continue;
       }
-      int64_t most = 0;
       for (Region &region : op.getRegions())
         for (Block &inner : region)
-          most = std::max(most, scheduleBlock(inner, available));
-      kept += most;
-      available -= most;
+          scheduleBlock(inner, used);
     }
-    return kept;
   }
 
-  void scheduleLoop(scf::ForOp loop, int64_t available) {
+  void scheduleLoop(scf::ForOp loop, int64_t used) {
     Builder builder(&getContext());
     for (Operation &op : loop.getBody()->without_terminator()) {
       auto load = dyn_cast<tile::LoadOp>(op);
@@ -127,19 +122,27 @@ struct ScheduleLoads
           load->emitRemark("not scheduled: ") << problem;
         continue;
       }
-      // First come, first served: as deep as the latency asks, as shallow
-      // as the room left allows.
+      if (latency.getInt() < 1) {
+        if (remarks)
+          load->emitRemark("not scheduled: a latency below 1");
+        continue;
+      }
+      // First come, first served: as deep as the latency asks (at most
+      // kMaxDistance), as shallow as the room left allows.
+      bool tma = load->hasAttr(tilegpu::TileGPUDialect::getTmaAttrName());
       int64_t bytes = ringBufferBytes(load);
-      int64_t distance =
-          std::min<int64_t>(latency.getInt(), available / bytes - 1);
+      int64_t at = llvm::alignTo(used, tma ? 1024 : 16);
+      int64_t room = std::max<int64_t>(kRingBudgetBytes - at, 0);
+      int64_t distance = std::min<int64_t>(
+          {latency.getInt(), room / bytes - 1, kMaxDistance});
       if (distance < 1) {
         if (remarks)
           load->emitRemark("not scheduled: two buffers of ")
-              << bytes << " bytes do not fit in the " << available
+              << bytes << " bytes do not fit in the " << room
               << " bytes of shared memory left for rings";
         continue;
       }
-      available -= (distance + 1) * bytes;
+      used = at + (distance + 1) * bytes;
       load->setAttr(kDistanceAttr, builder.getI64IntegerAttr(distance));
       if (remarks) {
         auto remark = load->emitRemark("issued ")
@@ -148,16 +151,17 @@ struct ScheduleLoads
                       << " bytes)";
         if (distance < latency.getInt())
           remark << "; latency " << latency.getInt()
-                 << " cut to fit in shared memory";
+                 << (distance == kMaxDistance ? " cut to the deepest ring"
+                                              : " cut to fit in shared memory");
       }
     }
-    (void)scheduleBlock(*loop.getBody(), available);
+    scheduleBlock(*loop.getBody(), used);
   }
 
   void runOnOperation() override {
     for (auto kernel : getOperation().getOps<func::FuncOp>())
       for (Block &block : kernel.getBody())
-        (void)scheduleBlock(block, kRingBudgetBytes);
+        scheduleBlock(block, 0);
   }
 };
 

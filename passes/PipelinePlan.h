@@ -40,6 +40,9 @@ inline constexpr llvm::StringLiteral kDistanceAttr = "tilegpu.distance";
 /// and the other staging).
 inline constexpr int64_t kRingBudgetBytes = 160 * 1024;
 
+/// The most iterations ahead a load is issued (a ring of 17 buffers).
+inline constexpr int64_t kMaxDistance = 16;
+
 /// A scalar op (on no tile) that can be evaluated again for another
 /// iteration: arith/math on scalars, tile.dim, tile.program_id,
 /// tile.num_programs.

@@ -102,9 +102,10 @@ const Register registration{{
             tunable("prefetch_registers", {0, 32, 64}, 64,
                     "registers per thread for loads issued a token block "
                     "ahead"),
-            // 3 was 4-38% slower on the H200: the third buffer per load
-            // costs a CTA per SM (bench/results/2026-11-30-pipeline-depth.md).
-            stagesTunable("3: 4-38% slower on the H200"),
+            // 3 was 4-38% slower on the H200 with 128 state columns (the
+            // third buffer per load costs a CTA per SM), the same with 64
+            // (bench/results/2026-11-30-pipeline-depth.md).
+            stagesTunable("3: up to 38% slower on the H200"),
             pdlTunable(),
         },
     // (chunk x head, p block, n block x batch)

@@ -217,9 +217,9 @@ const Register registration{{
             // 3 CTAs per SM instead of 4.
             tunable("tma_store", {0, 1}, 0,
                     "y through shared memory and the TMA (sm_90a and later)"),
-            // 3 was 20-26% slower on the H200: the third buffer per load
+            // 3 was 16-26% slower on the H200: the third buffer per load
             // costs a CTA per SM (bench/results/2026-11-30-pipeline-depth.md).
-            stagesTunable("3: 20-26% slower on the H200"),
+            stagesTunable("3: 16-26% slower on the H200"),
             pdlTunable(),
         },
     // (token block x head, p block, batch)

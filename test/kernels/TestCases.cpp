@@ -466,6 +466,15 @@ std::vector<Case> opCases(std::mt19937 &rng) {
     cases.push_back(matmulCase(rng, "test_tma_wgmma_pipe_bf16",
                                "tma wgmma pipelined 2/3", DType::bf16, 150,
                                200, K, 64, 128, false, true, true));
+  for (int64_t K : {100, 300}) {
+    // One program per 64 rows walks every 64-column block (grid y = 1).
+    Case c = matmulCase(rng, "test_tma_nested_pipe_bf16", "tma", DType::bf16,
+                        150, 200, K, 64, 64, false, true, true);
+    c.grid[1] = 1;
+    c.label = "tma bf16 150x200x" + std::to_string(K) +
+              " B^T, K loops 3/2 ahead in a loop over column blocks";
+    cases.push_back(std::move(c));
+  }
   cases.push_back(matmulCase(rng, "test_tma_f16_once", "tma", DType::f16, 130,
                              70, 100, 64, 64, false, false, true));
   cases.push_back(matmulCase(rng, "test_tma_wgmma_bf16", "tma wgmma",

@@ -261,6 +261,12 @@ const Register registrations[] = {
         {{"BM", 64}, {"BN", 128}, {"BK", 64}, {"TRANS_A", 0}, {"TRANS_B", 1},
          {"LOOP", 1}, {"WGMMA", 1}, {"num_warps", 4}, {"LAT_A", 2},
          {"LAT_B", 3}}),
+    add("test_tma_nested_pipe_bf16",
+        [](const Config &c) {
+          define(tessel::test::nestedPipeKernel<bf16>, c, {"a", "b", "c"});
+        },
+        {{"BM", 64}, {"BN", 64}, {"BK", 64}, {"WGMMA", 1}, {"num_warps", 4},
+         {"LAT_A", 3}, {"LAT_B", 2}}),
     add("test_tma_f16_once",
         [](const Config &c) {
           define(tessel::test::matmulTransposedKernel<f16, kDense>, c, {"a", "b", "c"});

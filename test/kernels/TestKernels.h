@@ -76,6 +76,33 @@ inline void residentOperandKernel(const Config &cfg, View<T, 2, kDense> a,
   });
 }
 
+/// C = A Bᵀ (B stored N x K) by one program per BM rows walking every block
+/// of BN columns (an outer loop), each a K loop issuing A LAT_A and B
+/// LAT_B iterations ahead: the rings start over with every column block,
+/// their mbarriers' phases carrying on.
+template <class T>
+inline void nestedPipeKernel(const Config &cfg, View<T, 2, kDense> a,
+                             View<T, 2, kDense> b, View<float, 2> c) {
+  int64_t BM = cfg["BM"], BN = cfg["BN"], BK = cfg["BK"];
+  hint("default", "num_warps", cfg["num_warps"]);
+  if (cfg["WGMMA"])
+    hint("sm_90a", "wgmma", 1);
+  LoadOptions la{.latency = int(cfg["LAT_A"])};
+  LoadOptions lb{.latency = int(cfg["LAT_B"])};
+  auto i = program_id(0);
+  Scalar nTiles = (dim(b, 0) + int(BN - 1)) / int(BN);
+  Scalar kTiles = (dim(a, 1) + int(BK - 1)) / int(BK);
+  for_range({0, nTiles}, [&](Scalar j) {
+    Tile acc = for_range({0, kTiles}, zeros({BM, BN}),
+                         [&](Scalar k, Tile carried) {
+                           Tile x = load(a, {i, k}, {BM, BK}, la);
+                           Tile y = transpose(load(b, {j, k}, {BN, BK}, lb));
+                           return mma(x, y, carried);
+                         });
+    store(c, {i, j}, acc);
+  });
+}
+
 /// O = sum over column blocks j of round_T(P_j / 2) V_j with P_j = A B_j
 /// (A: M x K, B: K x N1, V: N1 x N2): the product of one mma, scaled and
 /// rounded in registers, is the A operand of the next (as in attention).
