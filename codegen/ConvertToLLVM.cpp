@@ -64,11 +64,6 @@ Type elementTypeOf(Type type) {
   return type;
 }
 
-/// Bytes an element takes in memory (i1 is stored as a byte).
-int64_t storageBytes(Type element) {
-  return std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
-}
-
 /// The part of load/store addressing shared by both: per register, whether it
 /// is in bounds and its address; plus the vector groups that may be accessed
 /// as one 16-byte (or narrower) access.
@@ -555,7 +550,7 @@ private:
   planPrefetch(scf::ForOp loop, SmallVector<Operation *> &slice);
   /// Other loads of a loop (their tiles go to registers) issued one
   /// iteration ahead: their registers are carried by the loop.
-  SmallVector<tile::LoadOp>
+  FailureOr<SmallVector<tile::LoadOp>>
   planRegisterPrefetch(scf::ForOp loop, SmallVector<Operation *> &slice);
   /// Loads whose registers the enclosing loop carries (see emitFor), with
   /// the carried words of those that travel packed (16-bit elements: see
@@ -567,7 +562,6 @@ private:
   /// loaded words themselves (unpacking them where they are loaded would
   /// make the thread wait for the load there).
   SmallVector<Value> loadRegisters(tile::LoadOp op, bool packed);
-  bool packsIntoWords(tile::LoadOp op);
   SmallVector<Value> unpackWords(Type element, ArrayRef<Value> words);
   /// Buffer `stage` (0 to distance, i32) of a prefetch's ring.
   Value prefetchBuffer(const Prefetch &p, Value stage);
@@ -987,20 +981,6 @@ KernelEmitter::ifElse(Value cond, TypeRange types,
 /// Elements per vector access of a load or store: consecutive registers
 /// along the tile's last dimension when it is the view's last, up to 16
 /// bytes (1 when accesses are per element).
-static int64_t accessVector(tile::ViewType view, RankedTensorType tile,
-                            std::optional<ArrayRef<int64_t>> squeeze,
-                            const Distribution &dist) {
-  int64_t rank = view.getRank();
-  ArrayRef<int64_t> sq = squeeze ? *squeeze : ArrayRef<int64_t>();
-  Type element = tile.getElementType();
-  if (tile.getRank() == 0 || element.isInteger(1) ||
-      llvm::is_contained(sq, rank - 1))
-    return 1;
-  return std::max<int64_t>(1, std::min<int64_t>({dist.vectorWidth,
-                                                 16 / storageBytes(element),
-                                                 dist.shape.back()}));
-}
-
 static Access planAccess(OpBuilder &, Location, const ViewParts &, ValueRange,
                          RankedTensorType, std::optional<ArrayRef<int64_t>>,
                          ArrayRef<Value>,
@@ -1094,16 +1074,6 @@ LogicalResult KernelEmitter::emitLoad(tile::LoadOp op) {
 
 /// Whether `op`'s registers can travel as 32-bit words (16-bit elements,
 /// an even number per vector access).
-bool KernelEmitter::packsIntoWords(tile::LoadOp op) {
-  auto type = cast<RankedTensorType>(op.getType());
-  if (storageBytes(type.getElementType()) != 2 ||
-      type.getElementType().isInteger(1))
-    return false;
-  int64_t v = accessVector(views[op.getView()].type, type, op.getSqueeze(),
-                           distributionOf(type));
-  return v % 2 == 0;
-}
-
 SmallVector<Value> KernelEmitter::unpackWords(Type element,
                                               ArrayRef<Value> words) {
   SmallVector<Value> out;
@@ -3427,7 +3397,8 @@ KernelEmitter::planPrefetch(scf::ForOp loop,
     auto load = dyn_cast<tile::LoadOp>(op);
     auto distance =
         load ? load->getAttrOfType<IntegerAttr>(kDistanceAttr) : IntegerAttr();
-    if (!distance)
+    // (Loads into registers: planRegisterPrefetch.)
+    if (!distance || !loadsIntoMma(load))
       continue;
     if (std::string problem = pipelineProblem(load); !problem.empty())
       return load->emitError() << "'" << kDistanceAttr
@@ -3469,42 +3440,38 @@ KernelEmitter::planPrefetch(scf::ForOp loop,
 /// A load in a loop body whose tile lands in registers waits for global
 /// memory where it stands. Issued one iteration ahead instead (its
 /// registers carried by the loop), the latency overlaps an iteration's
-/// work. Taken: loads directly in the body, of views the loop does not
-/// write, whose indices can be evaluated for the next iteration, not
-/// staged for an mma (those are copied ahead into shared memory), within
-/// the kernel's `prefetch_registers` hint (registers per thread, first come
-/// first served). 16-bit tiles travel as the loaded 32-bit words (see
+/// work. Taken: the loads into registers tilegpu-schedule-loads marked
+/// (`tilegpu.distance = 1`: directly in the body, of views the loop does
+/// not write, whose indices can be evaluated for the next iteration, within
+/// the kernel's `prefetch_registers` hint); a mark the rules do not allow
+/// is an error. 16-bit tiles travel as the loaded 32-bit words (see
 /// loadRegisters). Opt-in: the registers held across an iteration can cost
 /// more than the latency saves (compute_out spills with it); fwd_pass_state
 /// is 20-25% faster with it on the H200
 /// (bench/results/2026-11-29-mamba2-states-bf16.md).
-SmallVector<tile::LoadOp>
+FailureOr<SmallVector<tile::LoadOp>>
 KernelEmitter::planRegisterPrefetch(scf::ForOp loop,
                                     SmallVector<Operation *> &slice) {
   SmallVector<tile::LoadOp> plan;
-  DenseSet<Value> written;
-  loop.walk([&](tile::StoreOp store) { written.insert(store.getView()); });
   DenseSet<Operation *> inSlice(slice.begin(), slice.end());
-  // 32-bit registers per thread: the kernel's hint, else none.
-  IntegerAttr hinted = kernelHint("prefetch_registers");
-  int64_t budget = hinted ? hinted.getInt() : 0;
-  if (budget == 0)
-    return {};
   for (Operation &op : loop.getBody()->without_terminator()) {
     auto load = dyn_cast<tile::LoadOp>(op);
-    if (!load || loadsIntoMma(load) || load.getResult().use_empty() ||
-        written.contains(load.getView()))
+    auto distance =
+        load ? load->getAttrOfType<IntegerAttr>(kDistanceAttr) : IntegerAttr();
+    if (!distance || loadsIntoMma(load))
       continue;
-    // Registers carried: 32-bit words when 16-bit elements pack, else one
-    // per element.
-    auto type = cast<RankedTensorType>(load.getType());
-    int64_t words = distributionOf(type).numRegisters;
-    if (packsIntoWords(load))
-      words /= 2;
+    if (std::string problem = registerPipelineProblem(load); !problem.empty())
+      return load->emitError() << "'" << kDistanceAttr
+                               << "' on a load the loop cannot carry ahead: "
+                               << problem;
+    if (distance.getInt() != 1)
+      return load->emitError()
+             << "'" << kDistanceAttr
+             << "' on a load into registers must be 1 (the loop carries "
+                "its registers one iteration), got "
+             << distance.getInt();
     SmallVector<Operation *> ops;
-    if (words > budget || !laterIterationSlice(loop, load, ops))
-      continue;
-    budget -= words;
+    (void)laterIterationSlice(loop, load, ops); // (checked above)
     plan.push_back(load);
     inSlice.insert(ops.begin(), ops.end());
   }
@@ -3545,7 +3512,11 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   if (failed(planned))
     return failure();
   SmallVector<Prefetch> plan = std::move(*planned);
-  SmallVector<tile::LoadOp> preload = planRegisterPrefetch(op, slice);
+  FailureOr<SmallVector<tile::LoadOp>> registerPlan =
+      planRegisterPrefetch(op, slice);
+  if (failed(registerPlan))
+    return failure();
+  SmallVector<tile::LoadOp> preload = std::move(*registerPlan);
   // What the loop carries per preloaded load: its registers, or its words.
   SmallVector<Type> preloadTypes;
   SmallVector<int64_t> preloadCounts;

@@ -162,10 +162,12 @@ def TileGPUAssignLatencies
     stands directly in an `scf.for` body, its tile only feeds mma operands
     there (so its copy goes to shared memory, never to registers), the
     loop does not write its view, its indices can be evaluated for a later
-    iteration, and a TMA copy feeds a single mma operand. N is the load's
-    `latency` hint, else the kernel's `num_stages` hint minus one
-    (`num_stages = 1`: none), else 1 (two buffers: what measured best for
-    the Mamba-2 kernels on the H200).
+    iteration, and a TMA copy feeds a single mma operand; or, in a kernel
+    with the `prefetch_registers` hint, a load whose tile lands in
+    registers under the same conditions (and whose layout is assigned). N
+    is the load's `latency` hint, else the kernel's `num_stages` hint minus
+    one (`num_stages = 1`: none), else 1 (two buffers: what measured best
+    for the Mamba-2 kernels on the H200).
 
     ```mlir
     scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (...) {
@@ -211,6 +213,11 @@ def TileGPUScheduleLoads : Pass<"tilegpu-schedule-loads", "mlir::ModuleOp"> {
     operands: one group is committed per iteration, the prologue's too)
     or for its TMA copy's mbarrier phase.
 
+    A load into registers is issued one iteration ahead (its registers
+    carried by the loop: 32-bit words for 16-bit elements in even vectors)
+    while the kernel's `prefetch_registers` budget per loop lasts, first
+    come first served.
+
     With `remarks=true` every load with a latency says how far ahead it is
     issued, or why not. Numerics are unchanged.
   }];
@@ -234,7 +241,8 @@ def ConvertTileGPUToLLVM : Pass<"convert-tilegpu-to-llvm", "mlir::ModuleOp"> {
     becomes mma.sync with ldmatrix fragments, its operands loaded by cp.async
     and, in loops, as far ahead as tilegpu-schedule-loads says (rings in
     dynamic shared memory, `tilegpu.dynamic_shared_bytes`), an A operand in the accumulator layout
-    (warps along M) taken from registers; with the `prefetch_registers` hint
+    (warps along M) taken from registers; the loads into registers
+    tilegpu-schedule-loads marked (with the `prefetch_registers` hint)
     other loads in loops are issued one iteration ahead into registers the
     loop carries (16-bit tiles as the loaded words); `scf.for`/`scf.if` carry
     the per-thread scalars. Transcendentals use the PTX approximate instructions with range

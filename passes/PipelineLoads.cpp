@@ -25,8 +25,8 @@ using namespace tessel;
 
 namespace {
 
-/// The kernel's `num_stages` hint for the module's target, or 0.
-int64_t numStagesHint(func::FuncOp kernel) {
+/// The kernel's integer hint `name` for the module's target, or 0.
+int64_t kernelHint(func::FuncOp kernel, StringRef name) {
   auto module = kernel->getParentOfType<ModuleOp>();
   auto target = module ? module->getAttrOfType<StringAttr>(
                              tilegpu::TileGPUDialect::getTargetAttrName())
@@ -34,8 +34,7 @@ int64_t numStagesHint(func::FuncOp kernel) {
   auto hints = kernel->getAttrOfType<tile::HintsAttr>(
       tile::TileDialect::getHintsAttrName());
   auto value = hints ? dyn_cast_or_null<IntegerAttr>(hints.lookup(
-                           target ? target.getValue() : "sm_90a",
-                           "num_stages"))
+                           target ? target.getValue() : "sm_90a", name))
                      : IntegerAttr();
   return value ? value.getInt() : 0;
 }
@@ -47,11 +46,20 @@ struct AssignLatencies
   void runOnOperation() override {
     Builder builder(&getContext());
     for (auto kernel : getOperation().getOps<func::FuncOp>()) {
-      int64_t stages = numStagesHint(kernel);
+      int64_t stages = kernelHint(kernel, "num_stages");
+      int64_t registers = kernelHint(kernel, "prefetch_registers");
       kernel.walk([&](tile::LoadOp load) {
         if (!load->getParentOfType<scf::ForOp>())
           return; // (not in a loop: nothing to say)
-        if (std::string problem = pipelineProblem(load); !problem.empty()) {
+        // Into shared memory (an mma's operand), or into registers the loop
+        // carries (within the kernel's prefetch_registers).
+        std::string problem = pipelineProblem(load);
+        if (!problem.empty() && !loadsIntoMma(load))
+          problem = registers > 0
+                        ? registerPipelineProblem(load)
+                        : "a tile into registers, and the kernel's "
+                          "prefetch_registers hint is 0 or absent";
+        if (!problem.empty()) {
           if (remarks)
             load->emitRemark("no latency: ") << problem;
           return;
@@ -108,8 +116,38 @@ struct ScheduleLoads
     }
   }
 
+  /// A load into registers: one iteration ahead (the loop carries its
+  /// registers) while `registers` (32-bit, per thread) last.
+  void scheduleInRegisters(tile::LoadOp load, int64_t latency,
+                           int64_t &registers) {
+    if (std::string problem = registerPipelineProblem(load); !problem.empty()) {
+      if (remarks)
+        load->emitRemark("not scheduled: ") << problem;
+      return;
+    }
+    int64_t words = carriedWords(load);
+    if (words > registers) {
+      if (remarks)
+        load->emitRemark("not scheduled: ")
+            << words << " registers, more than the " << registers
+            << " of the prefetch_registers budget left";
+      return;
+    }
+    registers -= words;
+    load->setAttr(kDistanceAttr, Builder(&getContext()).getI64IntegerAttr(1));
+    if (remarks) {
+      auto remark = load->emitRemark("issued 1 iteration ahead into ")
+                    << words << " registers the loop carries";
+      if (latency > 1)
+        remark << "; latency " << latency
+               << " cut to 1 (registers carry one iteration)";
+    }
+  }
+
   void scheduleLoop(scf::ForOp loop, int64_t used) {
     Builder builder(&getContext());
+    int64_t registers = kernelHint(loop->getParentOfType<func::FuncOp>(),
+                                   "prefetch_registers");
     for (Operation &op : loop.getBody()->without_terminator()) {
       auto load = dyn_cast<tile::LoadOp>(op);
       if (!load)
@@ -117,6 +155,10 @@ struct ScheduleLoads
       auto latency = load->getAttrOfType<IntegerAttr>(kLatencyAttr);
       if (!latency)
         continue;
+      if (latency.getInt() >= 1 && !loadsIntoMma(load)) {
+        scheduleInRegisters(load, latency.getInt(), registers);
+        continue;
+      }
       if (std::string problem = pipelineProblem(load); !problem.empty()) {
         if (remarks)
           load->emitRemark("not scheduled: ") << problem;

@@ -84,6 +84,66 @@ std::string pipelineProblem(tile::LoadOp load) {
   return "";
 }
 
+std::string registerPipelineProblem(tile::LoadOp load) {
+  auto loop = dyn_cast<scf::ForOp>(load->getParentOp());
+  if (!loop)
+    return "the load is not directly in a loop's body";
+  if (load.getResult().use_empty())
+    return "the tile is not used";
+  if (loadsIntoMma(load))
+    return "the tile only feeds mma operands (copied to shared memory)";
+  if (!tilegpu::getLayout(load.getType()))
+    return "the tile has no layout yet (tilegpu-assign-layouts)";
+  bool written = false;
+  loop.walk([&](tile::StoreOp store) {
+    written |= store.getView() == load.getView();
+  });
+  if (written)
+    return "the loop writes the view";
+  SmallVector<Operation *> ops;
+  if (!laterIterationSlice(loop, load, ops))
+    return "its indices depend on a value the loop carries";
+  return "";
+}
+
+int64_t storageBytes(Type element) {
+  return std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
+}
+
+int64_t accessVector(tile::ViewType view, RankedTensorType tile,
+                     std::optional<ArrayRef<int64_t>> squeeze,
+                     const tilegpu::Distribution &dist) {
+  int64_t rank = view.getRank();
+  ArrayRef<int64_t> sq = squeeze ? *squeeze : ArrayRef<int64_t>();
+  Type element = tile.getElementType();
+  if (tile.getRank() == 0 || element.isInteger(1) ||
+      llvm::is_contained(sq, rank - 1))
+    return 1;
+  return std::max<int64_t>(1, std::min<int64_t>({dist.vectorWidth,
+                                                 16 / storageBytes(element),
+                                                 dist.shape.back()}));
+}
+
+bool packsIntoWords(tile::LoadOp load) {
+  RankedTensorType type = load.getType();
+  if (storageBytes(type.getElementType()) != 2 ||
+      type.getElementType().isInteger(1))
+    return false;
+  tilegpu::Distribution dist(type.getShape(), tilegpu::getLayout(type));
+  return accessVector(load.getView().getType(), type, load.getSqueeze(),
+                      dist) %
+             2 ==
+         0;
+}
+
+int64_t carriedWords(tile::LoadOp load) {
+  RankedTensorType type = load.getType();
+  int64_t n =
+      tilegpu::Distribution(type.getShape(), tilegpu::getLayout(type))
+          .numRegisters;
+  return packsIntoWords(load) ? n / 2 : n;
+}
+
 int64_t ringBufferBytes(tile::LoadOp load) {
   RankedTensorType type = load.getType();
   Type element = type.getElementType();

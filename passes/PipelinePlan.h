@@ -9,7 +9,9 @@
 //                             kernel's `num_stages` - 1, else 1);
 //   tilegpu-schedule-loads    each gets `tilegpu.distance` (0 < distance <=
 //                             latency): the iteration ahead it is issued,
-//                             fitting every loop's rings in shared memory;
+//                             fitting every loop's rings in shared memory
+//                             (a load into registers: 1, within the
+//                             kernel's prefetch_registers);
 //   convert-tilegpu-to-llvm   expands each loop: a ring of distance + 1
 //                             buffers per scheduled load (and distance + 1
 //                             mbarriers for a TMA copy), a prologue issuing
@@ -24,8 +26,10 @@
 #define TESSEL_PASSES_PIPELINEPLAN_H
 
 #include "dialect/tile/TileOps.h"
+#include "dialect/tilegpu/TileGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include <optional>
 #include <string>
 
 namespace tessel {
@@ -64,6 +68,31 @@ int64_t mmaOperandUses(tile::LoadOp load);
 /// evaluated for a later iteration, and a TMA copy (each wait on its
 /// mbarrier takes the next phase) feeds a single mma operand.
 std::string pipelineProblem(tile::LoadOp load);
+
+/// Why `load` cannot be issued one iteration ahead into registers the loop
+/// carries, or "": it stands directly in an scf.for body, its tile is used
+/// and not only as mma operands (those go to shared memory), nothing in the
+/// loop writes its view, its indices can be evaluated for the next
+/// iteration, and its tile has a layout.
+std::string registerPipelineProblem(tile::LoadOp load);
+
+/// Bytes an element takes in memory (i1 is stored as a byte).
+int64_t storageBytes(mlir::Type element);
+
+/// Elements of `tile` (at `view`, `squeeze`d) each thread moves in one
+/// access: consecutive registers along the last dimension, at most 16
+/// bytes (1 when the last dimension is squeezed, for i1 and scalars).
+int64_t accessVector(tile::ViewType view, mlir::RankedTensorType tile,
+                     std::optional<llvm::ArrayRef<int64_t>> squeeze,
+                     const tilegpu::Distribution &dist);
+
+/// Whether `load`'s 16-bit elements travel two to a 32-bit word (its
+/// accesses are even vectors): a loop carrying it ahead carries the words.
+bool packsIntoWords(tile::LoadOp load);
+
+/// The 32-bit registers per thread a loop carries for `load` issued one
+/// iteration ahead.
+int64_t carriedWords(tile::LoadOp load);
 
 /// Bytes one ring buffer of `load` takes at most: its tile 128-byte
 /// swizzled and 1024-byte aligned for a TMA copy, else with rows 8 elements

@@ -61,3 +61,39 @@ module attributes {tilegpu.target = "sm_90a"} {
     return
   }
 }
+
+// -----
+
+// A load into registers is carried one iteration ahead, never more.
+module attributes {tilegpu.target = "sm_90a"} {
+  func.func @registers_deep(%a: !tile.view<?xf32>, %c: !tile.view<?xf32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<128xf32>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<128xf32>) : i32 {
+      // expected-error @below {{'tilegpu.distance' on a load into registers must be 1 (the loop carries its registers one iteration), got 2}}
+      %x = tile.load %a[%k] {tilegpu.distance = 2 : i64} : !tile.view<?xf32> -> tensor<128xf32>
+      %t = arith.addf %acc, %x : tensor<128xf32>
+      scf.yield %t : tensor<128xf32>
+    }
+    tile.store %r, %c[%c0] : tensor<128xf32>, !tile.view<?xf32>
+    return
+  }
+}
+
+// -----
+
+// Nor when the loop writes its view.
+module attributes {tilegpu.target = "sm_90a"} {
+  func.func @registers_written(%a: !tile.view<?xf32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    scf.for %k = %c0 to %n step %c1 : i32 {
+      // expected-error @below {{'tilegpu.distance' on a load the loop cannot carry ahead: the loop writes the view}}
+      %x = tile.load %a[%k] {tilegpu.distance = 1 : i64} : !tile.view<?xf32> -> tensor<128xf32>
+      %t = arith.addf %x, %x : tensor<128xf32>
+      tile.store %t, %a[%k] : tensor<128xf32>, !tile.view<?xf32>
+    }
+    return
+  }
+}

@@ -75,8 +75,8 @@ module attributes {tilegpu.target = "sm_90a"} {
 
 // -----
 
-// Must not fire, one reason each: a tile used in registers (its load is not
-// a copy into shared memory); a view the loop writes; an index the loop
+// Must not fire, one reason each: a tile used in registers in a kernel
+// without the prefetch_registers hint; a view the loop writes; an index the loop
 // carries; a load not directly in the loop's body (in a branch); a TMA copy
 // that is both operands of its mma (each wait would take the next phase).
 // A load outside any loop has nothing to say.
@@ -90,7 +90,7 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
     %z64 = arith.constant dense<0.0> : tensor<64x64xf32>
     %w = tile.load %b[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<16x32xbf16>
     %r:2 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z, %j = %c0) -> (tensor<64x32xf32>, i32) : i32 {
-      // expected-remark @below {{no latency: the tile is not only mma operands loaded in the loop's body}}
+      // expected-remark @below {{no latency: a tile into registers, and the kernel's prefetch_registers hint is 0 or absent}}
       %x = tile.load %a[%c0, %k] : !tile.view<?x?xbf16> -> tensor<64x16xbf16>
       %x2 = arith.addf %x, %x : tensor<64x16xbf16>
       // expected-remark @below {{no latency: its indices depend on a value the loop carries}}
@@ -116,6 +116,37 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
       scf.yield %h, %k1 : tensor<64x32xf32>, i32
     }
     tile.store %r#0, %c[%c0, %c0] : tensor<64x32xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
+
+// -----
+
+// With the prefetch_registers hint, loads into registers get a latency too
+// (tilegpu-schedule-loads issues them one iteration ahead within the
+// budget), unless they cannot be: their tile has no layout yet, or the
+// loop writes their view.
+// CHECK-LABEL: func.func @registers
+// CHECK: tile.load {{.*}} {tilegpu.latency = 1 : i64}
+// CHECK-NOT: tilegpu.latency
+// CHECK: return
+module attributes {tilegpu.target = "sm_90a"} {
+  func.func @registers(%a: !tile.view<?xf32>, %c: !tile.view<?xf32>, %n: i32) attributes {tile.hints = #tile.hints<{default = {prefetch_registers = 8}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<128xf32, #tilegpu.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<128xf32, #tilegpu.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>) : i32 {
+      // expected-remark @below {{latency 1 (the default)}}
+      %x = tile.load %a[%k] : !tile.view<?xf32> -> tensor<128xf32, #tilegpu.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
+      // expected-remark @below {{no latency: the tile has no layout yet (tilegpu-assign-layouts)}}
+      %y = tile.load %a[%k] : !tile.view<?xf32> -> tensor<128xf32>
+      // expected-remark @below {{no latency: the loop writes the view}}
+      %w = tile.load %c[%k] : !tile.view<?xf32> -> tensor<128xf32, #tilegpu.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
+      %s = arith.addf %x, %w : tensor<128xf32, #tilegpu.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
+      tile.store %y, %c[%k] : tensor<128xf32>, !tile.view<?xf32>
+      %t = arith.addf %acc, %s : tensor<128xf32, #tilegpu.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
+      scf.yield %t : tensor<128xf32, #tilegpu.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
+    }
     return
   }
 }

@@ -1,7 +1,7 @@
-// RUN: tessel-opt %s -split-input-file --tilegpu-assign-latencies --tilegpu-schedule-loads | FileCheck %s
+// RUN: tessel-opt %s -split-input-file --tilegpu-assign-layouts --tilegpu-assign-latencies --tilegpu-schedule-loads | FileCheck %s
 // With remarks, every load with a latency says how far ahead it is issued,
 // or why not:
-// RUN: tessel-opt %s -split-input-file --tilegpu-assign-latencies --tilegpu-schedule-loads=remarks=true -verify-diagnostics -o /dev/null
+// RUN: tessel-opt %s -split-input-file --tilegpu-assign-layouts --tilegpu-assign-latencies --tilegpu-schedule-loads=remarks=true -verify-diagnostics -o /dev/null
 // The lowering expands what was scheduled (ring sizes, cp.async groups):
 // RUN: tessel-opt %s -split-input-file --tilegpu-assign-layouts --tilegpu-assign-latencies --tilegpu-schedule-loads --convert-tilegpu-to-llvm | FileCheck %s --check-prefix=LLVM
 
@@ -130,6 +130,45 @@ module attributes {tilegpu.target = "sm_90a"} {
       scf.yield %d : tensor<64x32xf32>
     }
     tile.store %r, %c[%c0, %c0] : tensor<64x32xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
+
+// -----
+
+// Loads into registers (the prefetch_registers hint: 12 registers per
+// thread here, per loop): one iteration ahead, first come first served.
+// 512 f32 elements on 2 warps are 8 registers per thread; 512 bf16 elements
+// are 8 too, carried as 4 32-bit words (the accesses are even vectors);
+// a latency above 1 is cut (the loop carries the registers one iteration).
+// The last load does not fit in what is left.
+// CHECK-LABEL: func.func @registers
+// CHECK: tile.load {{.*}} {latency = 3 : i64, tilegpu.distance = 1 : i64, tilegpu.latency = 3 : i64}
+// CHECK: tile.load {{.*}} {tilegpu.distance = 1 : i64, tilegpu.latency = 1 : i64}
+// CHECK-NOT: tilegpu.distance
+// CHECK: return
+// LLVM-LABEL: llvm.func @registers
+// (The loop carries the accumulator's 8 registers, x's 8 and y's 4 words.)
+// LLVM: scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, i32, i32, i32, i32)
+module attributes {tilegpu.target = "sm_90a"} {
+  func.func @registers(%a: !tile.view<?xf32>, %h: !tile.view<?xbf16>, %c: !tile.view<?xf32>, %n: i32) attributes {tile.hints = #tile.hints<{default = {prefetch_registers = 12}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<512xf32>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<512xf32>) : i32 {
+      // expected-remark @below {{issued 1 iteration ahead into 8 registers the loop carries; latency 3 cut to 1 (registers carry one iteration)}}
+      %x = tile.load %a[%k] {latency = 3 : i64} : !tile.view<?xf32> -> tensor<512xf32>
+      // expected-remark @below {{issued 1 iteration ahead into 4 registers the loop carries}}
+      %y = tile.load %h[%k] : !tile.view<?xbf16> -> tensor<512xbf16>
+      // expected-remark @below {{not scheduled: 8 registers, more than the 0 of the prefetch_registers budget left}}
+      %w = tile.load %a[%n] : !tile.view<?xf32> -> tensor<512xf32>
+      %yf = arith.extf %y : tensor<512xbf16> to tensor<512xf32>
+      %s = arith.addf %x, %yf : tensor<512xf32>
+      %s2 = arith.addf %s, %w : tensor<512xf32>
+      %t = arith.addf %acc, %s2 : tensor<512xf32>
+      scf.yield %t : tensor<512xf32>
+    }
+    tile.store %r, %c[%c0] : tensor<512xf32>, !tile.view<?xf32>
     return
   }
 }
