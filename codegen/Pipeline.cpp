@@ -78,10 +78,7 @@ FailureOr<Artifact> compile(ModuleOp module, const TargetInfo &target,
       {"4-tilegpu-insert-tma",
        [](PassManager &pm) { pm.addPass(createTileGPUInsertTma()); }},
       {"5-tilegpu-pipeline",
-       [](PassManager &pm) {
-         pm.addPass(createTileGPUAssignLatencies());
-         pm.addPass(createTileGPUScheduleLoads());
-       }},
+       [](PassManager &pm) { buildTileGPUPipeline(pm); }},
       {"6-convert-tilegpu-to-llvm",
        [](PassManager &pm) { pm.addPass(createConvertTileGPUToLLVM()); }},
       {"7-llvm",

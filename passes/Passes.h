@@ -19,6 +19,15 @@ namespace tessel {
 #define GEN_PASS_REGISTRATION
 #include "passes/Passes.h.inc"
 
+/// tilegpu-pipeline (../shared/DESIGN.md): the software pipeline's passes,
+/// tilegpu-assign-latencies then tilegpu-schedule-loads (the lowering,
+/// convert-tilegpu-to-llvm, expands what they scheduled).
+void buildTileGPUPipeline(mlir::OpPassManager &pm);
+
+/// Registers `--tilegpu-pipeline` (buildTileGPUPipeline) with the pass
+/// registry, for tessel-opt.
+void registerTileGPUPipeline();
+
 } // namespace tessel
 
 #endif // TESSEL_PASSES_PASSES_H

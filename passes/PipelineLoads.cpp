@@ -12,6 +12,8 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace tessel {
@@ -208,3 +210,16 @@ struct ScheduleLoads
 };
 
 } // namespace
+
+void tessel::buildTileGPUPipeline(OpPassManager &pm) {
+  pm.addPass(createTileGPUAssignLatencies());
+  pm.addPass(createTileGPUScheduleLoads());
+}
+
+void tessel::registerTileGPUPipeline() {
+  PassPipelineRegistration<>(
+      "tilegpu-pipeline",
+      "The software pipeline: tilegpu-assign-latencies, then "
+      "tilegpu-schedule-loads (convert-tilegpu-to-llvm expands the loops)",
+      buildTileGPUPipeline);
+}

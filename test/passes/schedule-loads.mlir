@@ -1,4 +1,6 @@
 // RUN: tessel-opt %s -split-input-file --tilegpu-assign-layouts --tilegpu-assign-latencies --tilegpu-schedule-loads | FileCheck %s
+// The same through the pass pipeline (../shared/DESIGN.md's name for both):
+// RUN: tessel-opt %s -split-input-file --tilegpu-assign-layouts --tilegpu-pipeline | FileCheck %s
 // With remarks, every load with a latency says how far ahead it is issued,
 // or why not:
 // RUN: tessel-opt %s -split-input-file --tilegpu-assign-layouts --tilegpu-assign-latencies --tilegpu-schedule-loads=remarks=true -verify-diagnostics -o /dev/null

@@ -28,6 +28,7 @@ int main(int argc, char **argv) {
                   mlir::LLVM::LLVMDialect, mlir::vector::VectorDialect>();
   // The generic clean-ups our pipelines use.
   tessel::registerTesselPasses();
+  tessel::registerTileGPUPipeline();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   mlir::registerSymbolDCEPass();
