@@ -978,9 +978,6 @@ KernelEmitter::ifElse(Value cond, TypeRange types,
 // Memory
 //===----------------------------------------------------------------------===//
 
-/// Elements per vector access of a load or store: consecutive registers
-/// along the tile's last dimension when it is the view's last, up to 16
-/// bytes (1 when accesses are per element).
 static Access planAccess(OpBuilder &, Location, const ViewParts &, ValueRange,
                          RankedTensorType, std::optional<ArrayRef<int64_t>>,
                          ArrayRef<Value>,
@@ -1072,8 +1069,6 @@ LogicalResult KernelEmitter::emitLoad(tile::LoadOp op) {
   return success();
 }
 
-/// Whether `op`'s registers can travel as 32-bit words (16-bit elements,
-/// an even number per vector access).
 SmallVector<Value> KernelEmitter::unpackWords(Type element,
                                               ArrayRef<Value> words) {
   SmallVector<Value> out;
@@ -3454,6 +3449,8 @@ KernelEmitter::planRegisterPrefetch(scf::ForOp loop,
                                     SmallVector<Operation *> &slice) {
   SmallVector<tile::LoadOp> plan;
   DenseSet<Operation *> inSlice(slice.begin(), slice.end());
+  IntegerAttr hinted = kernelHint("prefetch_registers");
+  int64_t budget = hinted ? hinted.getInt() : 0;
   for (Operation &op : loop.getBody()->without_terminator()) {
     auto load = dyn_cast<tile::LoadOp>(op);
     auto distance =
@@ -3470,6 +3467,12 @@ KernelEmitter::planRegisterPrefetch(scf::ForOp loop,
              << "' on a load into registers must be 1 (the loop carries "
                 "its registers one iteration), got "
              << distance.getInt();
+    budget -= carriedWords(load);
+    if (budget < 0)
+      return load->emitError()
+             << "the loads carried ahead take more registers per thread "
+                "than the kernel's prefetch_registers ("
+             << (hinted ? hinted.getInt() : 0) << ")";
     SmallVector<Operation *> ops;
     (void)laterIterationSlice(loop, load, ops); // (checked above)
     plan.push_back(load);

@@ -241,10 +241,10 @@ def ConvertTileGPUToLLVM : Pass<"convert-tilegpu-to-llvm", "mlir::ModuleOp"> {
     becomes mma.sync with ldmatrix fragments, its operands loaded by cp.async
     and, in loops, as far ahead as tilegpu-schedule-loads says (rings in
     dynamic shared memory, `tilegpu.dynamic_shared_bytes`), an A operand in the accumulator layout
-    (warps along M) taken from registers; the loads into registers
-    tilegpu-schedule-loads marked (with the `prefetch_registers` hint)
-    other loads in loops are issued one iteration ahead into registers the
-    loop carries (16-bit tiles as the loaded words); `scf.for`/`scf.if` carry
+    (warps along M) taken from registers; loads into registers that
+    tilegpu-schedule-loads marked (with the `prefetch_registers` hint) are
+    issued one iteration ahead into registers the loop carries (16-bit
+    tiles as the loaded words); `scf.for`/`scf.if` carry
     the per-thread scalars. Transcendentals use the PTX approximate instructions with range
     reduction (see the source). Ops the lowering does not handle yet are
     reported as errors. codegen/README.md has the whole table.

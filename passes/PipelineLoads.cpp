@@ -66,14 +66,16 @@ struct AssignLatencies
             load->emitRemark("no latency: ") << problem;
           return;
         }
-        // The load's own hint, else the kernel's depth, else one iteration
-        // (two buffers: measured best for the Mamba-2 kernels on the H200).
+        // The load's own hint, else the kernel's depth (of rings: a load
+        // into registers is governed by prefetch_registers), else one
+        // iteration (two buffers: measured best for the Mamba-2 kernels on
+        // the H200).
         int64_t latency = 1;
         StringRef from = "the default";
         if (IntegerAttr hint = load.getLatencyAttr()) {
           latency = hint.getInt();
           from = "the load's hint";
-        } else if (stages > 0) {
+        } else if (stages > 0 && loadsIntoMma(load)) {
           latency = stages - 1;
           from = "the kernel's num_stages";
         }

@@ -92,6 +92,8 @@ std::string registerPipelineProblem(tile::LoadOp load) {
     return "the tile is not used";
   if (loadsIntoMma(load))
     return "the tile only feeds mma operands (copied to shared memory)";
+  if (load->hasAttr(tilegpu::TileGPUDialect::getTmaAttrName()))
+    return "the TMA copies it (a loop-invariant mma operand)";
   if (!tilegpu::getLayout(load.getType()))
     return "the tile has no layout yet (tilegpu-assign-layouts)";
   bool written = false;

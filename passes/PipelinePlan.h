@@ -71,7 +71,8 @@ std::string pipelineProblem(tile::LoadOp load);
 
 /// Why `load` cannot be issued one iteration ahead into registers the loop
 /// carries, or "": it stands directly in an scf.for body, its tile is used
-/// and not only as mma operands (those go to shared memory), nothing in the
+/// and not only as mma operands (those go to shared memory) nor copied by
+/// the TMA (a loop-invariant mma operand in its own buffer), nothing in the
 /// loop writes its view, its indices can be evaluated for the next
 /// iteration, and its tile has a layout.
 std::string registerPipelineProblem(tile::LoadOp load);

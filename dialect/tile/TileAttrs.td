@@ -49,7 +49,7 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
     - `num_stages`: software-pipeline depth for loads in loops, 1..8: a
       load into mma operands without its own `latency` is issued
       num_stages - 1 iterations ahead (tilegpu-assign-latencies); 1 turns
-      the pipeline off; absent: 2;
+      the rings off; absent: 2 (loads into registers: `prefetch_registers`);
     - `prefetch_registers`: 32-bit registers per thread that a loop may fill
       with loads issued one iteration ahead (loads whose tiles land in
       registers), 0..255; default 0 (off): the registers held across an

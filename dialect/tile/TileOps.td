@@ -89,9 +89,9 @@ def Tile_LoadOp : Tile_Op<"load", [MemoryEffects<[MemRead]>]> {
     element type).
 
     `latency` (1..10) is a scheduling hint: how many loop iterations ahead the
-    pipeliner should issue this load (tilegpu-assign-latencies; it applies
-    to a load into mma operands, and tilegpu-schedule-loads cuts it to fit
-    the rings in shared memory). `allow_tma = false` keeps the load off
+    pipeliner should issue this load (tilegpu-assign-latencies;
+    tilegpu-schedule-loads cuts it to fit the rings in shared memory, and
+    to 1 for a load into registers, which the loop carries one iteration). `allow_tma = false` keeps the load off
     the TMA engine.
 
     ```mlir

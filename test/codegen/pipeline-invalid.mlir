@@ -97,3 +97,22 @@ module attributes {tilegpu.target = "sm_90a"} {
     return
   }
 }
+
+// -----
+
+// Nor beyond the kernel's prefetch_registers (none here).
+module attributes {tilegpu.target = "sm_90a"} {
+  func.func @registers_budget(%a: !tile.view<?xf32>, %c: !tile.view<?xf32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<128xf32>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<128xf32>) : i32 {
+      // expected-error @below {{the loads carried ahead take more registers per thread than the kernel's prefetch_registers (0)}}
+      %x = tile.load %a[%k] {tilegpu.distance = 1 : i64} : !tile.view<?xf32> -> tensor<128xf32>
+      %t = arith.addf %acc, %x : tensor<128xf32>
+      scf.yield %t : tensor<128xf32>
+    }
+    tile.store %r, %c[%c0] : tensor<128xf32>, !tile.view<?xf32>
+    return
+  }
+}

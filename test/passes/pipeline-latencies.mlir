@@ -150,3 +150,24 @@ module attributes {tilegpu.target = "sm_90a"} {
     return
   }
 }
+
+// -----
+
+// num_stages is the depth of the rings: with num_stages = 1 a load into
+// registers still gets its latency (prefetch_registers governs it).
+// CHECK-LABEL: func.func @one_stage_registers
+// CHECK: tile.load {{.*}} {tilegpu.latency = 1 : i64}
+module attributes {tilegpu.target = "sm_90a"} {
+  func.func @one_stage_registers(%a: !tile.view<?xf32>, %c: !tile.view<?xf32>, %n: i32) attributes {tile.hints = #tile.hints<{default = {num_stages = 1, prefetch_registers = 8}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<128xf32, #tilegpu.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<128xf32, #tilegpu.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>) : i32 {
+      // expected-remark @below {{latency 1 (the default)}}
+      %x = tile.load %a[%k] : !tile.view<?xf32> -> tensor<128xf32, #tilegpu.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
+      %t = arith.addf %acc, %x : tensor<128xf32, #tilegpu.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
+      scf.yield %t : tensor<128xf32, #tilegpu.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
+    }
+    return
+  }
+}

@@ -140,7 +140,8 @@ module attributes {tilegpu.target = "sm_90a"} {
 
 // Loads into registers (the prefetch_registers hint: 12 registers per
 // thread here, per loop): one iteration ahead, first come first served.
-// 512 f32 elements on 2 warps are 8 registers per thread; 512 bf16 elements
+// 512 f32 elements are 8 registers per thread (their layout: 8 per thread
+// on 4 warps, each element held twice); 512 bf16 elements
 // are 8 too, carried as 4 32-bit words (the accesses are even vectors);
 // a latency above 1 is cut (the loop carries the registers one iteration).
 // The last load does not fit in what is left.
