@@ -38,6 +38,7 @@ void fwdPassState(const Config &cfg,
                 BT = cfg["BLOCK_T"];
   hint("default", "num_warps", cfg["num_warps"]);
   pdlHint(cfg);
+  stagesHint(cfg);
   if (cfg["wgmma"])
     hint("sm_90a", "wgmma", 1);
   if (cfg["occupancy"])
@@ -104,6 +105,9 @@ const Register registration{{
             tunable("prefetch_registers", {0, 32, 64}, 64,
                     "registers per thread for loads issued a token block "
                     "ahead"),
+            // 3 was 14% slower on the H200 at Q = 64, 4 within 2% of 2
+            // (bench/results/2026-11-30-pipeline-depth.md).
+            stagesTunable("3: 14% slower on the H200, 4: the same"),
             pdlTunable(),
         },
     // (p block, n block, batch x head)
