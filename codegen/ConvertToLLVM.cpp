@@ -2517,7 +2517,7 @@ SmallVector<Value> KernelEmitter::registerFragmentA(Value a, int64_t K,
 /// hint is 0; other operands are staged in shared memory
 /// in 8x8 core matrices of 16-byte rows (no swizzle; the tile's 8x8 blocks
 /// row-major, see stagedIndex), by cp.async for loads that only feed the mma
-/// (prefetched one iteration ahead in loops), else from registers;
+/// (prefetched ahead in loops: emitFor), else from registers;
 /// stores and copies are made visible to the asynchronous proxy
 /// (fence.proxy.async) before the barrier. A descriptor gives each operand's
 /// start, the distance between core matrices along K (LBO) and along M/N
@@ -3495,15 +3495,15 @@ Value KernelEmitter::prefetchBuffer(const Prefetch &p, Value stage) {
 }
 
 /// scf.for keeps its shape, carrying the per-thread registers. Loads that
-/// only feed mma operands (and whose indices depend on nothing the loop
-/// carries but its induction variable) are software-pipelined: two buffers
-/// per load in dynamic shared memory; the copy for the first iteration goes
-/// out before the loop, and each iteration, after a barrier (everyone is
-/// done with the buffer read the iteration before), starts the copy for the
-/// next one before computing on its own, so that global-memory latency
-/// overlaps the work of an iteration. Other loads of such indices are
-/// issued one iteration ahead into registers the loop carries (see
-/// planRegisterPrefetch).
+/// only feed mma operands and that tilegpu-schedule-loads issued d
+/// iterations ahead (`tilegpu.distance`) are software-pipelined: a ring of
+/// d + 1 buffers per load in dynamic shared memory; the copies for the
+/// first iterations go out before the loop, and each iteration, after a
+/// barrier (everyone is done with the buffer read the iteration before),
+/// starts the copy for iteration i + d into that buffer before computing
+/// on its own, so that global-memory latency overlaps the work of d
+/// iterations. Loads into registers it marked are issued one iteration
+/// ahead into registers the loop carries (see planRegisterPrefetch).
 LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   // The body follows itself: what it accesses counts as accessed at its
   // start, and after the loop.
