@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Match.h"
 #include "passes/Passes.h"
 #include "passes/PipelinePlan.h"
 #include "passes/TmaPlan.h"
@@ -156,15 +157,7 @@ private:
   /// The kernel's integer hint `name` for the module's target (default
   /// sm_90a), or null.
   IntegerAttr kernelHint(StringRef name) {
-    auto module = kernel->getParentOfType<ModuleOp>();
-    auto target = module ? module->getAttrOfType<StringAttr>(
-                               tilegpu::TileGPUDialect::getTargetAttrName())
-                         : StringAttr();
-    auto hints = kernel->getAttrOfType<tile::HintsAttr>(
-        tile::TileDialect::getHintsAttrName());
-    return hints ? dyn_cast_or_null<IntegerAttr>(hints.lookup(
-                       target ? target.getValue() : "sm_90a", name))
-                 : IntegerAttr();
+    return tessel::kernelHint(kernel, targetOf(kernel), name);
   }
   LLVM::GlobalOp shared, dynamicShared, mbarriers, tmemSlot;
   OpBuilder b;
@@ -3599,6 +3592,17 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     });
     return values;
   };
+  // The iteration after `iv`, and whether it runs: below ub, and (step by
+  // step, so that no sum wraps around unnoticed) past `iv` (an iteration
+  // past INT_MAX wraps around and is none).
+  auto stepFrom = [&](Value iv) -> std::pair<Value, Value> {
+    Value next = arith::AddIOp::create(b, loc, iv, step);
+    Value ok = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next, ub),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, next, iv));
+    return {next, ok};
+  };
   auto poison = [&] {
     SmallVector<Value> values;
     for (Type t : preloadTypes)
@@ -3621,21 +3625,13 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
       pendingLoads.clear();
       pendingStores.clear();
     }
-    // Iteration lb + t * step for t < deepest, and whether it runs (an
-    // iteration past INT_MAX wraps around and is none).
+    // Iteration lb + t * step for t < deepest, and whether it runs.
     SmallVector<Value> target = {lb}, runs = {arith::CmpIOp::create(
                                          b, loc, arith::CmpIPredicate::slt,
                                          lb, ub)};
     for (int64_t t = 1; t < deepest; ++t) {
-      Value next = arith::AddIOp::create(b, loc, target.back(), step);
-      runs.push_back(arith::AndIOp::create(
-          b, loc, runs.back(),
-          arith::AndIOp::create(
-              b, loc,
-              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next,
-                                    ub),
-              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, next,
-                                    target.back()))));
+      auto [next, ok] = stepFrom(target.back());
+      runs.push_back(arith::AndIOp::create(b, loc, runs.back(), ok));
       target.push_back(next);
     }
     // The prologue: the iterations -deepest .. -1 the loop would have run
@@ -3722,19 +3718,11 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     for (int64_t d : distances) {
       Value stage = stageOf[d];
       // Iteration k + d, into buffer (k + d) mod (d + 1) (the one read
-      // before); (next > iv: an iteration past INT_MAX wraps around and is
-      // no iteration).
-      // (Step by step, so that no sum wraps around unnoticed.)
+      // before), if it runs.
       Value next = iv, more;
       for (int64_t j = 0; j < d; ++j) {
-        Value prev = next;
-        next = arith::AddIOp::create(b, loc, prev, step);
-        Value ok = arith::AndIOp::create(
-            b, loc,
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next,
-                                  ub),
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, next,
-                                  prev));
+        auto [after, ok] = stepFrom(next);
+        next = after;
         more = j == 0 ? ok : arith::AndIOp::create(b, loc, more, ok);
       }
       Value other =

@@ -21,15 +21,6 @@ using namespace tessel;
 
 namespace {
 
-/// The integer hint `name` of `kernel` for `target` (its entry, else
-/// `default`), or null.
-IntegerAttr kernelHint(func::FuncOp kernel, StringRef target, StringRef name) {
-  auto hints = kernel->getAttrOfType<tile::HintsAttr>(
-      tile::TileDialect::getHintsAttrName());
-  return hints ? dyn_cast_or_null<IntegerAttr>(hints.lookup(target, name))
-               : IntegerAttr();
-}
-
 /// Whether `kernel` uses the MMA family of the 0/1 hint `name` (without
 /// one, `byDefault`) on `target`, which has it when `available`; such a
 /// kernel gets the unit attribute `attr`. A hint of 1 where the family is
@@ -99,9 +90,7 @@ struct AssignLayouts
     : public tessel::impl::TileGPUAssignLayoutsBase<AssignLayouts> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    auto targetAttr = module->getAttrOfType<StringAttr>(
-        tilegpu::TileGPUDialect::getTargetAttrName());
-    StringRef target = targetAttr ? targetAttr.getValue() : "sm_90a";
+    StringRef target = targetOf(module);
     // The pipeline marks targets with warpgroup MMA (codegen/Target.h).
     bool wgmmaAvailable =
         module->hasAttr(tilegpu::TileGPUDialect::getWgmmaAvailableAttrName());

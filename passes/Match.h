@@ -4,8 +4,35 @@
 #define TESSEL_PASSES_MATCH_H
 
 #include "dialect/tile/TileOps.h"
+#include "dialect/tilegpu/TileGPUDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
 
 namespace tessel {
+
+/// The target `op`'s module is compiled for (`tilegpu.target`), or sm_90a.
+inline llvm::StringRef targetOf(mlir::Operation *op) {
+  auto module = mlir::isa<mlir::ModuleOp>(op)
+                    ? mlir::cast<mlir::ModuleOp>(op)
+                    : op->getParentOfType<mlir::ModuleOp>();
+  auto target = module ? module->getAttrOfType<mlir::StringAttr>(
+                             tilegpu::TileGPUDialect::getTargetAttrName())
+                       : mlir::StringAttr();
+  return target ? target.getValue() : "sm_90a";
+}
+
+/// The integer hint `name` of `kernel` for `target` (its entry, else
+/// `default`), or null.
+inline mlir::IntegerAttr kernelHint(mlir::func::FuncOp kernel,
+                                    llvm::StringRef target,
+                                    llvm::StringRef name) {
+  auto hints = kernel->getAttrOfType<tile::HintsAttr>(
+      tile::TileDialect::getHintsAttrName());
+  return hints ? mlir::dyn_cast_or_null<mlir::IntegerAttr>(
+                     hints.lookup(target, name))
+               : mlir::IntegerAttr();
+}
 
 /// A 2-D transpose: tile.permute [1, 0].
 inline bool isTranspose(tile::PermuteOp op) {

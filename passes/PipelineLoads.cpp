@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/Match.h"
 #include "passes/Passes.h"
 #include "passes/PipelinePlan.h"
 #include "passes/TmaPlan.h"
@@ -28,16 +29,8 @@ using namespace tessel;
 namespace {
 
 /// The kernel's integer hint `name` for the module's target, or 0.
-int64_t kernelHint(func::FuncOp kernel, StringRef name) {
-  auto module = kernel->getParentOfType<ModuleOp>();
-  auto target = module ? module->getAttrOfType<StringAttr>(
-                             tilegpu::TileGPUDialect::getTargetAttrName())
-                       : StringAttr();
-  auto hints = kernel->getAttrOfType<tile::HintsAttr>(
-      tile::TileDialect::getHintsAttrName());
-  auto value = hints ? dyn_cast_or_null<IntegerAttr>(hints.lookup(
-                           target ? target.getValue() : "sm_90a", name))
-                     : IntegerAttr();
+int64_t hintOrZero(func::FuncOp kernel, StringRef name) {
+  IntegerAttr value = kernelHint(kernel, targetOf(kernel), name);
   return value ? value.getInt() : 0;
 }
 
@@ -48,8 +41,8 @@ struct AssignLatencies
   void runOnOperation() override {
     Builder builder(&getContext());
     for (auto kernel : getOperation().getOps<func::FuncOp>()) {
-      int64_t stages = kernelHint(kernel, "num_stages");
-      int64_t registers = kernelHint(kernel, "prefetch_registers");
+      int64_t stages = hintOrZero(kernel, "num_stages");
+      int64_t registers = hintOrZero(kernel, "prefetch_registers");
       kernel.walk([&](tile::LoadOp load) {
         if (!load->getParentOfType<scf::ForOp>())
           return; // (not in a loop: nothing to say)
@@ -120,6 +113,11 @@ struct ScheduleLoads
     }
   }
 
+  void setDistance(tile::LoadOp load, int64_t distance) {
+    load->setAttr(kDistanceAttr,
+                  Builder(&getContext()).getI64IntegerAttr(distance));
+  }
+
   /// A load into registers: one iteration ahead (the loop carries its
   /// registers) while `registers` (32-bit, per thread) last.
   void scheduleInRegisters(tile::LoadOp load, int64_t latency,
@@ -138,7 +136,7 @@ struct ScheduleLoads
       return;
     }
     registers -= words;
-    load->setAttr(kDistanceAttr, Builder(&getContext()).getI64IntegerAttr(1));
+    setDistance(load, 1);
     if (remarks) {
       auto remark = load->emitRemark("issued 1 iteration ahead into ")
                     << words << " registers the loop carries";
@@ -149,8 +147,7 @@ struct ScheduleLoads
   }
 
   void scheduleLoop(scf::ForOp loop, int64_t used) {
-    Builder builder(&getContext());
-    int64_t registers = kernelHint(loop->getParentOfType<func::FuncOp>(),
+    int64_t registers = hintOrZero(loop->getParentOfType<func::FuncOp>(),
                                    "prefetch_registers");
     for (Operation &op : loop.getBody()->without_terminator()) {
       auto load = dyn_cast<tile::LoadOp>(op);
@@ -159,18 +156,18 @@ struct ScheduleLoads
       auto latency = load->getAttrOfType<IntegerAttr>(kLatencyAttr);
       if (!latency)
         continue;
-      if (latency.getInt() >= 1 && !loadsIntoMma(load)) {
+      if (latency.getInt() < 1) {
+        if (remarks)
+          load->emitRemark("not scheduled: a latency below 1");
+        continue;
+      }
+      if (!loadsIntoMma(load)) {
         scheduleInRegisters(load, latency.getInt(), registers);
         continue;
       }
       if (std::string problem = pipelineProblem(load); !problem.empty()) {
         if (remarks)
           load->emitRemark("not scheduled: ") << problem;
-        continue;
-      }
-      if (latency.getInt() < 1) {
-        if (remarks)
-          load->emitRemark("not scheduled: a latency below 1");
         continue;
       }
       // First come, first served: as deep as the latency asks (at most
@@ -189,7 +186,7 @@ struct ScheduleLoads
         continue;
       }
       used = at + (distance + 1) * bytes;
-      load->setAttr(kDistanceAttr, builder.getI64IntegerAttr(distance));
+      setDistance(load, distance);
       if (remarks) {
         auto remark = load->emitRemark("issued ")
                       << distance << " iteration" << (distance > 1 ? "s" : "")

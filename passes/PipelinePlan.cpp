@@ -63,12 +63,9 @@ int64_t mmaOperandUses(tile::LoadOp load) {
   return n;
 }
 
-std::string pipelineProblem(tile::LoadOp load) {
-  auto loop = dyn_cast<scf::ForOp>(load->getParentOp());
-  if (!loop)
-    return "the load is not directly in a loop's body";
-  if (!loadsIntoMma(load))
-    return "the tile is not only mma operands loaded in the loop's body";
+/// Why `loop` cannot issue `load` (in its body) for a later iteration, or
+/// "": it writes the view, or the indices depend on what it carries.
+static std::string laterIterationProblem(scf::ForOp loop, tile::LoadOp load) {
   bool written = false;
   loop.walk([&](tile::StoreOp store) {
     written |= store.getView() == load.getView();
@@ -78,6 +75,18 @@ std::string pipelineProblem(tile::LoadOp load) {
   SmallVector<Operation *> ops;
   if (!laterIterationSlice(loop, load, ops))
     return "its indices depend on a value the loop carries";
+  return "";
+}
+
+std::string pipelineProblem(tile::LoadOp load) {
+  auto loop = dyn_cast<scf::ForOp>(load->getParentOp());
+  if (!loop)
+    return "the load is not directly in a loop's body";
+  if (!loadsIntoMma(load))
+    return "the tile is not only mma operands loaded in the loop's body";
+  if (std::string problem = laterIterationProblem(loop, load);
+      !problem.empty())
+    return problem;
   if (load->hasAttr(tilegpu::TileGPUDialect::getTmaAttrName()) &&
       mmaOperandUses(load) > 1)
     return "a TMA copy that is more than one mma operand";
@@ -96,16 +105,7 @@ std::string registerPipelineProblem(tile::LoadOp load) {
     return "the TMA copies it (a loop-invariant mma operand)";
   if (!tilegpu::getLayout(load.getType()))
     return "the tile has no layout yet (tilegpu-assign-layouts)";
-  bool written = false;
-  loop.walk([&](tile::StoreOp store) {
-    written |= store.getView() == load.getView();
-  });
-  if (written)
-    return "the loop writes the view";
-  SmallVector<Operation *> ops;
-  if (!laterIterationSlice(loop, load, ops))
-    return "its indices depend on a value the loop carries";
-  return "";
+  return laterIterationProblem(loop, load);
 }
 
 int64_t storageBytes(Type element) {
@@ -148,8 +148,7 @@ int64_t carriedWords(tile::LoadOp load) {
 
 int64_t ringBufferBytes(tile::LoadOp load) {
   RankedTensorType type = load.getType();
-  Type element = type.getElementType();
-  int64_t eb = (element.getIntOrFloatBitWidth() + 7) / 8;
+  int64_t eb = storageBytes(type.getElementType());
   int64_t n = type.getNumElements();
   if (load->hasAttr(tilegpu::TileGPUDialect::getTmaAttrName()))
     return (n * eb + 1023) / 1024 * 1024;

@@ -215,11 +215,7 @@ struct RouteMmaOperands
     StringRef target = targetAttr ? targetAttr.getValue() : "default";
     bool changed = false;
     for (auto kernel : module.getOps<func::FuncOp>()) {
-      auto hints = kernel->getAttrOfType<tile::HintsAttr>(
-          tile::TileDialect::getHintsAttrName());
-      auto hint = hints ? dyn_cast_or_null<IntegerAttr>(
-                              hints.lookup(target, "route_mma_operands"))
-                        : IntegerAttr();
+      IntegerAttr hint = kernelHint(kernel, target, "route_mma_operands");
       SmallVector<tile::MmaOp> candidates;
       kernel.walk([&](tile::MmaOp mma) { candidates.push_back(mma); });
       for (tile::MmaOp mma : candidates) {
