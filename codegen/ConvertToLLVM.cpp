@@ -4125,6 +4125,22 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
             ArrayRef<int32_t>(table)),
         /*alignment=*/4, /*addrSpace=*/1);
   }
+  if (kernel->hasAttr(kPersistentAttr)) {
+    // The table that tells the runtime the kernel is persistent
+    // (tilegpu-persistent-grid): version 1, flags (1: the last three
+    // parameters before the tensor maps are the logical grid, and the
+    // launch sizes the physical one).
+    SmallVector<int32_t> table = {1, 1};
+    auto tableType = LLVM::LLVMArrayType::get(b.getI32Type(), table.size());
+    LLVM::GlobalOp::create(
+        b, kernel.getLoc(), tableType, /*isConstant=*/true,
+        LLVM::Linkage::External, ("tessel_grid_" + kernel.getSymName()).str(),
+        DenseElementsAttr::get(
+            RankedTensorType::get({static_cast<int64_t>(table.size())},
+                                  b.getI32Type()),
+            ArrayRef<int32_t>(table)),
+        /*alignment=*/4, /*addrSpace=*/1);
+  }
   fn->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), b.getUnitAttr());
   fn->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
               b.getDenseI32ArrayAttr({32 * numWarps, 1, 1}));

@@ -75,13 +75,15 @@ FailureOr<Artifact> compile(ModuleOp module, const TargetInfo &target,
        }},
       {"3-tilegpu-assign-layouts",
        [](PassManager &pm) { pm.addPass(createTileGPUAssignLayouts()); }},
-      {"4-tilegpu-insert-tma",
+      {"4-tilegpu-persistent-grid",
+       [](PassManager &pm) { pm.addPass(createTileGPUPersistentGrid()); }},
+      {"5-tilegpu-insert-tma",
        [](PassManager &pm) { pm.addPass(createTileGPUInsertTma()); }},
-      {"5-tilegpu-pipeline",
+      {"6-tilegpu-pipeline",
        [](PassManager &pm) { buildTileGPUPipeline(pm); }},
-      {"6-convert-tilegpu-to-llvm",
+      {"7-convert-tilegpu-to-llvm",
        [](PassManager &pm) { pm.addPass(createConvertTileGPUToLLVM()); }},
-      {"7-llvm",
+      {"8-llvm",
        [](PassManager &pm) {
          pm.addPass(createSCFToControlFlowPass());
          pm.addPass(createConvertMathToLLVMPass());
@@ -134,8 +136,8 @@ FailureOr<Artifact> compile(ModuleOp module, const TargetInfo &target,
     return failure();
   artifact.ptx = *ptx;
   if (dump) {
-    dump("8-llvm-ir", llvmIR);
-    dump("9-ptx", artifact.ptx);
+    dump("9-llvm-ir", llvmIR);
+    dump("10-ptx", artifact.ptx);
   }
   if (assemble) {
     std::vector<ResourceUsage> usage;

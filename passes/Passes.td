@@ -152,6 +152,49 @@ def TileGPUInsertTma : Pass<"tilegpu-insert-tma", "mlir::ModuleOp"> {
   ];
 }
 
+def TileGPUPersistentGrid
+    : Pass<"tilegpu-persistent-grid", "mlir::ModuleOp"> {
+  let summary = "Wrap a kernel with the persistent hint in a loop over its "
+                "programs";
+  let description = [{
+    A kernel whose hint `persistent` is 1 (for the target compiled for, else
+    `default`) is launched on as many CTAs as fit on the GPU at once, each
+    walking the logical programs in turn. The pass appends three i32
+    parameters, the logical grid (`tile.name` "grid_x", "grid_y",
+    "grid_z"), and wraps the body in
+
+    ```mlir
+    %p = tile.program_id 0
+    %n = tile.num_programs 0
+    %total = gx * gy * gz
+    scf.for %t = %p to %total step %n : i32 {   // tilegpu.tile_loop
+      // the body; tile.program_id d reads t mod gx, (t / gx) mod gy,
+      // t / (gx * gy); tile.num_programs d reads the parameter
+    }
+    ```
+
+    marking the kernel `tilegpu.persistent` and the loop
+    `tilegpu.tile_loop`. Programs go in the order a launch rasterises them
+    (x fastest), so the programs running at once are the neighbours a
+    normal launch runs at once. Loads directly in the tile loop are not
+    pipelined across programs (tilegpu-assign-latencies); the loops inside
+    are pipelined as before, their rings restarting per program. The
+    lowering exports `tessel_grid_<kernel>` ({1, 1}: version, persistent),
+    from which the runtime knows to pass the logical grid and to launch
+    min(programs, CTAs per SM x SMs) CTAs (the driver's occupancy for the
+    kernel). It does not fire without the hint, on a kernel it already
+    rewrote, and it rejects a body it cannot wrap (not one block, or
+    returning values). Numerics are unchanged.
+
+    With `remarks=true` each kernel says whether it was made persistent.
+  }];
+  let options = [
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Say for every kernel whether it was made persistent">,
+  ];
+  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::arith::ArithDialect"];
+}
+
 def TileGPUAssignLatencies
     : Pass<"tilegpu-assign-latencies", "mlir::ModuleOp"> {
   let summary = "The software pipeline, step 1: how long each load's copy "

@@ -1,6 +1,7 @@
 //===- PipelinePlan.cpp - which loads a loop issues ahead -----------------===//
 
 #include "passes/PipelinePlan.h"
+#include "passes/Match.h"
 #include "passes/TmaPlan.h"
 
 #include "dialect/tilegpu/TileGPUDialect.h"
@@ -66,6 +67,11 @@ int64_t mmaOperandUses(tile::LoadOp load) {
 /// Why `loop` cannot issue `load` (in its body) for a later iteration, or
 /// "": it writes the view, or the indices depend on what it carries.
 static std::string laterIterationProblem(scf::ForOp loop, tile::LoadOp load) {
+  // Issuing the next program's loads during this one would hold their
+  // buffers (or registers) across the whole program.
+  if (loop->hasAttr(kTileLoopAttr))
+    return "the loop is the persistent tile loop (not pipelined across "
+           "programs)";
   bool written = false;
   loop.walk([&](tile::StoreOp store) {
     written |= store.getView() == load.getView();

@@ -2,7 +2,9 @@
 
 #include "runtime/Runtime.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -359,6 +361,28 @@ Status Module::getKernel(const std::string &name, Kernel *out) const {
                                                            tableName + ")"));
   }
 
+  // A persistent kernel: the table its module exports beside it (version,
+  // flags; bit 0: persistent).
+  const std::string gridName = "tessel_grid_" + name;
+  result = cuModuleGetGlobal(&table, &tableBytes, module_, gridName.c_str());
+  if (result == CUDA_SUCCESS) {
+    int32_t words[2] = {0, 0};
+    if (tableBytes < sizeof(words))
+      return Status::error(what + ": " + gridName + " holds " +
+                           std::to_string(tableBytes) + " bytes, not 8");
+    TESSEL_RT_TRY(checkCu(cuMemcpyDtoH(words, table, sizeof(words)),
+                          "cuMemcpyDtoH", what + " (" + gridName + ")"));
+    if (words[0] != 1)
+      return Status::error(what + ": " + gridName +
+                           ": unknown format (version " +
+                           std::to_string(words[0]) + ")");
+    kernel.persistent_ = (words[1] & 1) != 0;
+  } else if (result != CUDA_ERROR_NOT_FOUND) {
+    TESSEL_RT_TRY(checkCu(result, "cuModuleGetGlobal",
+                          what + " (" + gridName + ")"));
+  }
+  kernel.smCount_ = device_.smCount;
+
   KernelLimits &limits = kernel.limits_;
   limits.maxGridX = device_.maxGrid[0];
   limits.maxGridY = device_.maxGrid[1];
@@ -397,7 +421,8 @@ Kernel::Kernel(const Kernel &other)
     : function_(other.function_), name_(other.name_),
       attributes_(other.attributes_), limits_(other.limits_),
       parameters_(other.parameters_), parametersKnown_(other.parametersKnown_),
-      tensorMaps_(other.tensorMaps_),
+      tensorMaps_(other.tensorMaps_), persistent_(other.persistent_),
+      smCount_(other.smCount_),
       sharedOptIn_(other.sharedOptIn_.load(std::memory_order_acquire)) {}
 
 Kernel &Kernel::operator=(const Kernel &other) {
@@ -409,6 +434,8 @@ Kernel &Kernel::operator=(const Kernel &other) {
     parameters_ = other.parameters_;
     parametersKnown_ = other.parametersKnown_;
     tensorMaps_ = other.tensorMaps_;
+    persistent_ = other.persistent_;
+    smCount_ = other.smCount_;
     sharedOptIn_.store(other.sharedOptIn_.load(std::memory_order_acquire),
                        std::memory_order_release);
   }
@@ -429,6 +456,8 @@ std::string Kernel::describe() const {
     s += ", cluster " + dims(a.requiredCluster);
   if (parametersKnown_)
     s += ", " + std::to_string(parameters_.size()) + " parameters";
+  if (persistent_)
+    s += ", persistent";
   return s;
 }
 
@@ -481,6 +510,36 @@ Status Kernel::launch(Dim3 grid, int numWarps, const std::vector<Arg> &args,
   return launch(config, args, stream);
 }
 
+Status Kernel::physicalGrid(const LaunchConfig &config, Dim3 *out) const {
+  *out = config.grid;
+  const Dim3 &g = config.grid;
+  if (!persistent_ || g.x <= 0 || g.y <= 0 || g.z <= 0)
+    return Status::success();
+  const std::string what = "kernel '" + name_ + "'";
+  // validateLaunch bounded each dimension by the device's grid limits.
+  const uint64_t programs = static_cast<uint64_t>(g.x) *
+                            static_cast<uint64_t>(g.y) *
+                            static_cast<uint64_t>(g.z);
+  if (programs > static_cast<uint64_t>(INT32_MAX))
+    return Status::error("launch of " + what + ": a persistent kernel takes " +
+                         "at most 2^31 - 1 programs; grid " + dims(g) +
+                         " has " + std::to_string(programs));
+  int perSM = 0;
+  TESSEL_RT_TRY(checkCu(cuOccupancyMaxActiveBlocksPerMultiprocessor(
+                            &perSM, function_, 32 * config.numWarps,
+                            config.dynamicSharedBytes),
+                        "cuOccupancyMaxActiveBlocksPerMultiprocessor", what));
+  if (perSM < 1 || smCount_ < 1)
+    return Status::error("launch of " + what + ": no CTA of " +
+                         std::to_string(32 * config.numWarps) + " threads and " +
+                         std::to_string(config.dynamicSharedBytes) +
+                         " B dynamic shared memory fits on an SM");
+  const uint64_t resident =
+      static_cast<uint64_t>(perSM) * static_cast<uint64_t>(smCount_);
+  *out = Dim3{static_cast<int64_t>(std::min(programs, resident)), 1, 1};
+  return Status::success();
+}
+
 Status Kernel::launch(const LaunchConfig &config, const std::vector<Arg> &args,
                       CUstream stream) const {
   const std::string what = "kernel '" + name_ + "'";
@@ -488,20 +547,8 @@ Status Kernel::launch(const LaunchConfig &config, const std::vector<Arg> &args,
     return Status::error("launch of a Kernel that was never loaded");
   TESSEL_RT_TRY(validateLaunch(config, args, limits_, tensorMaps_)
                     .withContext("launch of " + what));
-  const Dim3 &grid = config.grid;
-  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+  if (config.grid.x == 0 || config.grid.y == 0 || config.grid.z == 0)
     return Status::success();
-  PackedArgs packed;
-  TESSEL_RT_TRY(packArguments(args, &packed, tensorMaps_)
-                    .withContext("launch of " + what));
-  for (size_t i = 0; i < packed.numParams(); ++i)
-    if (packed.slots()[i].kind == ParamKind::TensorMap)
-      TESSEL_RT_TRY(encodeTensorMap(tensorMaps_[packed.slots()[i].argIndex],
-                                    args, packed.slotData(i))
-                        .withContext("launch of " + what));
-  if (parametersKnown_)
-    TESSEL_RT_TRY(
-        checkSignature(packed, parameters_).withContext("launch of " + what));
 
   if (config.dynamicSharedBytes > attributes_.maxDynamicSharedBytes &&
       !sharedOptIn_.load(std::memory_order_acquire)) {
@@ -516,6 +563,31 @@ Status Kernel::launch(const LaunchConfig &config, const std::vector<Arg> &args,
         "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", what));
     sharedOptIn_.store(true, std::memory_order_release);
   }
+
+  // A persistent kernel takes the logical grid after its arguments and runs
+  // on the CTAs that fit at once (after the opt-in: the occupancy counts the
+  // dynamic shared memory).
+  Dim3 grid;
+  TESSEL_RT_TRY(physicalGrid(config, &grid));
+  std::vector<Arg> withGrid;
+  if (persistent_) {
+    withGrid = args;
+    withGrid.push_back(static_cast<int32_t>(config.grid.x));
+    withGrid.push_back(static_cast<int32_t>(config.grid.y));
+    withGrid.push_back(static_cast<int32_t>(config.grid.z));
+  }
+  const std::vector<Arg> &kernelArgs = persistent_ ? withGrid : args;
+  PackedArgs packed;
+  TESSEL_RT_TRY(packArguments(kernelArgs, &packed, tensorMaps_)
+                    .withContext("launch of " + what));
+  for (size_t i = 0; i < packed.numParams(); ++i)
+    if (packed.slots()[i].kind == ParamKind::TensorMap)
+      TESSEL_RT_TRY(encodeTensorMap(tensorMaps_[packed.slots()[i].argIndex],
+                                    kernelArgs, packed.slotData(i))
+                        .withContext("launch of " + what));
+  if (parametersKnown_)
+    TESSEL_RT_TRY(
+        checkSignature(packed, parameters_).withContext("launch of " + what));
 
   const unsigned blockX = 32u * static_cast<unsigned>(config.numWarps);
   const unsigned shared = static_cast<unsigned>(config.dynamicSharedBytes);

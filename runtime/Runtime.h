@@ -129,7 +129,8 @@ public:
   Kernel(const Kernel &other);
   Kernel &operator=(const Kernel &other);
 
-  /// Launches `grid` blocks of 32 * numWarps threads on `stream`, with
+  /// Launches `grid` blocks (programs, for a persistent kernel) of
+  /// 32 * numWarps threads on `stream`, with
   /// `args` packed per the ABI. Rejects, before the driver sees them, launch
   /// shapes and arguments that validateLaunch rejects and arguments that do
   /// not match the kernel's parameters; a grid with a zero dimension
@@ -152,6 +153,15 @@ public:
   /// The tensor maps the kernel takes after its arguments (TMA loads), from
   /// the table its module exports; each launch encodes them from the views.
   const std::vector<TensorMapSpec> &tensorMaps() const { return tensorMaps_; }
+  /// Compiled persistent (hint `persistent`, the table `tessel_grid_<name>`
+  /// its module exports): a launch's grid is the logical one, passed to the
+  /// kernel after its arguments (three i32), and the launch runs
+  /// min(programs, CTAs per SM x SMs) CTAs, the CTAs per SM from the
+  /// driver's occupancy for the block and dynamic shared memory.
+  bool persistent() const { return persistent_; }
+  /// The CTAs a launch of `config` runs: the grid's programs, or for a
+  /// persistent kernel as many of them as fit on the device at once.
+  Status physicalGrid(const LaunchConfig &config, Dim3 *out) const;
   /// "kernel 'scale': 40 registers, 0 B static shared, 0 B local, …".
   std::string describe() const;
 
@@ -164,6 +174,8 @@ private:
   std::vector<ParamInfo> parameters_;
   bool parametersKnown_ = false;
   std::vector<TensorMapSpec> tensorMaps_;
+  bool persistent_ = false;
+  int smCount_ = 0;
   // Set once the kernel may use all the shared memory the device allows.
   mutable std::atomic<bool> sharedOptIn_{false};
 };

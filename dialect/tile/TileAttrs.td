@@ -86,6 +86,11 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
     - `route_mma_operands`: 0 keeps `tile-route-mma-operands` away from the
       kernel's mmas (1, the default: an mma whose B is computed in registers
       and whose A is loaded is rewritten by the transpose identity).
+    - `persistent`: 1 launches the kernel on as many CTAs as fit on the GPU
+      at once, each walking the logical programs in turn
+      (`tilegpu-persistent-grid` wraps the body; the runtime passes the
+      logical grid and sizes the launch from the driver's occupancy); 0 or
+      absent: one CTA per program.
 
     ```mlir
     func.func @k(...) attributes {tile.hints = #tile.hints<{
