@@ -461,6 +461,19 @@ bool Program::elementwise(Operation &op) {
           r = isa<arith::DivSIOp>(op) ? -x : 0;
         else
           r = isa<arith::DivSIOp>(op) ? x / y : x % y;
+      } else if (isa<arith::DivUIOp, arith::RemUIOp>(op)) {
+        // On the bits of the element's width, the result sign-extended
+        // back as every integer is held.
+        unsigned width = out.element.getIntOrFloatBitWidth();
+        uint64_t mask = width >= 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1;
+        uint64_t ux = static_cast<uint64_t>(x) & mask,
+                 uy = static_cast<uint64_t>(y) & mask;
+        if (uy == 0)
+          return fail(&op, "divides by zero");
+        uint64_t q = isa<arith::DivUIOp>(op) ? ux / uy : ux % uy;
+        if (width < 64 && (q >> (width - 1)) & 1)
+          q |= ~mask;
+        r = static_cast<int64_t>(q);
       } else if (isa<arith::MaxSIOp>(op))
         r = std::max(x, y);
       else if (isa<arith::MinSIOp>(op))

@@ -186,6 +186,10 @@ struct LaunchConfig {
   /// previous one in the stream completes. Only for kernels compiled for it
   /// (hint `pdl`: they wait for their predecessors before touching memory).
   bool programmaticLaunch = false;
+  /// A persistent kernel's CTAs (Kernel::persistent): 0 runs as many as
+  /// fit on the device at once (the driver's occupancy x SMs); N > 0 runs
+  /// min(programs, N) (tests, tuning). Ignored for other kernels.
+  int64_t persistentCtas = 0;
 };
 
 /// What the device and the kernel allow. The defaults are the limits of

@@ -524,6 +524,16 @@ Status Kernel::physicalGrid(const LaunchConfig &config, Dim3 *out) const {
     return Status::error("launch of " + what + ": a persistent kernel takes " +
                          "at most 2^31 - 1 programs; grid " + dims(g) +
                          " has " + std::to_string(programs));
+  if (config.persistentCtas < 0)
+    return Status::error("launch of " + what + ": persistentCtas is " +
+                         std::to_string(config.persistentCtas) +
+                         "; 0 (as many as fit) or a positive count");
+  if (config.persistentCtas > 0) {
+    *out = Dim3{static_cast<int64_t>(std::min(
+                    programs, static_cast<uint64_t>(config.persistentCtas))),
+                1, 1};
+    return Status::success();
+  }
   int perSM = 0;
   TESSEL_RT_TRY(checkCu(cuOccupancyMaxActiveBlocksPerMultiprocessor(
                             &perSM, function_, 32 * config.numWarps,

@@ -37,6 +37,7 @@ void chunkState(const Config &cfg,
   hint("default", "num_warps", cfg["num_warps"]);
   pdlHint(cfg);
   stagesHint(cfg);
+  persistentHint(cfg);
   if (cfg["wgmma"])
     hint("sm_90a", "wgmma", 1);
   // -1: by the block's width, as measured (below).
@@ -106,6 +107,7 @@ const Register registration{{
             // third buffer per load costs a CTA per SM), the same with 64
             // (bench/results/2026-11-30-pipeline-depth.md).
             stagesTunable("3: up to 38% slower on the H200"),
+            persistentTunable(0, "on the H200 22-40% slower, bench/results/2026-11-30-persistent.md"),
             pdlTunable(),
         },
     // (chunk x head, p block, n block x batch)

@@ -40,6 +40,7 @@ void computeOut(const Config &cfg,
   hint("default", "num_warps", cfg["num_warps"]);
   pdlHint(cfg);
   stagesHint(cfg);
+  persistentHint(cfg);
   if (cfg["wgmma"])
     hint("sm_90a", "wgmma", 1);
   hint("sm_90a", "wgmma_register_a", cfg["wgmma_register_a"]);
@@ -220,6 +221,7 @@ const Register registration{{
             // 3 was 16-26% slower on the H200: the third buffer per load
             // costs a CTA per SM (bench/results/2026-11-30-pipeline-depth.md).
             stagesTunable("3: 16-26% slower on the H200"),
+            persistentTunable(0, "on the H200 22-40% slower, bench/results/2026-11-30-persistent.md"),
             pdlTunable(),
         },
     // (token block x head, p block, batch)

@@ -34,6 +34,18 @@ inline void pdlHint(const dsl::Config &cfg) {
   dsl::hint("default", "pdl", cfg["pdl"]);
 }
 
+/// The `persistent` tunable of the kernels with large grids, and its hint:
+/// launched on the CTAs that fit at once, each walking the programs in turn
+/// (tilegpu-persistent-grid).
+inline dsl::Param persistentTunable(int64_t value, std::string measured) {
+  return dsl::tunable("persistent", {0, 1}, value,
+                      "one CTA per program (0), or as many CTAs as fit, "
+                      "each walking programs in turn (1; " + measured + ")");
+}
+inline void persistentHint(const dsl::Config &cfg) {
+  dsl::hint("default", "persistent", cfg["persistent"]);
+}
+
 /// The `num_stages` tunable of the kernels with pipelined loops, and its
 /// hint: loads into mma operands are issued num_stages - 1 iterations ahead
 /// (tilegpu-assign-latencies).

@@ -148,8 +148,18 @@ Row runCase(const Case &c, rt::Stream &stream, bool time) {
   int numWarps = static_cast<int>(reported(c.kernel, "warps", c.numWarps));
   size_t dynamicShared =
       static_cast<size_t>(reported(c.kernel, "dynamic_shared_bytes", 0));
+  rt::LaunchConfig config;
+  config.grid = grid;
+  config.numWarps = numWarps;
+  config.dynamicSharedBytes = dynamicShared;
+  config.persistentCtas = c.persistentCtas;
+  // A case for a persistent kernel must run one (the kernel's table says).
+  if (s.ok() && kernel.persistent() != c.kernel.starts_with("test_persistent"))
+    s = rt::Status::error(c.kernel + (kernel.persistent()
+                                          ? " is persistent"
+                                          : " is not persistent"));
   if (s.ok())
-    s = kernel.launch(grid, numWarps, run.args, stream.get(), dynamicShared);
+    s = kernel.launch(config, run.args, stream.get());
   if (s.ok())
     s = stream.synchronize();
   if (s.ok())
@@ -163,7 +173,7 @@ Row runCase(const Case &c, rt::Stream &stream, bool time) {
   if (row.pass && time) {
     std::vector<float> ms;
     s = rt::timeKernel(
-        [&] { return kernel.launch(grid, numWarps, run.args, stream.get(), dynamicShared); },
+        [&] { return kernel.launch(config, run.args, stream.get()); },
         /*warmup=*/20, /*iters=*/200, stream.get(), &ms);
     if (s.ok())
       row.ms = rt::median(ms);

@@ -100,6 +100,37 @@ Case copyCase(std::mt19937 &rng, int pad, bool transposed) {
   return c;
 }
 
+/// test_persistent_copy over B x M x N (ragged), on `ctas` CTAs (0: as
+/// many as fit).
+Case persistentCopyCase(std::mt19937 &rng, int64_t B, int64_t M, int64_t N,
+                        int64_t ctas) {
+  int64_t gm = ceilDiv(M, 16), gn = ceilDiv(N, 32);
+  Case c;
+  c.label = "persistent copy " + std::to_string(B) + "x" + std::to_string(M) +
+            "x" + std::to_string(N) + " (" + std::to_string(gn * gm * B) +
+            " programs on " +
+            (ctas ? std::to_string(ctas) + " CTAs" : "the CTAs that fit") +
+            ")";
+  c.kernel = "test_persistent_copy";
+  c.grid = {gn, gm, B};
+  c.persistentCtas = ctas;
+  Tensor x = input(rng, DType::f32, {B, M, N});
+  // y has a guard column past N that no program may write.
+  Tensor y = output(DType::f32, {B, M, N}, {M * (N + 1), N + 1, 1},
+                    B * M * (N + 1));
+  c.tensors = {x, y};
+  c.args = {size_t(0), size_t(1)};
+  c.expected = expectationsFor(c);
+  double sizes = double(gn) * 10000 + double(gm) * 100 + double(B);
+  for (int64_t b = 0; b < B; ++b)
+    for (int64_t i = 0; i < M; ++i)
+      for (int64_t j = 0; j < N; ++j)
+        c.expected[1][offset(y, {b, i, j})] =
+            roundTo(x.values[offset(x, {b, i, j})] + sizes, DType::f32);
+  c.tolerance = 0;
+  return c;
+}
+
 Case squeezeCase(std::mt19937 &rng) {
   const int64_t B = 3, M = 19, N = 27, LD = 40;
   Case c;
@@ -473,6 +504,18 @@ std::vector<Case> opCases(std::mt19937 &rng) {
     c.grid[1] = 1;
     c.label = "tma bf16 150x200x" + std::to_string(K) +
               " B^T, K loops 3/2 ahead in a loop over column blocks";
+    cases.push_back(std::move(c));
+  }
+  // Persistent: more programs than CTAs (each CTA walks several, rings
+  // restarting per program), and the occupancy-sized launch.
+  cases.push_back(persistentCopyCase(rng, 3, 37, 200, 5));
+  cases.push_back(persistentCopyCase(rng, 20, 1000, 100, 0));
+  for (int64_t ctas : {4, 0}) {
+    Case c = matmulCase(rng, "test_persistent_tma_wgmma_bf16",
+                        "persistent tma wgmma pipelined 2/3", DType::bf16, 300,
+                        520, 200, 64, 128, false, true, true);
+    c.persistentCtas = ctas;
+    c.label += ctas ? ", 25 programs on 4 CTAs" : ", on the CTAs that fit";
     cases.push_back(std::move(c));
   }
   cases.push_back(matmulCase(rng, "test_tma_f16_once", "tma", DType::f16, 130,

@@ -53,6 +53,9 @@ struct Case {
   /// Check every element's relative error instead (values of very different
   /// magnitudes, where an L2 norm would hide small ones).
   bool perElement = false;
+  /// For a persistent kernel: the CTAs to launch (LaunchConfig::
+  /// persistentCtas; 0: as many as fit at once).
+  int64_t persistentCtas = 0;
 };
 
 /// The poison value of an output element before the kernel runs.

@@ -21,6 +21,19 @@ void copyKernel(const Config &cfg, View<float, 2> x, View<float, 2> y) {
   store(y, {i, j}, t);
 }
 
+/// y[b, i, j] = x[b, i, j] + gx * 10000 + gy * 100 + gz (the grid's
+/// sizes), one 16 x 32 block per program of a 3-D grid (x: column blocks,
+/// y: row blocks, z: batches), compiled persistent: the programs, their ids
+/// and the grid's sizes are the logical ones.
+void persistentCopyKernel(const Config &, View<float, 3> x, View<float, 3> y) {
+  hint("default", "persistent", 1);
+  auto j = program_id(0), i = program_id(1), b = program_id(2);
+  auto sizes = num_programs(0) * 10000 + num_programs(1) * 100 +
+               num_programs(2);
+  Tile t = load(x, {b, i, j}, {drop, 16, 32});
+  store(y, {b, i, j}, t + cast<float>(sizes), {.squeeze = {0}});
+}
+
 void squeezeKernel(const Config &, View<float, 3> x, View<bf16, 3, kDense> y) {
   auto b = program_id(0), i = program_id(1);
   Tile t = load(x, {b, i, 0}, {drop, 8, 32});
@@ -261,6 +274,18 @@ const Register registrations[] = {
         {{"BM", 64}, {"BN", 128}, {"BK", 64}, {"TRANS_A", 0}, {"TRANS_B", 1},
          {"LOOP", 1}, {"WGMMA", 1}, {"num_warps", 4}, {"LAT_A", 2},
          {"LAT_B", 3}}),
+    // Persistent (tilegpu-persistent-grid): a 3-D grid of copies, and the
+    // TMA + wgmma pipelined K loop above, its rings restarting per program.
+    add("test_persistent_copy",
+        [](const Config &c) { define(persistentCopyKernel, c, {"x", "y"}); }),
+    add("test_persistent_tma_wgmma_bf16",
+        [](const Config &c) {
+          define(tessel::test::matmulTransposedKernel<bf16, kDense>, c,
+                 {"a", "b", "c"});
+        },
+        {{"BM", 64}, {"BN", 128}, {"BK", 64}, {"TRANS_A", 0}, {"TRANS_B", 1},
+         {"LOOP", 1}, {"WGMMA", 1}, {"num_warps", 4}, {"LAT_A", 2},
+         {"LAT_B", 3}, {"PERSISTENT", 1}}),
     add("test_tma_nested_pipe_bf16",
         [](const Config &c) {
           define(tessel::test::nestedPipeKernel<bf16>, c, {"a", "b", "c"});

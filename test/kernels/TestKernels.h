@@ -37,6 +37,8 @@ inline void matmulTransposedKernel(const Config &cfg, View<T, 2, F> a,
   hint("default", "num_warps", cfg["num_warps"]);
   if (cfg["WGMMA"])
     hint("sm_90a", "wgmma", 1);
+  if (cfg.has("PERSISTENT"))
+    hint("default", "persistent", cfg["PERSISTENT"]);
   auto i = program_id(0), j = program_id(1);
   // LAT_A / LAT_B: the loads' latency hints (iterations ahead: rings of
   // that many buffers plus one).

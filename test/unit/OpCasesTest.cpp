@@ -11,6 +11,7 @@
 #include "TestUtil.h"
 #include "test/kernels/TestCases.h"
 
+#include "passes/Match.h"
 #include "passes/Passes.h"
 
 #include "mlir/Pass/PassManager.h"
@@ -37,7 +38,8 @@ std::string print(mlir::Operation *op) {
 std::vector<std::vector<double>> runOnInterpreter(const Case &c,
                                                   std::string &error,
                                                   bool route = false,
-                                                  bool *routed = nullptr) {
+                                                  bool *routed = nullptr,
+                                                  bool persistent = false) {
   static mlir::MLIRContext ctx;
   const dsl::KernelDef *def = dsl::findKernel(c.kernel);
   if (!def) {
@@ -73,6 +75,34 @@ std::vector<std::vector<double>> runOnInterpreter(const Case &c,
       *routed = print(*traced.module) != before;
   }
   auto kernel = *traced.module->getOps<mlir::func::FuncOp>().begin();
+  std::array<int64_t, 3> grid = c.grid;
+  if (persistent) {
+    // Every kernel made persistent (the hint added where it is not set),
+    // then run on at most 3 CTAs, each walking its share of the programs.
+    mlir::NamedAttrList entries;
+    if (auto hints = kernel->getAttrOfType<tile::HintsAttr>(
+            tile::TileDialect::getHintsAttrName()))
+      entries.append(hints.getEntries().getValue());
+    mlir::NamedAttrList defaults;
+    if (auto d = entries.get("default"))
+      defaults.append(mlir::cast<mlir::DictionaryAttr>(d).getValue());
+    defaults.set("persistent", mlir::IntegerAttr::get(
+                                   mlir::IntegerType::get(&ctx, 64), 1));
+    entries.set("default", defaults.getDictionary(&ctx));
+    kernel->setAttr(tile::TileDialect::getHintsAttrName(),
+                    tile::HintsAttr::get(&ctx, entries.getDictionary(&ctx)));
+    mlir::PassManager pm(&ctx);
+    pm.addPass(createTileGPUPersistentGrid());
+    if (mlir::failed(pm.run(*traced.module))) {
+      error = "tilegpu-persistent-grid failed";
+      return {};
+    }
+    if (!kernel->hasAttr(kPersistentAttr)) {
+      error = "tilegpu-persistent-grid did not fire";
+      return {};
+    }
+    grid = {std::min<int64_t>(3, c.grid[0] * c.grid[1] * c.grid[2]), 1, 1};
+  }
   std::vector<std::vector<unsigned char>> memory;
   for (const Tensor &t : c.tensors) {
     memory.emplace_back(t.values.size() * dtypeBytes(t.dtype) + 16);
@@ -94,7 +124,10 @@ std::vector<std::vector<double>> runOnInterpreter(const Case &c,
         args.push_back(static_cast<int64_t>(s.value));
     }
   }
-  error = interp::run(kernel, c.grid, args);
+  if (persistent)
+    for (int64_t d : c.grid)
+      args.push_back(d);
+  error = interp::run(kernel, grid, args);
   std::vector<std::vector<double>> got;
   for (size_t k = 0; k < c.tensors.size(); ++k) {
     const Tensor &t = c.tensors[k];
@@ -136,6 +169,22 @@ TEST(OpCases, InterpreterMatchesReferences) {
   // The transposed chain is the case the pass must rewrite; the kernels
   // written with the computed operand in A already must stay as they are.
   EXPECT_EQ(routedKernels, std::vector<std::string>{"test_wgmma_chain_t_bf16"});
+}
+
+// Every case again with its kernel made persistent by tilegpu-persistent-grid
+// (the hint forced) and run on at most 3 CTAs: the rewritten kernel walks
+// the logical programs, their ids and the grid's sizes as the plain launch.
+TEST(OpCases, PersistentGridMatchesReferences) {
+  unsigned seed = freshSeed();
+  std::mt19937 rng(seed);
+  for (const Case &c : opCases(rng)) {
+    std::string error;
+    auto got = runOnInterpreter(c, error, false, nullptr, /*persistent=*/true);
+    ASSERT_EQ(error, "") << c.label;
+    double e;
+    EXPECT_EQ(check(c, got, &e), "")
+        << c.label << " (persistent, seed " << seed << ")";
+  }
 }
 
 } // namespace
