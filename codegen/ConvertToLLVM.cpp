@@ -3513,6 +3513,20 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   if (failed(registerPlan))
     return failure();
   SmallVector<tile::LoadOp> preload = std::move(*registerPlan);
+  // tilegpu-schedule-loads marked the loop to issue its prologue for the
+  // enclosing loop's next iteration as soon as it ends (then the prologue
+  // where it starts runs only in the enclosing loop's first iteration).
+  scf::ForOp outer;
+  SmallVector<Operation *> outerSlice;
+  if (op->hasAttr(kPrologueAheadAttr)) {
+    if (std::string problem = prologueAheadProblem(op, &outerSlice);
+        !problem.empty())
+      return op.emitError() << "'" << kPrologueAheadAttr
+                            << "' on a loop whose prologue cannot be issued "
+                               "ahead: "
+                            << problem;
+    outer = cast<scf::ForOp>(op->getParentOp());
+  }
   // What the loop carries per preloaded load: its registers, or its words.
   SmallVector<Type> preloadTypes;
   SmallVector<int64_t> preloadCounts;
@@ -3592,22 +3606,63 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     });
     return values;
   };
-  // The iteration after `iv`, and whether it runs: below ub, and (step by
-  // step, so that no sum wraps around unnoticed) past `iv` (an iteration
-  // past INT_MAX wraps around and is none).
-  auto stepFrom = [&](Value iv) -> std::pair<Value, Value> {
-    Value next = arith::AddIOp::create(b, loc, iv, step);
-    Value ok = arith::AndIOp::create(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next, ub),
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, next, iv));
-    return {next, ok};
-  };
   auto poison = [&] {
     SmallVector<Value> values;
     for (Type t : preloadTypes)
       values.push_back(LLVM::PoisonOp::create(b, loc, t));
     return values;
+  };
+  // The iteration after `iv`, and whether it runs: below ub, and (step by
+  // step, so that no sum wraps around unnoticed) past `iv` (an iteration
+  // past INT_MAX wraps around and is none).
+  auto stepFrom = [&](Value iv, Value upper,
+                      Value by) -> std::pair<Value, Value> {
+    Value next = arith::AddIOp::create(b, loc, iv, by);
+    Value ok = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next, upper),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, next, iv));
+    return {next, ok};
+  };
+  // The prologue for a run of the loop from `lower` to `upper` by `by`,
+  // when `guard` holds: the iterations -deepest .. -1 the loop would have
+  // run before its first, each issuing iteration v + distance into buffer
+  // v + distance of each ring and committing its group, so that the copy
+  // of iteration i at distance d is always d groups behind iteration i's
+  // own (cp.async.wait_group d waits for it). Returns the preloaded
+  // registers of iteration 0.
+  auto emitPrologue = [&](Value lower, Value upper, Value by, Value guard) {
+    SmallVector<Value> preloaded;
+    // Iteration lower + t * by for t < deepest, and whether it runs.
+    SmallVector<Value> target = {lower}, runs = {arith::CmpIOp::create(
+                                             b, loc, arith::CmpIPredicate::slt,
+                                             lower, upper)};
+    if (guard)
+      runs[0] = arith::AndIOp::create(b, loc, runs[0], guard);
+    for (int64_t t = 1; t < deepest; ++t) {
+      auto [next, ok] = stepFrom(target.back(), upper, by);
+      runs.push_back(arith::AndIOp::create(b, loc, runs.back(), ok));
+      target.push_back(next);
+    }
+    for (int64_t v = -deepest; v < 0; ++v) {
+      for (int64_t d : distances) {
+        int64_t t = v + d;
+        if (t < 0)
+          continue;
+        bool withPreload = d == 1 && !preload.empty();
+        SmallVector<Value> values = ifElse(
+            runs[t], withPreload ? preloadTypes : SmallVector<Type>(),
+            [&] { return issueFor(target[t], i32(t), d, withPreload); },
+            [&] {
+              return withPreload ? poison() : SmallVector<Value>();
+            });
+        if (withPreload)
+          preloaded = values;
+      }
+      if (anyCpAsync)
+        NVVM::CpAsyncCommitGroupOp::create(b, loc);
+    }
+    return preloaded;
   };
   SmallVector<Value> first;
   // What is pending at run time if the loop runs no iteration (the barriers
@@ -3625,38 +3680,14 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
       pendingLoads.clear();
       pendingStores.clear();
     }
-    // Iteration lb + t * step for t < deepest, and whether it runs.
-    SmallVector<Value> target = {lb}, runs = {arith::CmpIOp::create(
-                                         b, loc, arith::CmpIPredicate::slt,
-                                         lb, ub)};
-    for (int64_t t = 1; t < deepest; ++t) {
-      auto [next, ok] = stepFrom(target.back());
-      runs.push_back(arith::AndIOp::create(b, loc, runs.back(), ok));
-      target.push_back(next);
-    }
-    // The prologue: the iterations -deepest .. -1 the loop would have run
-    // before its first, each issuing iteration v + distance into buffer
-    // v + distance of each ring and committing its group, so that the copy
-    // of iteration i at distance d is always d groups behind iteration i's
-    // own (cp.async.wait_group d waits for it).
-    for (int64_t v = -deepest; v < 0; ++v) {
-      for (int64_t d : distances) {
-        int64_t t = v + d;
-        if (t < 0)
-          continue;
-        bool withPreload = d == 1 && !preload.empty();
-        SmallVector<Value> values = ifElse(
-            runs[t], withPreload ? preloadTypes : SmallVector<Type>(),
-            [&] { return issueFor(target[t], i32(t), d, withPreload); },
-            [&] {
-              return withPreload ? poison() : SmallVector<Value>();
-            });
-        if (withPreload)
-          first = values;
-      }
-      if (anyCpAsync)
-        NVVM::CpAsyncCommitGroupOp::create(b, loc);
-    }
+    // (Ahead: only in the enclosing loop's first iteration; its later ones
+    // had theirs issued at the end of the previous one.)
+    Value isFirst;
+    if (outer)
+      isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                      regs[outer.getInductionVar()][0],
+                                      regs[outer.getLowerBound()][0]);
+    first = emitPrologue(lb, ub, step, isFirst);
     noteAccesses(op);
   }
   // Accumulators that stay in tensor memory across the loop (tcgen05): in
@@ -3721,7 +3752,7 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
       // before), if it runs.
       Value next = iv, more;
       for (int64_t j = 0; j < d; ++j) {
-        auto [after, ok] = stepFrom(next);
+        auto [after, ok] = stepFrom(next, ub, step);
         next = after;
         more = j == 0 ? ok : arith::AndIOp::create(b, loc, more, ok);
       }
@@ -3772,6 +3803,32 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   llvm::append_range(yielded, nextValues);
   scf::YieldOp::create(b, loc, yielded);
   b.setInsertionPointAfter(loop);
+  if (outer) {
+    // The prologue of the enclosing loop's next iteration, now: everyone is
+    // done with the rings (generic reads before the copy engine's writes),
+    // and the copies' latency overlaps the rest of this iteration.
+    Value s = regs[outer.getInductionVar()][0];
+    auto [sNext, sOk] = stepFrom(s, regs[outer.getUpperBound()][0],
+                                 regs[outer.getStep()][0]);
+    fenceAsyncShared();
+    barrier();
+    ifElse(sOk, {}, [&] {
+      // The enclosing body's values the bounds and indices use, for the
+      // next iteration (restored after).
+      DenseMap<Value, SmallVector<Value>> saved;
+      saved[outer.getInductionVar()] = regs[outer.getInductionVar()];
+      for (Operation *o : outerSlice)
+        saved[o->getResult(0)] = regs[o->getResult(0)];
+      regs[outer.getInductionVar()] = {sNext};
+      for (Operation *o : outerSlice)
+        (void)emitOp(*o); // scalar arith: cannot fail
+      emitPrologue(regs[op.getLowerBound()][0], regs[op.getUpperBound()][0],
+                   regs[op.getStep()][0], Value());
+      for (auto &[v, r] : saved)
+        regs[v] = r;
+      return SmallVector<Value>();
+    }, [&] { return SmallVector<Value>(); });
+  }
   for (Prefetch &p : plan) {
     prefetchedAt.erase(p.load.getResult());
     prefetchedMbar.erase(p.load.getResult());

@@ -261,8 +261,19 @@ def TileGPUScheduleLoads : Pass<"tilegpu-schedule-loads", "mlir::ModuleOp"> {
     while the kernel's `prefetch_registers` budget per loop lasts, first
     come first served.
 
+    In a kernel with the hint `prologue_ahead = 1`, a loop nested directly
+    in another whose loads ahead are all TMA copies is marked
+    `tilegpu.prologue_ahead` when nothing else in the enclosing body takes
+    ring memory, the enclosing loop writes none of the views, and the
+    bounds and indices can be evaluated for its next iteration
+    (passes/PipelinePlan.h, prologueAheadProblem): the lowering then issues
+    its prologue for the enclosing loop's next iteration right after it
+    ends (after a barrier), and where it starts only in the enclosing
+    loop's first iteration.
+
     With `remarks=true` every load with a latency says how far ahead it is
-    issued, or why not. Numerics are unchanged.
+    issued, or why not, and every nested loop with loads ahead where its
+    prologue goes. Numerics are unchanged.
   }];
   let options = [
     Option<"remarks", "remarks", "bool", /*default=*/"false",

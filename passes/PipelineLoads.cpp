@@ -205,6 +205,33 @@ struct ScheduleLoads
     for (auto kernel : getOperation().getOps<func::FuncOp>())
       for (Block &block : kernel.getBody())
         scheduleBlock(block, 0);
+    // A loop in a loop: its prologue for the enclosing loop's next
+    // iteration goes out as soon as this run of it ends.
+    UnitAttr unit = UnitAttr::get(&getContext());
+    getOperation().walk([&](scf::ForOp inner) {
+      if (!isa<scf::ForOp>(inner->getParentOp()))
+        return;
+      bool issuesAhead = false;
+      for (Operation &op : inner.getBody()->without_terminator())
+        issuesAhead |= op.hasAttr(kDistanceAttr);
+      if (!issuesAhead)
+        return;
+      std::string problem =
+          hintOrZero(inner->getParentOfType<func::FuncOp>(),
+                     "prologue_ahead")
+              ? prologueAheadProblem(inner)
+              : "the kernel's prologue_ahead hint is 0 or absent";
+      if (problem.empty())
+        inner->setAttr(kPrologueAheadAttr, unit);
+      if (!remarks)
+        return;
+      if (problem.empty())
+        inner.emitRemark("prologue issued during the enclosing loop's "
+                         "previous iteration");
+      else
+        inner.emitRemark("prologue issued where the loop starts: ")
+            << problem;
+    });
   }
 };
 

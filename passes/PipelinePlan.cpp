@@ -25,10 +25,10 @@ bool isScalarIndexOp(Operation *op) {
                        [](Type t) { return isa<RankedTensorType>(t); });
 }
 
-bool laterIterationSlice(scf::ForOp loop, tile::LoadOp load,
+bool laterIterationSlice(scf::ForOp loop, ValueRange roots,
                          SmallVectorImpl<Operation *> &ops) {
   Block *body = loop.getBody();
-  SmallVector<Value> work(load.getIndices());
+  SmallVector<Value> work(roots.begin(), roots.end());
   llvm::DenseSet<Operation *> seen;
   while (!work.empty()) {
     Value v = work.pop_back_val();
@@ -44,12 +44,18 @@ bool laterIterationSlice(scf::ForOp loop, tile::LoadOp load,
       continue; // defined before the loop
     if (def->getBlock() != body || !isScalarIndexOp(def))
       return false;
-    if (seen.insert(def).second) {
-      ops.push_back(def);
+    if (seen.insert(def).second)
       llvm::append_range(work, def->getOperands());
-    }
   }
+  for (Operation &op : body->without_terminator())
+    if (seen.contains(&op))
+      ops.push_back(&op);
   return true;
+}
+
+bool laterIterationSlice(scf::ForOp loop, tile::LoadOp load,
+                         SmallVectorImpl<Operation *> &ops) {
+  return laterIterationSlice(loop, load.getIndices(), ops);
 }
 
 int64_t mmaOperandUses(tile::LoadOp load) {
@@ -96,6 +102,81 @@ std::string pipelineProblem(tile::LoadOp load) {
   if (load->hasAttr(tilegpu::TileGPUDialect::getTmaAttrName()) &&
       mmaOperandUses(load) > 1)
     return "a TMA copy that is more than one mma operand";
+  return "";
+}
+
+std::string prologueAheadProblem(scf::ForOp inner,
+                                 SmallVectorImpl<Operation *> *outerSlice) {
+  auto outer = dyn_cast<scf::ForOp>(inner->getParentOp());
+  if (!outer)
+    return "the loop is not directly in another loop's body";
+  SmallVector<tile::LoadOp> ahead;
+  for (Operation &op : inner.getBody()->without_terminator())
+    if (auto load = dyn_cast<tile::LoadOp>(op))
+      if (load->hasAttr(kDistanceAttr))
+        ahead.push_back(load);
+  if (ahead.empty())
+    return "the loop issues no load ahead";
+  StringRef tma = tilegpu::TileGPUDialect::getTmaAttrName();
+  for (tile::LoadOp load : ahead) {
+    if (!loadsIntoMma(load))
+      return "it carries a load into registers ahead";
+    if (!load->hasAttr(tma))
+      return "it issues a cp.async copy ahead (its groups are counted per "
+             "loop)";
+  }
+  // Nothing else in the enclosing body may take dynamic shared memory: the
+  // rings are a stack, so another loop's rings or a loop-invariant TMA
+  // buffer there would share the bytes the early copies land in.
+  std::string problem;
+  for (Operation &op : outer.getBody()->without_terminator()) {
+    if (&op == inner.getOperation())
+      continue;
+    op.walk([&](Operation *nested) {
+      if (!problem.empty())
+        return;
+      auto load = dyn_cast<tile::LoadOp>(nested);
+      if (!load)
+        return;
+      if (load->hasAttr(kDistanceAttr) &&
+          load->getParentOfType<scf::ForOp>() != outer)
+        problem = "another loop in the enclosing body has rings";
+      else if (load->hasAttr(tma) && residentOperand(load))
+        problem = "a loop-invariant TMA buffer lives in the enclosing body";
+    });
+    if (!problem.empty())
+      return problem;
+  }
+  bool written = false;
+  outer.walk([&](tile::StoreOp store) {
+    for (tile::LoadOp load : ahead)
+      written |= store.getView() == load.getView();
+  });
+  if (written)
+    return "the enclosing loop writes a view the loop reads ahead";
+  // What the next enclosing iteration's prologue needs: the bounds, and the
+  // loads' indices (through the loop's own slice).
+  SmallVector<Value> roots = {inner.getLowerBound(), inner.getUpperBound(),
+                              inner.getStep()};
+  for (tile::LoadOp load : ahead) {
+    SmallVector<Operation *> ops;
+    if (!laterIterationSlice(inner, load, ops))
+      return "a load's indices depend on a value the loop carries";
+    llvm::append_range(roots, load.getIndices());
+    for (Operation *op : ops)
+      llvm::append_range(roots, op->getOperands());
+  }
+  SmallVector<Value> outside;
+  for (Value v : roots)
+    if (!inner->isAncestor(v.getParentRegion()->getParentOp()) &&
+        v != inner.getInductionVar())
+      outside.push_back(v);
+  SmallVector<Operation *> ops;
+  if (!laterIterationSlice(outer, outside, ops))
+    return "its bounds or indices depend on a value the enclosing loop "
+           "carries or computes from tiles";
+  if (outerSlice)
+    *outerSlice = std::move(ops);
   return "";
 }
 

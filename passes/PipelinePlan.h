@@ -58,6 +58,34 @@ bool isScalarIndexOp(mlir::Operation *op);
 bool laterIterationSlice(mlir::scf::ForOp loop, tile::LoadOp load,
                          llvm::SmallVectorImpl<mlir::Operation *> &ops);
 
+/// The same for any `roots`: the ops of `loop`'s body (in body order) that
+/// they depend on, when all are scalar index ops on the induction variable
+/// and on values defined outside the loop.
+bool laterIterationSlice(mlir::scf::ForOp loop, mlir::ValueRange roots,
+                         llvm::SmallVectorImpl<mlir::Operation *> &ops);
+
+/// `tilegpu.prologue_ahead` (unit, on an scf.for), set by
+/// tilegpu-schedule-loads: the loop's prologue (the copies of its first
+/// iterations) for the next iteration of the loop around it is issued as
+/// soon as this run of the loop ends, so that its latency overlaps the rest
+/// of the enclosing iteration instead of stalling the start of the next.
+inline constexpr llvm::StringLiteral kPrologueAheadAttr =
+    "tilegpu.prologue_ahead";
+
+/// Why `inner`'s prologue cannot be issued during the previous iteration of
+/// the loop around it, or "": it stands directly in an scf.for body, the
+/// loads it issues ahead are all TMA copies (no cp.async groups to count,
+/// no registers to carry), no other loop of that body has rings and no
+/// loop-invariant TMA buffer lives there (their buffers would share the
+/// ring's shared memory), the enclosing loop writes none of their views,
+/// and its bounds and their indices can be evaluated for the enclosing
+/// loop's next iteration.
+/// With `outerSlice`, the ops of the enclosing body those depend on (body
+/// order), to evaluate for its next iteration.
+std::string prologueAheadProblem(
+    mlir::scf::ForOp inner,
+    llvm::SmallVectorImpl<mlir::Operation *> *outerSlice = nullptr);
+
 /// How many mma operands `load`'s tile is (through folded transposes).
 int64_t mmaOperandUses(tile::LoadOp load);
 

@@ -16,7 +16,10 @@
 // that loads through the tensor memory accelerator (TMA) takes, after its
 // arguments, one CUtensorMap per map it lists (TensorMapSpec): 128 bytes at
 // a 64-byte aligned offset, encoded by the launch from the view argument the
-// map describes. A launch uses blocks of (32 * numWarps, 1, 1) threads.
+// map describes. A launch uses blocks of (32 * numWarps, 1, 1) threads. A
+// persistent kernel (the table `tessel_grid_<kernel>` its module exports)
+// takes three i32 parameters after its arguments, before the tensor maps:
+// the logical grid (Runtime.cpp, Kernel::launch).
 //
 //===----------------------------------------------------------------------===//
 

@@ -497,15 +497,20 @@ std::vector<Case> opCases(std::mt19937 &rng) {
     cases.push_back(matmulCase(rng, "test_tma_wgmma_pipe_bf16",
                                "tma wgmma pipelined 2/3", DType::bf16, 150,
                                200, K, 64, 128, false, true, true));
-  for (int64_t K : {100, 300}) {
-    // One program per 64 rows walks every 64-column block (grid y = 1).
-    Case c = matmulCase(rng, "test_tma_nested_pipe_bf16", "tma", DType::bf16,
-                        150, 200, K, 64, 64, false, true, true);
-    c.grid[1] = 1;
-    c.label = "tma bf16 150x200x" + std::to_string(K) +
-              " B^T, K loops 3/2 ahead in a loop over column blocks";
-    cases.push_back(std::move(c));
-  }
+  for (const char *kernel :
+       {"test_tma_nested_pipe_bf16", "test_tma_nested_ahead_bf16"})
+    for (int64_t K : {100, 300}) {
+      // One program per 64 rows walks every 64-column block (grid y = 1).
+      Case c = matmulCase(rng, kernel, "tma", DType::bf16, 150, 200, K, 64,
+                          64, false, true, true);
+      c.grid[1] = 1;
+      c.label = "tma bf16 150x200x" + std::to_string(K) +
+                " B^T, K loops 3/2 ahead in a loop over column blocks" +
+                (std::string(kernel).find("ahead") != std::string::npos
+                     ? ", prologues ahead"
+                     : "");
+      cases.push_back(std::move(c));
+    }
   // Persistent: more programs than CTAs (each CTA walks several, rings
   // restarting per program), and the occupancy-sized launch.
   cases.push_back(persistentCopyCase(rng, 3, 37, 200, 5));

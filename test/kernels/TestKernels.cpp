@@ -285,13 +285,21 @@ const Register registrations[] = {
         },
         {{"BM", 64}, {"BN", 128}, {"BK", 64}, {"TRANS_A", 0}, {"TRANS_B", 1},
          {"LOOP", 1}, {"WGMMA", 1}, {"num_warps", 4}, {"LAT_A", 2},
-         {"LAT_B", 3}, {"PERSISTENT", 1}}),
+         {"LAT_B", 3}, {"PERSISTENT", 1}, {"PROLOGUE_AHEAD", 1}}),
     add("test_tma_nested_pipe_bf16",
         [](const Config &c) {
           define(tessel::test::nestedPipeKernel<bf16>, c, {"a", "b", "c"});
         },
         {{"BM", 64}, {"BN", 64}, {"BK", 64}, {"WGMMA", 1}, {"num_warps", 4},
          {"LAT_A", 3}, {"LAT_B", 2}}),
+    // The same with the K loop's prologue for the next column block issued
+    // as each K loop ends (hint prologue_ahead).
+    add("test_tma_nested_ahead_bf16",
+        [](const Config &c) {
+          define(tessel::test::nestedPipeKernel<bf16>, c, {"a", "b", "c"});
+        },
+        {{"BM", 64}, {"BN", 64}, {"BK", 64}, {"WGMMA", 1}, {"num_warps", 4},
+         {"LAT_A", 3}, {"LAT_B", 2}, {"PROLOGUE_AHEAD", 1}}),
     add("test_tma_f16_once",
         [](const Config &c) {
           define(tessel::test::matmulTransposedKernel<f16, kDense>, c, {"a", "b", "c"});

@@ -1,0 +1,180 @@
+// With the kernel hint prologue_ahead = 1, a loop in a loop issues its prologue (the copies of its first iterations)
+// for the enclosing loop's next iteration as soon as it ends, so that their
+// latency overlaps the rest of the enclosing iteration; its prologue where
+// it starts then runs only in the enclosing loop's first iteration.
+// RUN: tessel-opt %s -split-input-file --tilegpu-assign-layouts --tilegpu-insert-tma --tilegpu-pipeline | FileCheck %s
+// With remarks, every nested loop that issues loads ahead says where its
+// prologue goes, and why not earlier:
+// RUN: tessel-opt %s -split-input-file --tilegpu-assign-layouts --tilegpu-insert-tma --tilegpu-assign-latencies --tilegpu-schedule-loads=remarks=true -verify-diagnostics -o /dev/null
+// The expansion: two copies in the prologue (the first enclosing iteration
+// only), two in the loop, two after it (the next enclosing iteration's):
+// RUN: tessel-opt %s -split-input-file --tilegpu-assign-layouts --tilegpu-insert-tma --tilegpu-pipeline --convert-tilegpu-to-llvm | FileCheck %s --check-prefix=LLVM
+
+// CHECK-LABEL: func.func @ahead
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: } {tilegpu.prologue_ahead}
+// LLVM-LABEL: llvm.func @ahead
+// LLVM: scf.for %[[J:[^ ]+]] = %[[LB:[^ ]+]] to
+// LLVM: arith.cmpi eq, %[[J]], %[[LB]] : i32
+// LLVM-COUNT-2: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// LLVM: scf.for
+// LLVM-COUNT-2: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// LLVM: nvvm.wgmma.mma_async
+// LLVM: scf.yield
+// LLVM: nvvm.barrier0
+// LLVM-NEXT: scf.if
+// LLVM-COUNT-2: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// LLVM-NOT: nvvm.cp.async.bulk.tensor
+// LLVM: llvm.return
+module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available, tilegpu.wgmma_available} {
+  func.func @ahead(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %n: i32, %m: i32) attributes {tile.hints = #tile.hints<{default = {prologue_ahead = 1}, sm_90a = {wgmma = 1}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %i = tile.program_id 0
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    scf.for %j = %c0 to %m step %c1 : i32 {
+      // expected-remark @below {{prologue issued during the enclosing loop's previous iteration}}
+      %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32>) : i32 {
+        // expected-remark @below {{issued 1 iteration ahead (2 buffers of 8192 bytes)}}
+        %x = tile.load %a[%i, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+        // expected-remark @below {{issued 1 iteration ahead (2 buffers of 8192 bytes)}}
+        %y = tile.load %b[%j, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+        %yt = tile.permute %y [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+        %d = tile.mma %x, %yt, %acc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+        scf.yield %d : tensor<64x64xf32>
+      }
+      tile.store %r, %c[%i, %j] : tensor<64x64xf32>, !tile.view<?x?xf32>
+    }
+    return
+  }
+}
+
+// -----
+
+// Must not fire: the hint absent (off by default: compute_out on the H200
+// was 3-6% slower with it, for the barrier it adds after the loop).
+// CHECK-LABEL: func.func @no_hint
+// CHECK-NOT: tilegpu.prologue_ahead
+// CHECK: return
+module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available, tilegpu.wgmma_available} {
+  func.func @no_hint(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %n: i32, %m: i32) attributes {tile.hints = #tile.hints<{sm_90a = {wgmma = 1}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %i = tile.program_id 0
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    scf.for %j = %c0 to %m step %c1 : i32 {
+      // expected-remark @below {{prologue issued where the loop starts: the kernel's prologue_ahead hint is 0 or absent}}
+      %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32>) : i32 {
+        // expected-remark @below {{issued 1 iteration ahead (2 buffers of 8192 bytes)}}
+        %x = tile.load %a[%i, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+        // expected-remark @below {{issued 1 iteration ahead (2 buffers of 8192 bytes)}}
+        %y = tile.load %b[%j, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+        %yt = tile.permute %y [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+        %d = tile.mma %x, %yt, %acc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+        scf.yield %d : tensor<64x64xf32>
+      }
+      tile.store %r, %c[%i, %j] : tensor<64x64xf32>, !tile.view<?x?xf32>
+    }
+    return
+  }
+}
+
+// -----
+
+// Must not fire: cp.async copies (no TMA here: their groups are counted per
+// loop).
+// CHECK-LABEL: func.func @cp_async
+// CHECK-NOT: tilegpu.prologue_ahead
+// CHECK: return
+module attributes {tilegpu.target = "sm_90a"} {
+  func.func @cp_async(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %n: i32, %m: i32) attributes {tile.hints = #tile.hints<{default = {prologue_ahead = 1}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %i = tile.program_id 0
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    scf.for %j = %c0 to %m step %c1 : i32 {
+      // expected-remark @below {{prologue issued where the loop starts: it issues a cp.async copy ahead (its groups are counted per loop)}}
+      %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32>) : i32 {
+        // expected-remark @below {{issued 1 iteration ahead (2 buffers of 9216 bytes)}}
+        %x = tile.load %a[%i, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+        // expected-remark @below {{issued 1 iteration ahead (2 buffers of 9216 bytes)}}
+        %y = tile.load %b[%k, %j] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+        %d = tile.mma %x, %y, %acc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+        scf.yield %d : tensor<64x64xf32>
+      }
+      tile.store %r, %c[%i, %j] : tensor<64x64xf32>, !tile.view<?x?xf32>
+    }
+    return
+  }
+}
+
+// -----
+
+// Must not fire: two loops with rings in one body (the stack of rings puts
+// them at the same offsets), the enclosing loop writing a view read ahead,
+// bounds carried by the enclosing loop.
+// CHECK-LABEL: func.func @not_alone
+// CHECK-NOT: tilegpu.prologue_ahead
+// CHECK: return
+module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available, tilegpu.wgmma_available} {
+  func.func @not_alone(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %n: i32, %m: i32) attributes {tile.hints = #tile.hints<{default = {prologue_ahead = 1}, sm_90a = {wgmma = 1}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %i = tile.program_id 0
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    scf.for %j = %c0 to %m step %c1 : i32 {
+      // expected-remark @below {{prologue issued where the loop starts: another loop in the enclosing body has rings}}
+      %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32>) : i32 {
+        // expected-remark @below {{issued 1 iteration ahead (2 buffers of 8192 bytes)}}
+        %x = tile.load %a[%i, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+        // expected-remark @below {{issued 1 iteration ahead (2 buffers of 8192 bytes)}}
+        %y = tile.load %b[%j, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+        %yt = tile.permute %y [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+        %d = tile.mma %x, %yt, %acc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+        scf.yield %d : tensor<64x64xf32>
+      }
+      // expected-remark @below {{prologue issued where the loop starts: another loop in the enclosing body has rings}}
+      %s = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %r) -> (tensor<64x64xf32>) : i32 {
+        // expected-remark @below {{issued 1 iteration ahead (2 buffers of 8192 bytes)}}
+        %x = tile.load %a[%i, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+        // expected-remark @below {{issued 1 iteration ahead (2 buffers of 8192 bytes)}}
+        %y = tile.load %b[%j, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+        %yt = tile.permute %y [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+        %d = tile.mma %x, %yt, %acc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+        scf.yield %d : tensor<64x64xf32>
+      }
+      tile.store %s, %c[%i, %j] : tensor<64x64xf32>, !tile.view<?x?xf32>
+    }
+    scf.for %j = %c0 to %m step %c1 : i32 {
+      // expected-remark @below {{prologue issued where the loop starts: the enclosing loop writes a view the loop reads ahead}}
+      %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32>) : i32 {
+        // expected-remark @below {{issued 1 iteration ahead (2 buffers of 8192 bytes)}}
+        %x = tile.load %a[%i, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+        // expected-remark @below {{issued 1 iteration ahead (2 buffers of 8192 bytes)}}
+        %y = tile.load %b[%j, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+        %yt = tile.permute %y [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+        %d = tile.mma %x, %yt, %acc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+        scf.yield %d : tensor<64x64xf32>
+      }
+      %h = arith.truncf %r : tensor<64x64xf32> to tensor<64x64xbf16>
+      tile.store %h, %b[%j, %i] : tensor<64x64xbf16>, !tile.view<?x?xbf16, align = 16, unit_stride>
+    }
+    %t = scf.for %j = %c0 to %m step %c1 iter_args(%bound = %n) -> (i32) : i32 {
+      // expected-remark @below {{prologue issued where the loop starts: its bounds or indices depend on a value the enclosing loop carries or computes from tiles}}
+      %r = scf.for %k = %c0 to %bound step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32>) : i32 {
+        // expected-remark @below {{issued 1 iteration ahead (2 buffers of 8192 bytes)}}
+        %x = tile.load %a[%i, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+        // expected-remark @below {{issued 1 iteration ahead (2 buffers of 8192 bytes)}}
+        %y = tile.load %b[%j, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+        %yt = tile.permute %y [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+        %d = tile.mma %x, %yt, %acc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+        scf.yield %d : tensor<64x64xf32>
+      }
+      tile.store %r, %c[%i, %j] : tensor<64x64xf32>, !tile.view<?x?xf32>
+      %nb = arith.subi %bound, %c1 : i32
+      scf.yield %nb : i32
+    }
+    return
+  }
+}
