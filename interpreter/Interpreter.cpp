@@ -464,7 +464,9 @@ bool Program::elementwise(Operation &op) {
       } else if (isa<arith::DivUIOp, arith::RemUIOp>(op)) {
         // On the bits of the element's width, the result sign-extended
         // back as every integer is held.
-        unsigned width = out.element.getIntOrFloatBitWidth();
+        unsigned width = out.element.isIndex()
+                             ? 64
+                             : out.element.getIntOrFloatBitWidth();
         uint64_t mask = width >= 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1;
         uint64_t ux = static_cast<uint64_t>(x) & mask,
                  uy = static_cast<uint64_t>(y) & mask;

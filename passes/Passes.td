@@ -178,7 +178,9 @@ def TileGPUPersistentGrid
     (x fastest), so the programs running at once are the neighbours a
     normal launch runs at once. Loads directly in the tile loop are not
     pipelined across programs (tilegpu-assign-latencies); the loops inside
-    are pipelined as before, their rings restarting per program. The
+    are pipelined as before, their rings restarting per program (or, with
+    the hint `prologue_ahead`, a loop's first copies for the next program
+    issued as it ends: tilegpu-schedule-loads). The
     lowering exports `tessel_grid_<kernel>` ({1, 1}: version, persistent),
     from which the runtime knows to pass the logical grid and to launch
     min(programs, CTAs per SM x SMs) CTAs (the driver's occupancy for the

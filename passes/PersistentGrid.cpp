@@ -38,6 +38,8 @@ struct PersistentGrid
 
   /// Why `kernel` cannot be wrapped, or "".
   static std::string problemOf(func::FuncOp kernel) {
+    if (kernel.isExternal())
+      return "it has no body";
     if (kernel.getBody().getBlocks().size() != 1)
       return "its body is not one block";
     if (kernel.getNumResults() != 0)

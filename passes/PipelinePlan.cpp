@@ -73,8 +73,10 @@ int64_t mmaOperandUses(tile::LoadOp load) {
 /// Why `loop` cannot issue `load` (in its body) for a later iteration, or
 /// "": it writes the view, or the indices depend on what it carries.
 static std::string laterIterationProblem(scf::ForOp loop, tile::LoadOp load) {
-  // Issuing the next program's loads during this one would hold their
-  // buffers (or registers) across the whole program.
+  // Issuing the next program's loads directly in the tile loop would hold
+  // their buffers (or registers) across the whole program. (A loop inside
+  // it may issue its prologue for the next program as it ends: hint
+  // prologue_ahead.)
   if (loop->hasAttr(kTileLoopAttr))
     return "the loop is the persistent tile loop (not pipelined across "
            "programs)";
@@ -125,13 +127,19 @@ std::string prologueAheadProblem(scf::ForOp inner,
       return "it issues a cp.async copy ahead (its groups are counted per "
              "loop)";
   }
-  // Nothing else in the enclosing body may take dynamic shared memory: the
-  // rings are a stack, so another loop's rings or a loop-invariant TMA
-  // buffer there would share the bytes the early copies land in.
+  // Nothing else in the enclosing body may take the dynamic shared memory
+  // of the rings while the early copies sit there: the rings are a stack,
+  // so another loop's rings (before or after this loop), a loop-invariant
+  // TMA buffer allocated after it, or one in a branch (which frees it at
+  // the branch's end) would share those bytes. A loop-invariant TMA buffer
+  // directly in the body before the loop lies below the rings.
   std::string problem;
+  bool after = false;
   for (Operation &op : outer.getBody()->without_terminator()) {
-    if (&op == inner.getOperation())
+    if (&op == inner.getOperation()) {
+      after = true;
       continue;
+    }
     op.walk([&](Operation *nested) {
       if (!problem.empty())
         return;
@@ -141,8 +149,10 @@ std::string prologueAheadProblem(scf::ForOp inner,
       if (load->hasAttr(kDistanceAttr) &&
           load->getParentOfType<scf::ForOp>() != outer)
         problem = "another loop in the enclosing body has rings";
-      else if (load->hasAttr(tma) && residentOperand(load))
-        problem = "a loop-invariant TMA buffer lives in the enclosing body";
+      else if (load->hasAttr(tma) && residentOperand(load) &&
+               (after || load->getBlock() != outer.getBody()))
+        problem = "a loop-invariant TMA buffer is allocated after the "
+                  "loop or in a branch of the enclosing body";
     });
     if (!problem.empty())
       return problem;

@@ -524,16 +524,31 @@ Status Kernel::physicalGrid(const LaunchConfig &config, Dim3 *out) const {
     return Status::error("launch of " + what + ": a persistent kernel takes " +
                          "at most 2^31 - 1 programs; grid " + dims(g) +
                          " has " + std::to_string(programs));
+  // The walk over programs is a plain grid of CTAs: no cluster shape to
+  // keep (a cluster's CTAs would have to take neighbouring programs).
+  if (config.cluster != Dim3{} || attributes_.requiredCluster.x > 0 ||
+      attributes_.clusterSizeMustBeSet)
+    return Status::error("launch of " + what +
+                         ": a persistent kernel cannot be launched in "
+                         "clusters");
   if (config.persistentCtas < 0)
     return Status::error("launch of " + what + ": persistentCtas is " +
                          std::to_string(config.persistentCtas) +
                          "; 0 (as many as fit) or a positive count");
-  if (config.persistentCtas > 0) {
-    *out = Dim3{static_cast<int64_t>(std::min(
-                    programs, static_cast<uint64_t>(config.persistentCtas))),
-                1, 1};
+  // Each CTA steps its program by the CTA count in 32 bits: the last step
+  // must not wrap around.
+  auto sized = [&](uint64_t ctas) {
+    if (programs + ctas - 1 > static_cast<uint64_t>(INT32_MAX))
+      return Status::error("launch of " + what + ": " +
+                           std::to_string(programs) + " programs on " +
+                           std::to_string(ctas) +
+                           " CTAs step past 2^31 - 1");
+    *out = Dim3{static_cast<int64_t>(ctas), 1, 1};
     return Status::success();
-  }
+  };
+  if (config.persistentCtas > 0)
+    return sized(std::min(programs,
+                          static_cast<uint64_t>(config.persistentCtas)));
   int perSM = 0;
   TESSEL_RT_TRY(checkCu(cuOccupancyMaxActiveBlocksPerMultiprocessor(
                             &perSM, function_, 32 * config.numWarps,
@@ -546,8 +561,7 @@ Status Kernel::physicalGrid(const LaunchConfig &config, Dim3 *out) const {
                          " B dynamic shared memory fits on an SM");
   const uint64_t resident =
       static_cast<uint64_t>(perSM) * static_cast<uint64_t>(smCount_);
-  *out = Dim3{static_cast<int64_t>(std::min(programs, resident)), 1, 1};
-  return Status::success();
+  return sized(std::min(programs, resident));
 }
 
 Status Kernel::launch(const LaunchConfig &config, const std::vector<Arg> &args,

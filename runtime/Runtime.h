@@ -159,14 +159,15 @@ public:
   /// min(programs, CTAs per SM x SMs) CTAs, the CTAs per SM from the
   /// driver's occupancy for the block and dynamic shared memory.
   bool persistent() const { return persistent_; }
-  /// The CTAs a launch of `config` runs: the grid's programs, or for a
-  /// persistent kernel as many of them as fit on the device at once.
-  Status physicalGrid(const LaunchConfig &config, Dim3 *out) const;
   /// "kernel 'scale': 40 registers, 0 B static shared, 0 B local, …".
   std::string describe() const;
 
 private:
   friend class Module;
+  /// The CTAs a launch of `config` runs: the grid's programs, or for a
+  /// persistent kernel as many of them as fit on the device at once (after
+  /// the shared-memory opt-in: the occupancy counts the dynamic bytes).
+  Status physicalGrid(const LaunchConfig &config, Dim3 *out) const;
   CUfunction function_ = nullptr;
   std::string name_;
   KernelAttributes attributes_;

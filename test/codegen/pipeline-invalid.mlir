@@ -116,3 +116,26 @@ module attributes {tilegpu.target = "sm_90a"} {
     return
   }
 }
+
+// -----
+
+// A hand-written tilegpu.prologue_ahead on a loop whose copies are cp.async
+// ones (their groups are counted per loop) is rejected, not lowered.
+module attributes {tilegpu.target = "sm_90a"} {
+  func.func @prologue_ahead(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>, %n: i32, %m: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<64x32xf32>
+    scf.for %j = %c0 to %m step %c1 : i32 {
+      // expected-error @below {{'tilegpu.prologue_ahead' on a loop whose prologue cannot be issued ahead: it issues a cp.async copy ahead (its groups are counted per loop)}}
+      %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x32xf32>) : i32 {
+        %x = tile.load %a[%j, %k] {tilegpu.distance = 1 : i64} : !tile.view<?x?xbf16> -> tensor<64x16xbf16>
+        %y = tile.load %b[%k, %c0] {tilegpu.distance = 1 : i64} : !tile.view<?x?xbf16> -> tensor<16x32xbf16>
+        %d = tile.mma %x, %y, %acc {precision = #tile<precision bf16>} : tensor<64x16xbf16>, tensor<16x32xbf16>, tensor<64x32xf32>
+        scf.yield %d : tensor<64x32xf32>
+      } {tilegpu.prologue_ahead}
+      tile.store %r, %c[%j, %c0] : tensor<64x32xf32>, !tile.view<?x?xf32>
+    }
+    return
+  }
+}

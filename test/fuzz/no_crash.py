@@ -39,13 +39,14 @@ KNOWN_UPSTREAM_CRASHES = [
 # Each batch is run once per pipeline: parsing and verification alone, the
 # folders and canonicalization patterns, the generic printer, and the tile
 # passes that run on any verified module (tile-route-mma-operands,
-# tilegpu-insert-tma, tilegpu-pipeline), again after tilegpu-assign-layouts
+# tilegpu-persistent-grid, tilegpu-insert-tma, tilegpu-pipeline), again
+# after tilegpu-assign-layouts
 # (the pipeline's register loads need layouts).
 PIPELINES = [[], ["-canonicalize"], ["--mlir-print-op-generic", "-cse"],
-             ["--tile-route-mma-operands", "--tilegpu-insert-tma",
-              "--tilegpu-pipeline"],
-             ["--tilegpu-assign-layouts", "--tilegpu-insert-tma",
-              "--tilegpu-pipeline"]]
+             ["--tile-route-mma-operands", "--tilegpu-persistent-grid",
+              "--tilegpu-insert-tma", "--tilegpu-pipeline"],
+             ["--tilegpu-assign-layouts", "--tilegpu-persistent-grid",
+              "--tilegpu-insert-tma", "--tilegpu-pipeline"]]
 
 # Tokens that tend to sit on the edge of what a verifier checks.
 INTERESTING = [

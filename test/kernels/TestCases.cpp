@@ -523,6 +523,23 @@ std::vector<Case> opCases(std::mt19937 &rng) {
     c.label += ctas ? ", 25 programs on 4 CTAs" : ", on the CTAs that fit";
     cases.push_back(std::move(c));
   }
+  {
+    // Column block j sums the first min(5, j) K tiles of 64: 0, 1, 2, 3.
+    Case c = matmulCase(rng, "test_tma_nested_tri_bf16", "tma", DType::bf16,
+                        150, 200, 300, 64, 64, false, true, true);
+    c.grid[1] = 1;
+    c.label = "tma bf16 150x200x300 B^T, K loops of 0-3 tiles by column "
+              "block, prologues ahead";
+    const Tensor &a = c.tensors[0], &b = c.tensors[1];
+    for (int64_t m = 0; m < 150; ++m)
+      for (int64_t n = 0; n < 200; ++n) {
+        double s = 0;
+        for (int64_t k = 0; k < std::min<int64_t>(300, n / 64 * 64); ++k)
+          s += a.values[offset(a, {m, k})] * b.values[offset(b, {n, k})];
+        c.expected[2][m * 200 + n] = s;
+      }
+    cases.push_back(std::move(c));
+  }
   cases.push_back(matmulCase(rng, "test_tma_f16_once", "tma", DType::f16, 130,
                              70, 100, 64, 64, false, false, true));
   cases.push_back(matmulCase(rng, "test_tma_wgmma_bf16", "tma wgmma",

@@ -300,6 +300,15 @@ const Register registrations[] = {
         },
         {{"BM", 64}, {"BN", 64}, {"BK", 64}, {"WGMMA", 1}, {"num_warps", 4},
          {"LAT_A", 3}, {"LAT_B", 2}, {"PROLOGUE_AHEAD", 1}}),
+    // ... with K loops whose bounds change with the column block (the first
+    // runs no iteration).
+    add("test_tma_nested_tri_bf16",
+        [](const Config &c) {
+          define(tessel::test::nestedPipeKernel<bf16>, c, {"a", "b", "c"});
+        },
+        {{"BM", 64}, {"BN", 64}, {"BK", 64}, {"WGMMA", 1}, {"num_warps", 4},
+         {"LAT_A", 3}, {"LAT_B", 2}, {"PROLOGUE_AHEAD", 1},
+         {"TRIANGULAR", 1}}),
     add("test_tma_f16_once",
         [](const Config &c) {
           define(tessel::test::matmulTransposedKernel<f16, kDense>, c, {"a", "b", "c"});

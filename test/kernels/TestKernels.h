@@ -98,8 +98,12 @@ inline void nestedPipeKernel(const Config &cfg, View<T, 2, kDense> a,
   auto i = program_id(0);
   Scalar nTiles = (dim(b, 0) + int(BN - 1)) / int(BN);
   Scalar kTiles = (dim(a, 1) + int(BK - 1)) / int(BK);
+  bool triangular = cfg.has("TRIANGULAR") && cfg["TRIANGULAR"];
   for_range({0, nTiles}, [&](Scalar j) {
-    Tile acc = for_range({0, kTiles}, zeros({BM, BN}),
+    // TRIANGULAR: column block j sums the first min(kTiles, j) K tiles only
+    // (none for j = 0): the K loop's bounds change with j.
+    Scalar kEnd = triangular ? minimum(kTiles, j) : kTiles;
+    Tile acc = for_range({0, kEnd}, zeros({BM, BN}),
                          [&](Scalar k, Tile carried) {
                            Tile x = load(a, {i, k}, {BM, BK}, la);
                            Tile y = transpose(load(b, {j, k}, {BN, BK}, lb));

@@ -22,9 +22,14 @@
 // LLVM-COUNT-2: nvvm.cp.async.bulk.tensor.shared.cluster.global
 // LLVM: nvvm.wgmma.mma_async
 // LLVM: scf.yield
-// LLVM: nvvm.barrier0
+// The next column block, j + 1 (B's box starts at its row 64 (j + 1)):
+// LLVM: %[[NEXT:.*]] = arith.addi %[[J]], %{{.*}} : i32
+// LLVM: nvvm.fence.proxy
+// LLVM-NEXT: nvvm.barrier0
 // LLVM-NEXT: scf.if
-// LLVM-COUNT-2: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// LLVM: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// LLVM: %[[ROW:.*]] = arith.muli %[[NEXT]], %{{.*}} : i32
+// LLVM: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}} box[%{{.*}}, %[[ROW]]]
 // LLVM-NOT: nvvm.cp.async.bulk.tensor
 // LLVM: llvm.return
 module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available, tilegpu.wgmma_available} {
@@ -174,6 +179,101 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available, tilegpu.wgm
       tile.store %r, %c[%i, %j] : tensor<64x64xf32>, !tile.view<?x?xf32>
       %nb = arith.subi %bound, %c1 : i32
       scf.yield %nb : i32
+    }
+    return
+  }
+}
+
+// -----
+
+// A loop-invariant TMA buffer directly in the enclosing body before the loop
+// lies below the rings: fires. One allocated after the loop would land on the
+// rings' bytes: does not.
+// CHECK-LABEL: func.func @resident_before
+// CHECK: } {tilegpu.prologue_ahead}
+// CHECK-LABEL: func.func @resident_after
+// CHECK-NOT: tilegpu.prologue_ahead
+// CHECK: return
+module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available, tilegpu.wgmma_available} {
+  func.func @resident_before(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %n: i32, %m: i32) attributes {tile.hints = #tile.hints<{default = {prologue_ahead = 1}, sm_90a = {wgmma = 1}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %i = tile.program_id 0
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    scf.for %j = %c0 to %m step %c1 : i32 {
+      %w = tile.load %a[%i, %j] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+      // expected-remark @below {{prologue issued during the enclosing loop's previous iteration}}
+      %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32>) : i32 {
+        // expected-remark @below {{issued 1 iteration ahead (2 buffers of 8192 bytes)}}
+        %y = tile.load %b[%j, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+        %yt = tile.permute %y [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+        %d = tile.mma %w, %yt, %acc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+        scf.yield %d : tensor<64x64xf32>
+      }
+      tile.store %r, %c[%i, %j] : tensor<64x64xf32>, !tile.view<?x?xf32>
+    }
+    return
+  }
+  func.func @resident_after(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %e: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %n: i32, %m: i32) attributes {tile.hints = #tile.hints<{default = {prologue_ahead = 1}, sm_90a = {wgmma = 1}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %i = tile.program_id 0
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    scf.for %j = %c0 to %m step %c1 : i32 {
+      // expected-remark @below {{prologue issued where the loop starts: a loop-invariant TMA buffer is allocated after the loop or in a branch of the enclosing body}}
+      %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32>) : i32 {
+        // expected-remark @below {{issued 1 iteration ahead (2 buffers of 8192 bytes)}}
+        %x = tile.load %a[%i, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+        // expected-remark @below {{issued 1 iteration ahead (2 buffers of 8192 bytes)}}
+        %y = tile.load %b[%j, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+        %yt = tile.permute %y [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+        %d = tile.mma %x, %yt, %acc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+        scf.yield %d : tensor<64x64xf32>
+      }
+      // A loop-invariant operand for the loop below (which writes the view
+      // it loads, so it has no rings).
+      %w = tile.load %a[%i, %j] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+      %q = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %r) -> (tensor<64x64xf32>) : i32 {
+        %u = tile.load %e[%k, %j] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+        %d = tile.mma %w, %u, %acc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+        %h = arith.truncf %d : tensor<64x64xf32> to tensor<64x64xbf16>
+        tile.store %h, %e[%j, %k] : tensor<64x64xbf16>, !tile.view<?x?xbf16, align = 16, unit_stride>
+        scf.yield %d : tensor<64x64xf32>
+      }
+      tile.store %q, %c[%i, %j] : tensor<64x64xf32>, !tile.view<?x?xf32>
+    }
+    return
+  }
+}
+
+// -----
+
+// Must not fire: a load into registers carried ahead (with
+// prefetch_registers) beside the TMA copies.
+// CHECK-LABEL: func.func @registers
+// CHECK-NOT: tilegpu.prologue_ahead
+// CHECK: return
+module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available, tilegpu.wgmma_available} {
+  func.func @registers(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %s: !tile.view<?x?xf32>, %c: !tile.view<?x?xf32>, %n: i32, %m: i32) attributes {tile.hints = #tile.hints<{default = {prologue_ahead = 1, prefetch_registers = 32}, sm_90a = {wgmma = 1}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %i = tile.program_id 0
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    scf.for %j = %c0 to %m step %c1 : i32 {
+      // expected-remark @below {{prologue issued where the loop starts: it carries a load into registers ahead}}
+      %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32>) : i32 {
+        // expected-remark @below {{issued 1 iteration ahead (2 buffers of 8192 bytes)}}
+        %x = tile.load %a[%i, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+        // expected-remark @below {{issued 1 iteration ahead (2 buffers of 8192 bytes)}}
+        %y = tile.load %b[%j, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+        // expected-remark @below {{issued 1 iteration ahead into}}
+        %v = tile.load %s[%i, %k] : !tile.view<?x?xf32> -> tensor<64x64xf32>
+        %yt = tile.permute %y [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+        %d = tile.mma %x, %yt, %acc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+        %e = arith.addf %d, %v : tensor<64x64xf32>
+        scf.yield %e : tensor<64x64xf32>
+      }
+      tile.store %r, %c[%i, %j] : tensor<64x64xf32>, !tile.view<?x?xf32>
     }
     return
   }
