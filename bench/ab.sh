@@ -11,8 +11,10 @@ for shape in $shapes; do
   for round in 1 2; do
     for lib in "$a" "$b"; do
       printf '%s %s: ' "$(basename "$lib")" "$shape"
-      TESSEL_MAMBA2_LIBRARY=$lib python3 bench/mamba2.py --shape "$shape" \
-        --runs 50 --warmup 10 2>&1 | grep -E '^b=' | sed 's/ vs Triton.*//'
+      out=$(TESSEL_MAMBA2_LIBRARY=$lib python3 bench/mamba2.py \
+        --shape "$shape" --runs 50 --warmup 10 2>&1) || {
+        echo "bench/mamba2.py failed:"; echo "$out"; exit 1; }
+      echo "$out" | grep -E '^b=' | sed 's/ vs Triton.*//'
     done
   done
 done

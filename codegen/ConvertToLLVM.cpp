@@ -3563,18 +3563,22 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   dynamicBytes = std::max(dynamicBytes, dynamicTop);
   // Runs `fn` with the index slice evaluated for iteration `iv`; the
   // registers of the loop's own values are left as they were.
-  auto atIteration = [&](Value iv, function_ref<void()> fn) {
+  // Runs `fn` with `loop`'s induction variable at `iv` and its body's
+  // `ops` (scalar index ops, each emitted once already) evaluated for it;
+  // the registers of those values are left as they were.
+  auto evaluatedAt = [&](scf::ForOp loop, ArrayRef<Operation *> ops, Value iv,
+                         function_ref<void()> fn) {
     DenseMap<Value, SmallVector<Value>> saved;
     auto save = [&](Value v) {
       auto it = regs.find(v);
       saved[v] = it == regs.end() ? SmallVector<Value>() : it->second;
     };
-    save(op.getInductionVar());
-    for (Operation *o : slice)
+    save(loop.getInductionVar());
+    for (Operation *o : ops)
       save(o->getResult(0));
-    regs[op.getInductionVar()] = {iv};
-    for (Operation *o : slice)
-      (void)emitOp(*o); // scalar arith: cannot fail
+    regs[loop.getInductionVar()] = {iv};
+    for (Operation *o : ops)
+      (void)emitOp(*o); // (lowered once before: cannot fail now)
     fn();
     for (auto &[v, r] : saved) {
       if (r.empty())
@@ -3582,6 +3586,9 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
       else
         regs[v] = r;
     }
+  };
+  auto atIteration = [&](Value iv, function_ref<void()> fn) {
+    evaluatedAt(op, slice, iv, fn);
   };
   // Issues the copies of the planned loads of `distance` for iteration `iv`
   // into buffer `stage` of their rings and (`withPreload`) the register
@@ -3813,19 +3820,13 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     fenceAsyncShared();
     barrier();
     ifElse(sOk, {}, [&] {
-      // The enclosing body's values the bounds and indices use, for the
-      // next iteration (restored after).
-      DenseMap<Value, SmallVector<Value>> saved;
-      saved[outer.getInductionVar()] = regs[outer.getInductionVar()];
-      for (Operation *o : outerSlice)
-        saved[o->getResult(0)] = regs[o->getResult(0)];
-      regs[outer.getInductionVar()] = {sNext};
-      for (Operation *o : outerSlice)
-        (void)emitOp(*o); // scalar arith: cannot fail
-      emitPrologue(regs[op.getLowerBound()][0], regs[op.getUpperBound()][0],
-                   regs[op.getStep()][0], Value());
-      for (auto &[v, r] : saved)
-        regs[v] = r;
+      // With the enclosing body's values the bounds and indices use
+      // evaluated for its next iteration.
+      evaluatedAt(outer, outerSlice, sNext, [&] {
+        emitPrologue(regs[op.getLowerBound()][0],
+                     regs[op.getUpperBound()][0], regs[op.getStep()][0],
+                     Value());
+      });
       return SmallVector<Value>();
     }, [&] { return SmallVector<Value>(); });
   }
@@ -4157,6 +4158,19 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
     fn.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(),
                   b.getUnitAttr());
   }
+  // A table of int32 words the runtime reads with cuModuleGetGlobal:
+  // `prefix` + the kernel's name, in global memory.
+  auto exportTable = [&](StringRef prefix, ArrayRef<int32_t> table) {
+    auto tableType = LLVM::LLVMArrayType::get(b.getI32Type(), table.size());
+    LLVM::GlobalOp::create(
+        b, kernel.getLoc(), tableType, /*isConstant=*/true,
+        LLVM::Linkage::External, (prefix + kernel.getSymName()).str(),
+        DenseElementsAttr::get(
+            RankedTensorType::get({static_cast<int64_t>(table.size())},
+                                  b.getI32Type()),
+            table),
+        /*alignment=*/4, /*addrSpace=*/1);
+  };
   if (!tensorMaps.empty()) {
     // The table the runtime builds the maps from (runtime/KernelAbi.h):
     // version 2, the count, then per map its argument, the view's rank, the
@@ -4172,31 +4186,30 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
                             : 0);
       table.push_back(m.store ? 1 : 0);
     }
-    auto tableType = LLVM::LLVMArrayType::get(b.getI32Type(), table.size());
-    LLVM::GlobalOp::create(
-        b, kernel.getLoc(), tableType, /*isConstant=*/true,
-        LLVM::Linkage::External, ("tessel_tma_" + kernel.getSymName()).str(),
-        DenseElementsAttr::get(
-            RankedTensorType::get({static_cast<int64_t>(table.size())},
-                                  b.getI32Type()),
-            ArrayRef<int32_t>(table)),
-        /*alignment=*/4, /*addrSpace=*/1);
+    exportTable("tessel_tma_", table);
   }
   if (kernel->hasAttr(kPersistentAttr)) {
-    // The table that tells the runtime the kernel is persistent
-    // (tilegpu-persistent-grid): version 1, flags (1: the last three
-    // parameters before the tensor maps are the logical grid, and the
-    // launch sizes the physical one).
-    SmallVector<int32_t> table = {1, 1};
-    auto tableType = LLVM::LLVMArrayType::get(b.getI32Type(), table.size());
-    LLVM::GlobalOp::create(
-        b, kernel.getLoc(), tableType, /*isConstant=*/true,
-        LLVM::Linkage::External, ("tessel_grid_" + kernel.getSymName()).str(),
-        DenseElementsAttr::get(
-            RankedTensorType::get({static_cast<int64_t>(table.size())},
-                                  b.getI32Type()),
-            ArrayRef<int32_t>(table)),
-        /*alignment=*/4, /*addrSpace=*/1);
+    // tilegpu-persistent-grid appended the logical grid: three i32
+    // parameters named grid_x/y/z (a hand-written mark without them would
+    // have the runtime pass arguments the kernel does not take).
+    unsigned n = kernel.getNumArguments();
+    const char *names[] = {"grid_x", "grid_y", "grid_z"};
+    for (unsigned d = 0; d < 3; ++d) {
+      auto name = n >= 3 ? kernel.getArgAttrOfType<StringAttr>(
+                               n - 3 + d, tile::TileDialect::getArgNameAttrName())
+                         : StringAttr();
+      if (n < 3 || !kernel.getArgumentTypes()[n - 3 + d].isInteger(32) ||
+          !name || name.getValue() != names[d])
+        return kernel.emitError()
+               << "'" << kPersistentAttr
+               << "' on a kernel whose last three parameters are not the "
+                  "logical grid (i32 grid_x, grid_y, grid_z: run "
+                  "--tilegpu-persistent-grid)";
+    }
+    // The table that tells the runtime the kernel is persistent: version 1,
+    // flags (1: the last three parameters before the tensor maps are the
+    // logical grid, and the launch sizes the physical one).
+    exportTable("tessel_grid_", {1, 1});
   }
   fn->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), b.getUnitAttr());
   fn->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),

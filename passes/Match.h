@@ -15,7 +15,7 @@ namespace tessel {
 /// parameters are the logical grid, i32 each), and on the loop over the
 /// logical programs it wrapped the body in.
 inline constexpr llvm::StringLiteral kPersistentAttr = "tilegpu.persistent";
-inline constexpr llvm::StringLiteral kTileLoopAttr = "tilegpu.tile_loop";
+inline constexpr llvm::StringLiteral kProgramLoopAttr = "tilegpu.program_loop";
 
 /// The target `op`'s module is compiled for (`tilegpu.target`), or sm_90a.
 inline llvm::StringRef targetOf(mlir::Operation *op) {

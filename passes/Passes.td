@@ -167,16 +167,15 @@ def TileGPUPersistentGrid
     %p = tile.program_id 0
     %n = tile.num_programs 0
     %total = gx * gy * gz
-    scf.for %t = %p to %total step %n : i32 {   // tilegpu.tile_loop
+    scf.for %t = %p to %total step %n : i32 {   // tilegpu.program_loop
       // the body; tile.program_id d reads t mod gx, (t / gx) mod gy,
       // t / (gx * gy); tile.num_programs d reads the parameter
     }
     ```
 
     marking the kernel `tilegpu.persistent` and the loop
-    `tilegpu.tile_loop`. Programs go in the order a launch rasterises them
-    (x fastest), so the programs running at once are the neighbours a
-    normal launch runs at once. Loads directly in the tile loop are not
+    `tilegpu.program_loop`. Programs are visited in launch order (x fastest):
+    CTA k takes programs k, k + P, k + 2P, ... of the P CTAs launched. Loads directly in the tile loop are not
     pipelined across programs (tilegpu-assign-latencies); the loops inside
     are pipelined as before, their rings restarting per program (or, with
     the hint `prologue_ahead`, a loop's first copies for the next program
@@ -185,8 +184,8 @@ def TileGPUPersistentGrid
     from which the runtime knows to pass the logical grid and to launch
     min(programs, CTAs per SM x SMs) CTAs (the driver's occupancy for the
     kernel). It does not fire without the hint, on a kernel it already
-    rewrote, and it rejects a body it cannot wrap (not one block, or
-    returning values). Numerics are unchanged.
+    rewrote, and it rejects a kernel it cannot wrap (no body, a body of
+    several blocks or not ending in a plain return, or results). Numerics are unchanged.
 
     With `remarks=true` each kernel says whether it was made persistent.
   }];
@@ -274,8 +273,8 @@ def TileGPUScheduleLoads : Pass<"tilegpu-schedule-loads", "mlir::ModuleOp"> {
     loop's first iteration.
 
     With `remarks=true` every load with a latency says how far ahead it is
-    issued, or why not, and every nested loop with loads ahead where its
-    prologue goes. Numerics are unchanged.
+    issued, or why not, and every loop with loads ahead that stands directly
+    in another loop's body where its prologue goes. Numerics are unchanged.
   }];
   let options = [
     Option<"remarks", "remarks", "bool", /*default=*/"false",

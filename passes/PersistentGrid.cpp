@@ -8,9 +8,8 @@
 //
 // and every tile.program_id / tile.num_programs inside it reads the logical
 // program (t mod gx, t / gx mod gy, t / (gx*gy)) and grid (three i32
-// parameters appended to the kernel). Programs are visited in the order a
-// normal launch rasterises them (x fastest), so neighbours that share data
-// still run side by side. The runtime (runtime/Runtime.cpp) passes the
+// parameters appended to the kernel). Programs are visited in launch order
+// (x fastest): CTA k of P takes programs k, k + P, ... The runtime (runtime/Runtime.cpp) passes the
 // logical grid and sizes the physical one from the driver's occupancy for
 // the kernel; the lowering exports the table that tells it to.
 //
@@ -82,7 +81,7 @@ struct PersistentGrid
     Value total = arith::MulIOp::create(
         b, loc, arith::MulIOp::create(b, loc, grid[0], grid[1]), grid[2]);
     auto loop = scf::ForOp::create(b, loc, start, total, step);
-    loop->setAttr(kTileLoopAttr, b.getUnitAttr());
+    loop->setAttr(kProgramLoopAttr, b.getUnitAttr());
     Block *inner = loop.getBody();
     for (Operation *op : moved)
       op->moveBefore(inner->getTerminator());

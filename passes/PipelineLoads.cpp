@@ -211,18 +211,16 @@ struct ScheduleLoads
     getOperation().walk([&](scf::ForOp inner) {
       if (!isa<scf::ForOp>(inner->getParentOp()))
         return;
-      bool issuesAhead = false;
-      for (Operation &op : inner.getBody()->without_terminator())
-        issuesAhead |= op.hasAttr(kDistanceAttr);
-      if (!issuesAhead)
-        return;
-      std::string problem =
-          hintOrZero(inner->getParentOfType<func::FuncOp>(),
-                     "prologue_ahead")
-              ? prologueAheadProblem(inner)
-              : "the kernel's prologue_ahead hint is 0 or absent";
+      std::string problem = prologueAheadProblem(inner);
+      if (problem == kNoLoadAhead)
+        return; // (nothing to say)
+      if (!hintOrZero(inner->getParentOfType<func::FuncOp>(),
+                      "prologue_ahead"))
+        problem = "the kernel's prologue_ahead hint is 0 or absent";
       if (problem.empty())
         inner->setAttr(kPrologueAheadAttr, unit);
+      else
+        inner->removeAttr(kPrologueAheadAttr); // (a hand-written mark)
       if (!remarks)
         return;
       if (problem.empty())

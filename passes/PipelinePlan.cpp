@@ -70,21 +70,25 @@ int64_t mmaOperandUses(tile::LoadOp load) {
   return n;
 }
 
+/// Whether a store in `loop` writes `view`.
+static bool writesView(scf::ForOp loop, Value view) {
+  bool written = false;
+  loop.walk([&](tile::StoreOp store) { written |= store.getView() == view; });
+  return written;
+}
+
 /// Why `loop` cannot issue `load` (in its body) for a later iteration, or
-/// "": it writes the view, or the indices depend on what it carries.
+/// "": it is a persistent kernel's program loop, it writes the view, or the
+/// indices depend on what it carries.
 static std::string laterIterationProblem(scf::ForOp loop, tile::LoadOp load) {
   // Issuing the next program's loads directly in the tile loop would hold
   // their buffers (or registers) across the whole program. (A loop inside
   // it may issue its prologue for the next program as it ends: hint
   // prologue_ahead.)
-  if (loop->hasAttr(kTileLoopAttr))
+  if (loop->hasAttr(kProgramLoopAttr))
     return "the loop is the persistent tile loop (not pipelined across "
            "programs)";
-  bool written = false;
-  loop.walk([&](tile::StoreOp store) {
-    written |= store.getView() == load.getView();
-  });
-  if (written)
+  if (writesView(loop, load.getView()))
     return "the loop writes the view";
   SmallVector<Operation *> ops;
   if (!laterIterationSlice(loop, load, ops))
@@ -118,7 +122,7 @@ std::string prologueAheadProblem(scf::ForOp inner,
       if (load->hasAttr(kDistanceAttr))
         ahead.push_back(load);
   if (ahead.empty())
-    return "the loop issues no load ahead";
+    return kNoLoadAhead.str();
   StringRef tma = tilegpu::TileGPUDialect::getTmaAttrName();
   for (tile::LoadOp load : ahead) {
     if (!loadsIntoMma(load))
@@ -130,7 +134,7 @@ std::string prologueAheadProblem(scf::ForOp inner,
   // Nothing else in the enclosing body may take the dynamic shared memory
   // of the rings while the early copies sit there: the rings are a stack,
   // so another loop's rings (before or after this loop), a loop-invariant
-  // TMA buffer allocated after it, or one in a branch (which frees it at
+  // TMA buffer allocated after it, or one in a nested region (which frees it at
   // the branch's end) would share those bytes. A loop-invariant TMA buffer
   // directly in the body before the loop lies below the rings.
   std::string problem;
@@ -152,18 +156,14 @@ std::string prologueAheadProblem(scf::ForOp inner,
       else if (load->hasAttr(tma) && residentOperand(load) &&
                (after || load->getBlock() != outer.getBody()))
         problem = "a loop-invariant TMA buffer is allocated after the "
-                  "loop or in a branch of the enclosing body";
+                  "loop or in a nested region of the enclosing body";
     });
     if (!problem.empty())
       return problem;
   }
-  bool written = false;
-  outer.walk([&](tile::StoreOp store) {
-    for (tile::LoadOp load : ahead)
-      written |= store.getView() == load.getView();
-  });
-  if (written)
-    return "the enclosing loop writes a view the loop reads ahead";
+  for (tile::LoadOp load : ahead)
+    if (writesView(outer, load.getView()))
+      return "the enclosing loop writes a view the loop reads ahead";
   // What the next enclosing iteration's prologue needs: the bounds, and the
   // loads' indices (through the loop's own slice).
   SmallVector<Value> roots = {inner.getLowerBound(), inner.getUpperBound(),
@@ -178,8 +178,7 @@ std::string prologueAheadProblem(scf::ForOp inner,
   }
   SmallVector<Value> outside;
   for (Value v : roots)
-    if (!inner->isAncestor(v.getParentRegion()->getParentOp()) &&
-        v != inner.getInductionVar())
+    if (!inner->isAncestor(v.getParentRegion()->getParentOp()))
       outside.push_back(v);
   SmallVector<Operation *> ops;
   if (!laterIterationSlice(outer, outside, ops))

@@ -76,13 +76,16 @@ inline constexpr llvm::StringLiteral kPrologueAheadAttr =
 /// the loop around it, or "": it stands directly in an scf.for body, the
 /// loads it issues ahead are all TMA copies (no cp.async groups to count,
 /// no registers to carry), no other loop of that body has rings and no
-/// loop-invariant TMA buffer is allocated there after it or in a branch
+/// loop-invariant TMA buffer is allocated there after it or in a nested region
 /// (their buffers would share the ring's shared memory), the enclosing
 /// loop writes none of their views,
 /// and its bounds and their indices can be evaluated for the enclosing
 /// loop's next iteration.
 /// With `outerSlice`, the ops of the enclosing body those depend on (body
 /// order), to evaluate for its next iteration.
+/// prologueAheadProblem's answer for a loop that issues no load ahead.
+inline constexpr llvm::StringLiteral kNoLoadAhead =
+    "the loop issues no load ahead";
 std::string prologueAheadProblem(
     mlir::scf::ForOp inner,
     llvm::SmallVectorImpl<mlir::Operation *> *outerSlice = nullptr);

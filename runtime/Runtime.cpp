@@ -526,7 +526,7 @@ Status Kernel::physicalGrid(const LaunchConfig &config, Dim3 *out) const {
                          " has " + std::to_string(programs));
   // The walk over programs is a plain grid of CTAs: no cluster shape to
   // keep (a cluster's CTAs would have to take neighbouring programs).
-  if (config.cluster != Dim3{} || attributes_.requiredCluster.x > 0 ||
+  if (config.cluster != Dim3{} || attributes_.requiredCluster != Dim3{0, 0, 0} ||
       attributes_.clusterSizeMustBeSet)
     return Status::error("launch of " + what +
                          ": a persistent kernel cannot be launched in "
@@ -574,25 +574,8 @@ Status Kernel::launch(const LaunchConfig &config, const std::vector<Arg> &args,
   if (config.grid.x == 0 || config.grid.y == 0 || config.grid.z == 0)
     return Status::success();
 
-  if (config.dynamicSharedBytes > attributes_.maxDynamicSharedBytes &&
-      !sharedOptIn_.load(std::memory_order_acquire)) {
-    // Opt in to everything the device allows, once: the same value from
-    // every thread, so concurrent launches cannot undo each other's opt-in.
-    const size_t allowed =
-        limits_.maxSharedPerBlockOptin - limits_.staticSharedBytes;
-    TESSEL_RT_TRY(checkCu(
-        cuFuncSetAttribute(function_,
-                           CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                           static_cast<int>(allowed)),
-        "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", what));
-    sharedOptIn_.store(true, std::memory_order_release);
-  }
-
-  // A persistent kernel takes the logical grid after its arguments and runs
-  // on the CTAs that fit at once (after the opt-in: the occupancy counts the
-  // dynamic shared memory).
-  Dim3 grid;
-  TESSEL_RT_TRY(physicalGrid(config, &grid));
+  // A persistent kernel takes the logical grid after its arguments (packed
+  // and checked, like all arguments, before the driver is called).
   std::vector<Arg> withGrid;
   if (persistent_) {
     withGrid = args;
@@ -612,6 +595,25 @@ Status Kernel::launch(const LaunchConfig &config, const std::vector<Arg> &args,
   if (parametersKnown_)
     TESSEL_RT_TRY(
         checkSignature(packed, parameters_).withContext("launch of " + what));
+
+  if (config.dynamicSharedBytes > attributes_.maxDynamicSharedBytes &&
+      !sharedOptIn_.load(std::memory_order_acquire)) {
+    // Opt in to everything the device allows, once: the same value from
+    // every thread, so concurrent launches cannot undo each other's opt-in.
+    const size_t allowed =
+        limits_.maxSharedPerBlockOptin - limits_.staticSharedBytes;
+    TESSEL_RT_TRY(checkCu(
+        cuFuncSetAttribute(function_,
+                           CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                           static_cast<int>(allowed)),
+        "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", what));
+    sharedOptIn_.store(true, std::memory_order_release);
+  }
+
+  // The CTAs: for a persistent kernel as many as fit at once (after the
+  // opt-in: the occupancy counts the dynamic shared memory).
+  Dim3 grid;
+  TESSEL_RT_TRY(physicalGrid(config, &grid));
 
   const unsigned blockX = 32u * static_cast<unsigned>(config.numWarps);
   const unsigned shared = static_cast<unsigned>(config.dynamicSharedBytes);

@@ -107,7 +107,7 @@ const Register registration{{
             // third buffer per load costs a CTA per SM), the same with 64
             // (bench/results/2026-11-30-pipeline-depth.md).
             stagesTunable("3: up to 38% slower on the H200"),
-            persistentTunable(0, "on the H200 22-40% slower, bench/results/2026-11-30-persistent.md"),
+            persistentTunable(0, "on the H200 chunk_state + state_passing 6-16% slower, bench/results/2026-11-30-persistent.md"),
             pdlTunable(),
         },
     // (chunk x head, p block, n block x batch)

@@ -515,14 +515,19 @@ std::vector<Case> opCases(std::mt19937 &rng) {
   // restarting per program), and the occupancy-sized launch.
   cases.push_back(persistentCopyCase(rng, 3, 37, 200, 5));
   cases.push_back(persistentCopyCase(rng, 20, 1000, 100, 0));
-  for (int64_t ctas : {4, 0}) {
-    Case c = matmulCase(rng, "test_persistent_tma_wgmma_bf16",
-                        "persistent tma wgmma pipelined 2/3", DType::bf16, 300,
-                        520, 200, 64, 128, false, true, true);
-    c.persistentCtas = ctas;
-    c.label += ctas ? ", 25 programs on 4 CTAs" : ", on the CTAs that fit";
-    cases.push_back(std::move(c));
-  }
+  for (const char *kernel :
+       {"test_persistent_tma_wgmma_bf16", "test_persistent_ahead_bf16"})
+    for (int64_t ctas : {4, 0}) {
+      bool ahead = std::string(kernel).find("ahead") != std::string::npos;
+      Case c = matmulCase(rng, kernel,
+                          ahead ? "persistent tma wgmma 2/3, prologues ahead,"
+                                : "persistent tma wgmma pipelined 2/3",
+                          DType::bf16, 300, 520, 200, 64, 128, false, true,
+                          true);
+      c.persistentCtas = ctas;
+      c.label += ctas ? ", 25 programs on 4 CTAs" : ", on the CTAs that fit";
+      cases.push_back(std::move(c));
+    }
   {
     // Column block j sums the first min(5, j) K tiles of 64: 0, 1, 2, 3.
     Case c = matmulCase(rng, "test_tma_nested_tri_bf16", "tma", DType::bf16,

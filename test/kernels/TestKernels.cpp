@@ -275,10 +275,20 @@ const Register registrations[] = {
          {"LOOP", 1}, {"WGMMA", 1}, {"num_warps", 4}, {"LAT_A", 2},
          {"LAT_B", 3}}),
     // Persistent (tilegpu-persistent-grid): a 3-D grid of copies, and the
-    // TMA + wgmma pipelined K loop above, its rings restarting per program.
+    // TMA + wgmma pipelined K loop above, its rings restarting per program,
+    // or (_ahead, hint prologue_ahead) each K loop issuing the next
+    // program's first copies as it ends.
     add("test_persistent_copy",
         [](const Config &c) { define(persistentCopyKernel, c, {"x", "y"}); }),
     add("test_persistent_tma_wgmma_bf16",
+        [](const Config &c) {
+          define(tessel::test::matmulTransposedKernel<bf16, kDense>, c,
+                 {"a", "b", "c"});
+        },
+        {{"BM", 64}, {"BN", 128}, {"BK", 64}, {"TRANS_A", 0}, {"TRANS_B", 1},
+         {"LOOP", 1}, {"WGMMA", 1}, {"num_warps", 4}, {"LAT_A", 2},
+         {"LAT_B", 3}, {"PERSISTENT", 1}}),
+    add("test_persistent_ahead_bf16",
         [](const Config &c) {
           define(tessel::test::matmulTransposedKernel<bf16, kDense>, c,
                  {"a", "b", "c"});

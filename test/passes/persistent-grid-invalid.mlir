@@ -17,3 +17,10 @@ module attributes {tilegpu.target = "sm_90a"} {
     return
   }
 }
+
+// -----
+
+module attributes {tilegpu.target = "sm_90a"} {
+  // expected-error @below {{cannot make the kernel persistent: it has no body}}
+  func.func private @declaration(%x: i32) attributes {tile.hints = #tile.hints<{default = {persistent = 1}}>}
+}

@@ -11,7 +11,7 @@
 // CHECK: scf.for
 // CHECK: tile.load {{.*}} {tilegpu.latency = 1 : i64}
 // CHECK: tile.load {{.*}} {tilegpu.latency = 1 : i64}
-// CHECK: } {tilegpu.tile_loop}
+// CHECK: } {tilegpu.program_loop}
 
 // LLVM: llvm.func @gemm(
 // LLVM-SAME: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32)

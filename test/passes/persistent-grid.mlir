@@ -24,7 +24,7 @@
 // CHECK: %[[S:.*]] = arith.addi %[[PX]], %[[GZ]] : i32
 // CHECK: tile.load %[[X]][%[[PZ]], %[[PY]], %[[S]]]
 // CHECK: tile.store
-// CHECK-NEXT: } {tilegpu.tile_loop}
+// CHECK-NEXT: } {tilegpu.program_loop}
 // CHECK-NEXT: return
 module attributes {tilegpu.target = "sm_90a"} {
   // expected-remark @below {{persistent: the body walks the logical grid}}
@@ -47,7 +47,7 @@ module attributes {tilegpu.target = "sm_90a"} {
 // CHECK: scf.for
 // CHECK: scf.for
 // CHECK-NOT: tile.program_id
-// CHECK: } {tilegpu.tile_loop}
+// CHECK: } {tilegpu.program_loop}
 module attributes {tilegpu.target = "sm_90a"} {
   // expected-remark @below {{persistent: the body walks the logical grid}}
   func.func @nested(%x: !tile.view<?x?xf32>, %n: i32) attributes {tile.hints = #tile.hints<{sm_90a = {persistent = 1}}>} {

@@ -58,7 +58,7 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available, tilegpu.wgm
 // -----
 
 // Must not fire: the hint absent (off by default: compute_out on the H200
-// was 3-6% slower with it, for the barrier it adds after the loop).
+// was 3-6% slower with it; likely the barrier it adds after the loop).
 // CHECK-LABEL: func.func @no_hint
 // CHECK-NOT: tilegpu.prologue_ahead
 // CHECK: return
@@ -220,7 +220,7 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available, tilegpu.wgm
     %i = tile.program_id 0
     %z = arith.constant dense<0.0> : tensor<64x64xf32>
     scf.for %j = %c0 to %m step %c1 : i32 {
-      // expected-remark @below {{prologue issued where the loop starts: a loop-invariant TMA buffer is allocated after the loop or in a branch of the enclosing body}}
+      // expected-remark @below {{prologue issued where the loop starts: a loop-invariant TMA buffer is allocated after the loop or in a nested region of the enclosing body}}
       %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32>) : i32 {
         // expected-remark @below {{issued 1 iteration ahead (2 buffers of 8192 bytes)}}
         %x = tile.load %a[%i, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
