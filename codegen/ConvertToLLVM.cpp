@@ -165,6 +165,16 @@ private:
   DenseMap<Value, SmallVector<Value>> regs;
   DenseMap<Value, ViewParts> views;
   Value tid, lane, warp; // i32
+  /// What refreshPerProgram rebinds: the thread index and the kernel's
+  /// parameters (views, scalars, tensor maps).
+  struct ProgramState {
+    Value tid, lane, warp;
+    DenseMap<Value, ViewParts> views;
+    DenseMap<Value, SmallVector<Value>> scalars;
+    SmallVector<Value> mapParams;
+  };
+  ProgramState refreshPerProgram();
+  void restoreProgramState(const ProgramState &state);
   int64_t sharedBytes = 0;
   int numWarps = 4;
   /// Views read and written since the last barrier: a thread may read or
@@ -3487,6 +3497,63 @@ Value KernelEmitter::prefetchBuffer(const Prefetch &p, Value stage) {
                              ValueRange{offset});
 }
 
+/// `value` through `mov` in a side-effecting asm: the same value, which LLVM
+/// can neither hoist nor merge with another read.
+static Value opaque(OpBuilder &b, Location loc, Value value) {
+  Type type = value.getType();
+  bool pointer = isa<LLVM::LLVMPointerType>(type);
+  Value v = pointer ? LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), value)
+                    : value;
+  Type t = v.getType();
+  const char *cons = t.isF32() ? "=f,0" : t.isInteger(64) ? "=l,0" : "=r,0";
+  Value out = LLVM::InlineAsmOp::create(
+                  b, loc, t, ValueRange{v}, "", cons,
+                  /*has_side_effects=*/true, /*is_align_stack=*/false,
+                  LLVM::tailcallkind::TailCallKind::None,
+                  LLVM::AsmDialectAttr(), ArrayAttr())
+                  .getResult(0);
+  return pointer ? LLVM::IntToPtrOp::create(b, loc, type, out).getResult()
+                 : out;
+}
+
+KernelEmitter::ProgramState KernelEmitter::refreshPerProgram() {
+  ProgramState saved;
+  saved.tid = tid;
+  saved.lane = lane;
+  saved.warp = warp;
+  saved.views = views;
+  saved.mapParams = mapParams;
+  tid = opaque(b, loc, tid);
+  lane = arith::AndIOp::create(b, loc, tid, i32(31));
+  warp = arith::ShRUIOp::create(b, loc, tid, i32(5));
+  for (auto &[arg, parts] : views) {
+    parts.ptr = opaque(b, loc, parts.ptr);
+    for (Value &v : parts.sizes)
+      v = opaque(b, loc, v);
+    for (Value &v : parts.strides)
+      v = opaque(b, loc, v);
+  }
+  for (BlockArgument arg : kernel.getArguments()) {
+    if (isa<tile::ViewType>(arg.getType()) || !regs.count(arg))
+      continue;
+    saved.scalars[arg] = regs[arg];
+    regs[arg] = {opaque(b, loc, regs[arg][0])};
+  }
+  for (Value &m : mapParams)
+    m = opaque(b, loc, m);
+  return saved;
+}
+
+void KernelEmitter::restoreProgramState(const ProgramState &state) {
+  tid = state.tid;
+  lane = state.lane;
+  warp = state.warp;
+  views = state.views;
+  for (auto &[arg, r] : state.scalars)
+    regs[arg] = r;
+  mapParams = state.mapParams;
+}
+
 /// scf.for keeps its shape, carrying the per-thread registers. Loads that
 /// only feed mma operands and that tilegpu-schedule-loads issued d
 /// iterations ahead (`tilegpu.distance`) are software-pipelined: a ring of
@@ -3732,6 +3799,14 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   regs[op.getInductionVar()] = {loop.getInductionVar()};
   for (const Resident &r : residents)
     residentAcc.insert(r.mma);
+  // A persistent kernel's program loop: each program reads the thread index
+  // and the kernel's parameters afresh, through side-effecting moves that
+  // LLVM cannot hoist, so that what the body derives from them is computed
+  // per program instead of held in registers across the whole loop (which
+  // made ptxas spill: bench/results/2026-11-30-persistent.md).
+  std::optional<ProgramState> outerState;
+  if (op->hasAttr(kProgramLoopAttr))
+    outerState = refreshPerProgram();
   ValueRange iterArgs = loop.getRegionIterArgs();
   unflatten(op.getRegionIterArgs(), iterArgs.take_front(numCarried));
   SmallVector<Value> current(iterArgs.drop_front(numCarried));
@@ -3810,6 +3885,8 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   llvm::append_range(yielded, nextValues);
   scf::YieldOp::create(b, loc, yielded);
   b.setInsertionPointAfter(loop);
+  if (outerState)
+    restoreProgramState(*outerState);
   if (outer) {
     // The prologue of the enclosing loop's next iteration, now: everyone is
     // done with the rings (generic reads before the copy engine's writes),

@@ -221,7 +221,7 @@ const Register registration{{
             // 3 was 16-26% slower on the H200: the third buffer per load
             // costs a CTA per SM (bench/results/2026-11-30-pipeline-depth.md).
             stagesTunable("3: 16-26% slower on the H200"),
-            persistentTunable(0, "on the H200 22-40% slower, bench/results/2026-11-30-persistent.md"),
+            persistentTunable(0, "on the H200 0-15% slower, bench/results/2026-11-30-persistent.md"),
             pdlTunable(),
         },
     // (token block x head, p block, batch)

@@ -15,8 +15,15 @@
 
 // LLVM: llvm.func @gemm(
 // LLVM-SAME: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32)
+// LLVM: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
 // LLVM: nvvm.read.ptx.sreg.ctaid.x
 // LLVM: nvvm.read.ptx.sreg.nctaid.x
+// Each program reads the thread index and the parameters afresh (opaque
+// moves LLVM cannot hoist), so that nothing derived from them is held in
+// registers across programs:
+// LLVM: scf.for
+// LLVM-NEXT: llvm.inline_asm has_side_effects "", "=r,0" %[[TID]] : (i32) -> i32
+// LLVM: llvm.inline_asm has_side_effects "", "=l,0" %{{.*}} : (i64) -> i64
 // LLVM: llvm.mlir.global external constant @tessel_grid_gemm(dense<1> : tensor<2xi32>)
 module attributes {tilegpu.target = "sm_90a"} {
   func.func @gemm(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>, %n: i32) attributes {tile.hints = #tile.hints<{default = {persistent = 1, num_warps = 4}}>} {
