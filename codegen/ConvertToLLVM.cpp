@@ -3799,13 +3799,15 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   regs[op.getInductionVar()] = {loop.getInductionVar()};
   for (const Resident &r : residents)
     residentAcc.insert(r.mma);
-  // A persistent kernel's program loop: each program reads the thread index
-  // and the kernel's parameters afresh, through side-effecting moves that
-  // LLVM cannot hoist, so that what the body derives from them is computed
-  // per program instead of held in registers across the whole loop (which
+  // A persistent kernel's program loop (and, with the kernel hint
+  // refresh_in_loops, every loop): each iteration reads the thread index and
+  // the kernel's parameters afresh, through side-effecting moves that LLVM
+  // cannot hoist, so that what the body derives from them is computed per
+  // iteration instead of held in registers across the whole loop (which
   // made ptxas spill: bench/results/2026-11-30-persistent.md).
   std::optional<ProgramState> outerState;
-  if (op->hasAttr(kProgramLoopAttr))
+  IntegerAttr refresh = kernelHint("refresh_in_loops");
+  if (op->hasAttr(kProgramLoopAttr) || (refresh && refresh.getInt()))
     outerState = refreshPerProgram();
   ValueRange iterArgs = loop.getRegionIterArgs();
   unflatten(op.getRegionIterArgs(), iterArgs.take_front(numCarried));

@@ -98,6 +98,12 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
       a persistent kernel's next program, a GEMM's next column block. It
       costs a CTA barrier after the loop; 0 or absent: off (compute_out on
       the H200 was 3-6% slower with it).
+    - `refresh_in_loops`: 1 makes every loop iteration read the thread index
+      and the kernel's parameters afresh (opaque moves LLVM cannot hoist),
+      so that addresses and sizes derived from them are recomputed per
+      iteration instead of held in registers across the loop: fewer
+      registers live, a few more instructions. 0 or absent: off (a
+      persistent kernel's program loop always does it).
 
     ```mlir
     func.func @k(...) attributes {tile.hints = #tile.hints<{

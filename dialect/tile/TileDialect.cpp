@@ -81,7 +81,7 @@ static LogicalResult verifyHint(function_ref<InFlightDiagnostic()> emitError,
   if (name == "wgmma" || name == "wgmma_register_a" || name == "tcgen05" ||
       name == "tcgen05_tmem_a" || name == "tcgen05_tmem_acc" || name == "pdl" ||
       name == "route_mma_operands" || name == "persistent" ||
-      name == "prologue_ahead")
+      name == "prologue_ahead" || name == "refresh_in_loops")
     return intHint(0, 1, /*pow2=*/false);
   if (name == "prefetch_registers")
     return intHint(0, 255, /*pow2=*/false);
@@ -108,7 +108,7 @@ static LogicalResult verifyHint(function_ref<InFlightDiagnostic()> emitError,
                      << "' (known: num_warps, occupancy, num_stages, "
                         "cluster, wgmma, wgmma_register_a, tcgen05, "
                         "tcgen05_tmem_a, tcgen05_tmem_acc, pdl, route_mma_operands, "
-                        "prefetch_registers, persistent, prologue_ahead)";
+                        "prefetch_registers, persistent, prologue_ahead, refresh_in_loops)";
 }
 
 LogicalResult HintsAttr::verify(function_ref<InFlightDiagnostic()> emitError,

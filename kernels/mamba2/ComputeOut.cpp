@@ -60,6 +60,12 @@ void computeOut(const Config &cfg,
   }
   if (cfg["prefetch_registers"])
     hint("default", "prefetch_registers", cfg["prefetch_registers"]);
+  // Addresses recomputed per loop iteration: no spills at 128 registers
+  // (24 bytes without) and 1-2% faster on the H200 with the state dimension
+  // in loops (N_MAX = 0); 1.4% slower with it unrolled (N_MAX = 64), so
+  // there it stays off (bench/results/2026-11-30-refresh-in-loops.md).
+  if (cfg["refresh_in_loops"] && cfg["N_MAX"] == 0)
+    hint("sm_90a", "refresh_in_loops", 1);
 
   // Heads vary fastest: the programs running at once share their blocks of
   // C and B (read from L2 instead of once per head from memory).
@@ -221,6 +227,10 @@ const Register registration{{
             // 3 was 16-26% slower on the H200: the third buffer per load
             // costs a CTA per SM (bench/results/2026-11-30-pipeline-depth.md).
             stagesTunable("3: 16-26% slower on the H200"),
+            tunable("refresh_in_loops", {0, 1}, 1,
+                    "sm_90a, with N_MAX = 0: each loop iteration re-reads "
+                    "the thread index and parameters (fewer registers "
+                    "held)"),
             persistentTunable(0, "on the H200 0-15% slower, bench/results/2026-11-30-persistent.md"),
             pdlTunable(),
         },
