@@ -165,16 +165,17 @@ private:
   DenseMap<Value, SmallVector<Value>> regs;
   DenseMap<Value, ViewParts> views;
   Value tid, lane, warp; // i32
-  /// What refreshPerProgram rebinds: the thread index and the kernel's
-  /// parameters (views, scalars, tensor maps).
-  struct ProgramState {
+  /// What refreshParameters rebinds (at the top of a loop iteration, to
+  /// opaque copies): the thread index and the kernel's parameters (views,
+  /// scalars, tensor maps).
+  struct ParameterState {
     Value tid, lane, warp;
     DenseMap<Value, ViewParts> views;
     DenseMap<Value, SmallVector<Value>> scalars;
     SmallVector<Value> mapParams;
   };
-  ProgramState refreshPerProgram();
-  void restoreProgramState(const ProgramState &state);
+  ParameterState refreshParameters();
+  void restoreParameterState(const ParameterState &state);
   int64_t sharedBytes = 0;
   int numWarps = 4;
   /// Views read and written since the last barrier: a thread may read or
@@ -3516,8 +3517,8 @@ static Value opaque(OpBuilder &b, Location loc, Value value) {
                  : out;
 }
 
-KernelEmitter::ProgramState KernelEmitter::refreshPerProgram() {
-  ProgramState saved;
+KernelEmitter::ParameterState KernelEmitter::refreshParameters() {
+  ParameterState saved;
   saved.tid = tid;
   saved.lane = lane;
   saved.warp = warp;
@@ -3526,15 +3527,19 @@ KernelEmitter::ProgramState KernelEmitter::refreshPerProgram() {
   tid = opaque(b, loc, tid);
   lane = arith::AndIOp::create(b, loc, tid, i32(31));
   warp = arith::ShRUIOp::create(b, loc, tid, i32(5));
-  for (auto &[arg, parts] : views) {
-    parts.ptr = opaque(b, loc, parts.ptr);
-    for (Value &v : parts.sizes)
-      v = opaque(b, loc, v);
-    for (Value &v : parts.strides)
-      v = opaque(b, loc, v);
-  }
+  // In parameter order (not the maps' order), so that the output does not
+  // depend on where values happen to be allocated.
   for (BlockArgument arg : kernel.getArguments()) {
-    if (isa<tile::ViewType>(arg.getType()) || !regs.count(arg))
+    if (auto it = views.find(arg); it != views.end()) {
+      ViewParts &parts = it->second;
+      parts.ptr = opaque(b, loc, parts.ptr);
+      for (Value &v : parts.sizes)
+        v = opaque(b, loc, v);
+      for (Value &v : parts.strides)
+        v = opaque(b, loc, v);
+      continue;
+    }
+    if (!regs.count(arg))
       continue;
     saved.scalars[arg] = regs[arg];
     regs[arg] = {opaque(b, loc, regs[arg][0])};
@@ -3544,7 +3549,7 @@ KernelEmitter::ProgramState KernelEmitter::refreshPerProgram() {
   return saved;
 }
 
-void KernelEmitter::restoreProgramState(const ProgramState &state) {
+void KernelEmitter::restoreParameterState(const ParameterState &state) {
   tid = state.tid;
   lane = state.lane;
   warp = state.warp;
@@ -3628,8 +3633,6 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   llvm::sort(distances);
   int64_t deepest = distances.empty() ? 0 : distances.back();
   dynamicBytes = std::max(dynamicBytes, dynamicTop);
-  // Runs `fn` with the index slice evaluated for iteration `iv`; the
-  // registers of the loop's own values are left as they were.
   // Runs `fn` with `loop`'s induction variable at `iv` and its body's
   // `ops` (scalar index ops, each emitted once already) evaluated for it;
   // the registers of those values are left as they were.
@@ -3654,6 +3657,7 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
         regs[v] = r;
     }
   };
+  // The same for this loop's index slice at iteration `iv`.
   auto atIteration = [&](Value iv, function_ref<void()> fn) {
     evaluatedAt(op, slice, iv, fn);
   };
@@ -3805,10 +3809,10 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   // cannot hoist, so that what the body derives from them is computed per
   // iteration instead of held in registers across the whole loop (which
   // made ptxas spill: bench/results/2026-11-30-persistent.md).
-  std::optional<ProgramState> outerState;
+  std::optional<ParameterState> savedParameters;
   IntegerAttr refresh = kernelHint("refresh_in_loops");
   if (op->hasAttr(kProgramLoopAttr) || (refresh && refresh.getInt()))
-    outerState = refreshPerProgram();
+    savedParameters = refreshParameters();
   ValueRange iterArgs = loop.getRegionIterArgs();
   unflatten(op.getRegionIterArgs(), iterArgs.take_front(numCarried));
   SmallVector<Value> current(iterArgs.drop_front(numCarried));
@@ -3887,8 +3891,8 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   llvm::append_range(yielded, nextValues);
   scf::YieldOp::create(b, loc, yielded);
   b.setInsertionPointAfter(loop);
-  if (outerState)
-    restoreProgramState(*outerState);
+  if (savedParameters)
+    restoreParameterState(*savedParameters);
   if (outer) {
     // The prologue of the enclosing loop's next iteration, now: everyone is
     // done with the rings (generic reads before the copy engine's writes),
@@ -4272,13 +4276,12 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
     // parameters named grid_x/y/z (a hand-written mark without them would
     // have the runtime pass arguments the kernel does not take).
     unsigned n = kernel.getNumArguments();
-    const char *names[] = {"grid_x", "grid_y", "grid_z"};
     for (unsigned d = 0; d < 3; ++d) {
       auto name = n >= 3 ? kernel.getArgAttrOfType<StringAttr>(
                                n - 3 + d, tile::TileDialect::getArgNameAttrName())
                          : StringAttr();
       if (n < 3 || !kernel.getArgumentTypes()[n - 3 + d].isInteger(32) ||
-          !name || name.getValue() != names[d])
+          !name || name.getValue() != kGridArgNames[d])
         return kernel.emitError()
                << "'" << kPersistentAttr
                << "' on a kernel whose last three parameters are not the "

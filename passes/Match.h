@@ -16,6 +16,9 @@ namespace tessel {
 /// logical programs it wrapped the body in.
 inline constexpr llvm::StringLiteral kPersistentAttr = "tilegpu.persistent";
 inline constexpr llvm::StringLiteral kProgramLoopAttr = "tilegpu.program_loop";
+/// The `tile.name`s of the three logical-grid parameters it appends.
+inline constexpr llvm::StringLiteral kGridArgNames[] = {"grid_x", "grid_y",
+                                                        "grid_z"};
 
 /// The target `op`'s module is compiled for (`tilegpu.target`), or sm_90a.
 inline llvm::StringRef targetOf(mlir::Operation *op) {

@@ -174,12 +174,13 @@ def TileGPUPersistentGrid
     ```
 
     marking the kernel `tilegpu.persistent` and the loop
-    `tilegpu.program_loop`. Programs are visited in launch order (x fastest):
-    CTA k takes programs k, k + P, k + 2P, ... of the P CTAs launched. Loads directly in the tile loop are not
-    pipelined across programs (tilegpu-assign-latencies); the loops inside
-    are pipelined as before, their rings restarting per program (or, with
-    the hint `prologue_ahead`, a loop's first copies for the next program
-    issued as it ends: tilegpu-schedule-loads). The
+    `tilegpu.program_loop`. Programs are visited in launch order (x
+    fastest): CTA k takes programs k, k + P, k + 2P, ... of the P CTAs
+    launched. Loads directly in the program loop are not pipelined across
+    programs (tilegpu-assign-latencies); the loops inside are pipelined as
+    before, their rings restarting per program (or, with the hint
+    `prologue_ahead`, a loop's first copies for the next program issued as
+    it ends: tilegpu-schedule-loads). The
     lowering exports `tessel_grid_<kernel>` ({1, 1}: version, persistent),
     from which the runtime knows to pass the logical grid and to launch
     min(programs, CTAs per SM x SMs) CTAs (the driver's occupancy for the

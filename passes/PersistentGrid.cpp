@@ -54,7 +54,6 @@ struct PersistentGrid
     Location loc = kernel.getLoc();
     Type i32 = IntegerType::get(ctx, 32);
     unsigned first = kernel.getNumArguments();
-    const char *names[] = {"grid_x", "grid_y", "grid_z"};
     for (unsigned d = 0; d < 3; ++d)
       if (failed(kernel.insertArgument(
               first + d, i32,
@@ -62,7 +61,7 @@ struct PersistentGrid
                   ctx, {NamedAttribute(
                            StringAttr::get(
                                ctx, tile::TileDialect::getArgNameAttrName()),
-                           StringAttr::get(ctx, names[d]))}),
+                           StringAttr::get(ctx, kGridArgNames[d]))}),
               loc)))
         return kernel.emitError("cannot append the logical grid parameters");
     Block &body = kernel.front();

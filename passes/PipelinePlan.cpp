@@ -81,12 +81,12 @@ static bool writesView(scf::ForOp loop, Value view) {
 /// "": it is a persistent kernel's program loop, it writes the view, or the
 /// indices depend on what it carries.
 static std::string laterIterationProblem(scf::ForOp loop, tile::LoadOp load) {
-  // Issuing the next program's loads directly in the tile loop would hold
+  // Issuing the next program's loads directly in the program loop would hold
   // their buffers (or registers) across the whole program. (A loop inside
   // it may issue its prologue for the next program as it ends: hint
   // prologue_ahead.)
   if (loop->hasAttr(kProgramLoopAttr))
-    return "the loop is the persistent tile loop (not pipelined across "
+    return "the loop is the persistent program loop (not pipelined across "
            "programs)";
   if (writesView(loop, load.getView()))
     return "the loop writes the view";
@@ -134,8 +134,8 @@ std::string prologueAheadProblem(scf::ForOp inner,
   // Nothing else in the enclosing body may take the dynamic shared memory
   // of the rings while the early copies sit there: the rings are a stack,
   // so another loop's rings (before or after this loop), a loop-invariant
-  // TMA buffer allocated after it, or one in a nested region (which frees it at
-  // the branch's end) would share those bytes. A loop-invariant TMA buffer
+  // TMA buffer allocated after it, or one in a nested region (freed where
+  // the region ends) would share those bytes. A loop-invariant TMA buffer
   // directly in the body before the loop lies below the rings.
   std::string problem;
   bool after = false;

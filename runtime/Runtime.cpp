@@ -526,7 +526,8 @@ Status Kernel::physicalGrid(const LaunchConfig &config, Dim3 *out) const {
                          " has " + std::to_string(programs));
   // The walk over programs is a plain grid of CTAs: no cluster shape to
   // keep (a cluster's CTAs would have to take neighbouring programs).
-  if (config.cluster != Dim3{} || attributes_.requiredCluster != Dim3{0, 0, 0} ||
+  if (config.cluster != Dim3{} ||
+      attributes_.requiredCluster != Dim3{0, 0, 0} ||
       attributes_.clusterSizeMustBeSet)
     return Status::error("launch of " + what +
                          ": a persistent kernel cannot be launched in "

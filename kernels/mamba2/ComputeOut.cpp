@@ -210,7 +210,8 @@ const Register registration{{
             tunable("wgmma_register_a", {0, 1}, 1,
                     "the masked C·Bᵀ to the P·x wgmma from registers (1) or "
                     "through shared memory (0)"),
-            // 4 CTAs per SM (128 registers, 24 bytes spilled; 4 fit in
+            // 4 CTAs per SM (128 registers; since refresh_in_loops no
+            // spills on sm_90a, 24 bytes before; 4 fit in
             // shared memory only with wgmma_register_a and without
             // tma_store): 1.86 vs 2.01 ms with 3 (154 registers) at b=1
             // L=65536 h=80 n=128 (2026-11-29-wgmma-register-a.md); 3 beat 2

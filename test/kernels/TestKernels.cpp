@@ -110,6 +110,12 @@ Register add(std::string name, std::function<void(const Config &)> build,
   return Register(std::move(def));
 }
 
+/// The bf16 matmul of TestKernels.h on dense views (TMA-copyable operands).
+void tmaMatmulBf16(const Config &c) {
+  define(tessel::test::matmulTransposedKernel<bf16, kDense>, c,
+         {"a", "b", "c"});
+}
+
 const Register registrations[] = {
     add("test_copy_zero",
         [](const Config &c) {
@@ -227,9 +233,7 @@ const Register registrations[] = {
     // C = Aᵀ B in K loops (copies prefetched into two buffers), f16 C = A B
     // with A two panels wide and no loop (copies into the scratch buffer).
     add("test_tma_bf16",
-        [](const Config &c) {
-          define(tessel::test::matmulTransposedKernel<bf16, kDense>, c, {"a", "b", "c"});
-        },
+        tmaMatmulBf16,
         {{"BM", 64}, {"BN", 64}, {"BK", 64}, {"TRANS_A", 0}, {"TRANS_B", 1},
          {"LOOP", 1}, {"WGMMA", 0}, {"num_warps", 4}}),
     add("test_tma_tf32",
@@ -267,10 +271,7 @@ const Register registrations[] = {
          {"LOOP", 1}, {"WGMMA", 0}, {"num_warps", 4}, {"LAT_A", 3},
          {"LAT_B", 2}}),
     add("test_tma_wgmma_pipe_bf16",
-        [](const Config &c) {
-          define(tessel::test::matmulTransposedKernel<bf16, kDense>, c,
-                 {"a", "b", "c"});
-        },
+        tmaMatmulBf16,
         {{"BM", 64}, {"BN", 128}, {"BK", 64}, {"TRANS_A", 0}, {"TRANS_B", 1},
          {"LOOP", 1}, {"WGMMA", 1}, {"num_warps", 4}, {"LAT_A", 2},
          {"LAT_B", 3}}),
@@ -281,18 +282,12 @@ const Register registrations[] = {
     add("test_persistent_copy",
         [](const Config &c) { define(persistentCopyKernel, c, {"x", "y"}); }),
     add("test_persistent_tma_wgmma_bf16",
-        [](const Config &c) {
-          define(tessel::test::matmulTransposedKernel<bf16, kDense>, c,
-                 {"a", "b", "c"});
-        },
+        tmaMatmulBf16,
         {{"BM", 64}, {"BN", 128}, {"BK", 64}, {"TRANS_A", 0}, {"TRANS_B", 1},
          {"LOOP", 1}, {"WGMMA", 1}, {"num_warps", 4}, {"LAT_A", 2},
          {"LAT_B", 3}, {"PERSISTENT", 1}}),
     add("test_persistent_ahead_bf16",
-        [](const Config &c) {
-          define(tessel::test::matmulTransposedKernel<bf16, kDense>, c,
-                 {"a", "b", "c"});
-        },
+        tmaMatmulBf16,
         {{"BM", 64}, {"BN", 128}, {"BK", 64}, {"TRANS_A", 0}, {"TRANS_B", 1},
          {"LOOP", 1}, {"WGMMA", 1}, {"num_warps", 4}, {"LAT_A", 2},
          {"LAT_B", 3}, {"PERSISTENT", 1}, {"PROLOGUE_AHEAD", 1}}),
@@ -329,9 +324,7 @@ const Register registrations[] = {
     // K-major (A as loaded, B transposed), and both M/N-major (A transposed,
     // B as loaded) on two warpgroups.
     add("test_tma_wgmma_bf16",
-        [](const Config &c) {
-          define(tessel::test::matmulTransposedKernel<bf16, kDense>, c, {"a", "b", "c"});
-        },
+        tmaMatmulBf16,
         {{"BM", 64}, {"BN", 128}, {"BK", 128}, {"TRANS_A", 0}, {"TRANS_B", 1},
          {"LOOP", 1}, {"WGMMA", 1}, {"num_warps", 4}}),
     add("test_tma_wgmma_f16_t",

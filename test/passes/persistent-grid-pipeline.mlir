@@ -1,4 +1,4 @@
-// The persistent tile loop is not pipelined across programs; the loops
+// The persistent program loop is not pipelined across programs; the loops
 // inside it are pipelined as before (their rings restart per program), and
 // the lowering exports the table that tells the runtime the kernel is
 // persistent.
@@ -32,9 +32,9 @@ module attributes {tilegpu.target = "sm_90a"} {
     %i = tile.program_id 0
     %j = tile.program_id 1
     %z = arith.constant dense<0.0> : tensor<64x32xf32>
-    // expected-remark @below {{no latency: the loop is the persistent tile loop (not pipelined across programs)}}
+    // expected-remark @below {{no latency: the loop is the persistent program loop (not pipelined across programs)}}
     %w = tile.load %a[%i, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
-    // expected-remark @below {{no latency: the loop is the persistent tile loop (not pipelined across programs)}}
+    // expected-remark @below {{no latency: the loop is the persistent program loop (not pipelined across programs)}}
     %v = tile.load %b[%c0, %j] : !tile.view<?x?xbf16> -> tensor<64x32xbf16>
     %z2 = tile.mma %w, %v, %z {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x32xbf16>, tensor<64x32xf32>
     %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z2) -> (tensor<64x32xf32>) : i32 {
