@@ -254,7 +254,11 @@ private:
                                ValueRange{linear});
   }
   void barrier() {
-    NVVM::Barrier0Op::create(b, loc);
+    if (warpSpecialized) // the consumers only: named barrier 1
+      NVVM::BarrierOp::create(b, loc, TypeRange{}, i32(1), i32(32 * numWarps),
+                              {}, Value());
+    else
+      NVVM::Barrier0Op::create(b, loc);
     loadedViews.clear();
     storedViews.clear();
   }
@@ -372,7 +376,8 @@ private:
   /// yet (each thread keeps one parity bit per mbarrier).
   void waitTma(MbarRef bar);
   Value mbarAddress(MbarRef bar);
-  /// The running thread's parity bit of mbarrier `i` (an i32 alloca).
+  /// The running thread's parity bit of mbarrier `i` (an i32 alloca, 0 at
+  /// the start; keys below 0: the copy counters of warp-specialised rings).
   Value phaseSlot(int64_t i);
   /// mbarriers: two for operands staged in the scratch buffer (A, B), two
   /// per TMA load a loop prefetches (one per buffer).
@@ -384,6 +389,48 @@ private:
   /// Per prefetched load result, the mbarrier its current buffer completes
   /// on (TMA loads).
   DenseMap<Value, MbarRef> prefetchedMbar;
+  /// mbarriers that complete on other than one arrival (by default one: the
+  /// thread that issues a copy), with their arrival counts.
+  DenseMap<int64_t, int64_t> mbarArrivals;
+
+  // Warp specialisation (kernel hint `warp_specialize`). The TMA loads that
+  // loops issue ahead (tilegpu.distance) move to a producer warpgroup added
+  // after the kernel's warps: one of its threads walks the kernel's control
+  // flow (the loops and branches around those loads, with the scalar values
+  // their bounds, conditions and box origins need) and issues every such
+  // copy into a ring of distance + 1 buffers per load, each buffer with a
+  // `full` mbarrier (its copy landed) and an `empty` one (every consumer
+  // warp is done reading it). The kernel's own warps (the consumers) wait
+  // on `full` where the load stands and arrive on `empty` at the end of the
+  // loop iteration that read it, instead of issuing the copies themselves
+  // behind a CTA barrier per iteration; the producer runs as far ahead as
+  // the rings allow, across loop nests and (persistent kernels) programs.
+  // Each side counts the copies of each ring (an i32 per thread): copy k
+  // is buffer k mod n, phase (k / n) mod 2. The producer gives registers
+  // back (setmaxnreg.dec), the consumers take them (setmaxnreg.inc), and
+  // CTA barriers among the consumers are a named barrier the producer does
+  // not take part in.
+  struct WsRing {
+    tile::LoadOp load;
+    int64_t slots = 2, bytes = 0, offset = 0;
+    int64_t full = -1, empty = -1; // first mbarrier of each kind
+    int64_t counter = -1;          // phaseSlot index of the copy counter
+  };
+  SmallVector<WsRing> wsRings;
+  DenseMap<Operation *, unsigned> wsRingOf;
+  bool warpSpecialized = false;
+  /// Emitting the producer's walk (issueTma then runs in the one producer
+  /// thread, not in thread 0).
+  bool producerMode = false;
+  /// Decides the rings from the loads' marks, or says why the kernel
+  /// cannot be specialised.
+  LogicalResult planWarpSpecialization();
+  /// The producer's walk of `block`: loops and branches holding ring loads,
+  /// the scalar ops they need, and the copies.
+  void emitProducer(Block &block);
+  /// The ring's copy counter (i32), its buffer and its phase for copy `k`.
+  Value wsBuffer(const WsRing &ring, Value stage);
+  std::pair<Value, Value> wsStageAndPhase(const WsRing &ring, Value k);
 
   // tcgen05 (sm_100a, sm_103a). A 16-bit mma (or a tf32 one with K-major
   // operands: asyncAccLayout) whose accumulator is in
@@ -1672,7 +1719,7 @@ void KernelEmitter::waitTma(MbarRef bar) {
 
 void KernelEmitter::issueTma(tile::LoadOp load, Value dst, MbarRef bar) {
   Value view = load.getView();
-  if (storedViews.contains(view)) {
+  if (!producerMode && storedViews.contains(view)) {
     // This CTA wrote the view: its stores must reach the copy engine (the
     // async proxy) too, each thread's before the barrier.
     NVVM::FenceProxyOp::create(b, loc, NVVM::ProxyKind::async, {});
@@ -1686,7 +1733,14 @@ void KernelEmitter::issueTma(tile::LoadOp load, Value dst, MbarRef bar) {
   // Box origins per view dimension (the tile's own extents, not the
   // panel's, along the last).
   SmallVector<Value> origin = boxOrigin(load.getIndices(), boxOf(load));
-  onlyWhere(isZero(tid), [&] {
+  // (The producer's walk runs in its one thread already.)
+  auto issuer = [&](function_ref<void()> body) {
+    if (producerMode)
+      body();
+    else
+      onlyWhere(isZero(tid), body);
+  };
+  issuer([&] {
         Value mbar = mbarAddress(bar);
         NVVM::MBarrierArriveExpectTxOp::create(
             b, loc, Type(), mbar, i32(rows * cols * eb),
@@ -3417,6 +3471,11 @@ KernelEmitter::planPrefetch(scf::ForOp loop,
       continue;
     SmallVector<Operation *> ops;
     (void)laterIterationSlice(loop, load, ops); // (pipelineProblem checked)
+    if (warpSpecialized && wsRingOf.count(load)) {
+      // (Its ring is the kernel's: planWarpSpecialization.)
+      plan.push_back({load, *layout, distance.getInt(), 0, 0});
+      continue;
+    }
     int64_t bytes = alignFor(layout->elements(type.getShape()) * eb, *layout);
     int64_t ring = (distance.getInt() + 1) * bytes;
     int64_t at = alignFor(top, *layout);
@@ -3496,6 +3555,216 @@ Value KernelEmitter::prefetchBuffer(const Prefetch &p, Value stage) {
       arith::MulIOp::create(b, loc, stage, i32(p.stageBytes)));
   return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
                              ValueRange{offset});
+}
+
+Value KernelEmitter::wsBuffer(const WsRing &ring, Value stage) {
+  Value base = LLVM::AddressOfOp::create(b, loc, dynamicShared);
+  Value offset = arith::AddIOp::create(
+      b, loc, i32(ring.offset),
+      arith::MulIOp::create(b, loc, stage, i32(ring.bytes)));
+  return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
+                             ValueRange{offset});
+}
+
+std::pair<Value, Value> KernelEmitter::wsStageAndPhase(const WsRing &ring,
+                                                       Value k) {
+  Value n = i32(ring.slots);
+  Value stage = arith::RemUIOp::create(b, loc, k, n);
+  Value phase = arith::AndIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, k, n), i32(1));
+  return {stage, phase};
+}
+
+/// Scalar ops the producer can evaluate by itself: integer and index
+/// arithmetic, constants, program ids, grid sizes and view sizes.
+static bool producerOp(Operation *op) {
+  if (op->getNumRegions() || op->getNumResults() != 1 ||
+      isa<RankedTensorType>(op->getResult(0).getType()))
+    return false;
+  if (isa<tile::ProgramIdOp, tile::NumProgramsOp, tile::DimOp>(op))
+    return true;
+  if (auto constant = dyn_cast<arith::ConstantOp>(op))
+    return !isa<DenseElementsAttr>(constant.getValue());
+  return op->getDialect() && op->getDialect()->getNamespace() == "arith" &&
+         llvm::all_of(op->getOperandTypes(),
+                      [](Type t) { return !isa<RankedTensorType>(t); });
+}
+
+LogicalResult KernelEmitter::planWarpSpecialization() {
+  IntegerAttr hint = kernelHint("warp_specialize");
+  if (!hint || !hint.getInt())
+    return success();
+  auto problem = [&]() {
+    InFlightDiagnostic d = kernel.emitError();
+    d << "'warp_specialize' on a kernel that cannot be warp-specialised: ";
+    return d;
+  };
+  if (numWarps % 4)
+    return problem() << "its " << numWarps
+                     << " warps are not whole warpgroups (setmaxnreg)";
+  DenseSet<Value> stored;
+  kernel.walk([&](tile::StoreOp store) { stored.insert(store.getView()); });
+  // Values the producer can compute: the kernel's scalar arguments, the
+  // induction variables of the loops it replicates (those around ring
+  // loads), and producerOps of such values.
+  DenseMap<Value, bool> memo;
+  std::function<bool(Value, Operation *)> computable = [&](Value v,
+                                                           Operation *at) {
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      Operation *owner = arg.getOwner()->getParentOp();
+      if (owner == kernel.getOperation())
+        return !isa<tile::ViewType>(v.getType());
+      auto loop = dyn_cast<scf::ForOp>(owner);
+      return loop && v == loop.getInductionVar() && loop->isAncestor(at);
+    }
+    if (auto it = memo.find(v); it != memo.end())
+      return it->second;
+    Operation *def = v.getDefiningOp();
+    bool ok = producerOp(def);
+    if (ok && !isa<tile::DimOp>(def))
+      for (Value operand : def->getOperands())
+        ok = ok && computable(operand, at);
+    return memo[v] = ok;
+  };
+  std::string why;
+  int64_t top = 0;
+  kernel.walk([&](tile::LoadOp load) {
+    auto distance = load->getAttrOfType<IntegerAttr>(kDistanceAttr);
+    auto loop = dyn_cast<scf::ForOp>(load->getParentOp());
+    if (!why.empty() || !distance || !loop || !loadsIntoMma(load) ||
+        !tmaOf.count(load))
+      return;
+    auto fail = [&](const Twine &reason) {
+      if (why.empty())
+        why = reason.str();
+    };
+    if (stored.contains(load.getView()))
+      return fail("it stores to a view it loads through the TMA ahead");
+    if (loop->hasAttr(kPrologueAheadAttr))
+      return fail("a loop issues its prologue ahead (prologue_ahead)");
+    for (Value index : load.getIndices())
+      if (!computable(index, load))
+        return fail("a box origin of a load issued ahead depends on values "
+                    "the producer cannot compute (tiles, loop-carried "
+                    "values)");
+    for (Operation *p = loop; p != kernel.getOperation();
+         p = p->getParentOp()) {
+      if (auto f = dyn_cast<scf::ForOp>(p)) {
+        if (!computable(f.getLowerBound(), load) ||
+            !computable(f.getUpperBound(), load) ||
+            !computable(f.getStep(), load))
+          return fail("the bounds of a loop around a load issued ahead "
+                      "depend on values the producer cannot compute");
+      } else if (auto i = dyn_cast<scf::IfOp>(p)) {
+        if (!computable(i.getCondition(), load))
+          return fail("a branch around a load issued ahead depends on "
+                      "values the producer cannot compute");
+      } else {
+        return fail(Twine("a load issued ahead sits in '") +
+                    p->getName().getStringRef() + "'");
+      }
+    }
+    std::optional<StageLayout> layout = loadStage(load);
+    auto type = cast<RankedTensorType>(load.getType());
+    WsRing ring;
+    ring.load = load;
+    ring.slots = distance.getInt() + 1;
+    ring.bytes = alignFor(layout->elements(type.getShape()) *
+                              storageBytes(type.getElementType()),
+                          *layout);
+    ring.offset = alignFor(top, *layout);
+    top = ring.offset + ring.slots * ring.bytes;
+    ring.full = numMbarriers;
+    ring.empty = numMbarriers + ring.slots;
+    numMbarriers += 2 * ring.slots;
+    for (int64_t j = 0; j < ring.slots; ++j)
+      mbarArrivals[ring.empty + j] = numWarps; // one per consumer warp
+    // (Per-thread counters live in phaseSlots under keys below 0.)
+    ring.counter = -1 - static_cast<int64_t>(wsRings.size());
+    wsRingOf[load] = wsRings.size();
+    wsRings.push_back(ring);
+  });
+  if (!why.empty())
+    return problem() << why;
+  if (wsRings.empty())
+    return problem() << "no loop issues a TMA copy ahead (a load into an "
+                        "mma marked tilegpu.distance by "
+                        "tilegpu-schedule-loads, through the TMA)";
+  if (top > kRingBudgetBytes)
+    return problem() << "its rings take " << top << " bytes of the "
+                     << kRingBudgetBytes
+                     << " of shared memory available to rings";
+  // The rings live as long as the kernel: everything else goes above them.
+  dynamicTop = top;
+  dynamicBytes = std::max(dynamicBytes, top);
+  return success();
+}
+
+void KernelEmitter::emitProducer(Block &block) {
+  auto holdsRing = [&](Operation &op) {
+    return op
+        .walk([&](tile::LoadOp load) {
+          return wsRingOf.count(load) ? WalkResult::interrupt()
+                                      : WalkResult::advance();
+        })
+        .wasInterrupted();
+  };
+  for (Operation &op : block) {
+    if (op.hasTrait<OpTrait::IsTerminator>())
+      continue;
+    loc = op.getLoc();
+    if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+      if (!holdsRing(op))
+        continue;
+      auto loop = scf::ForOp::create(b, loc, regs[forOp.getLowerBound()][0],
+                                     regs[forOp.getUpperBound()][0],
+                                     regs[forOp.getStep()][0]);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(loop.getBody()->getTerminator());
+      regs[forOp.getInductionVar()] = {loop.getInductionVar()};
+      emitProducer(*forOp.getBody());
+      continue;
+    }
+    if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+      if (!holdsRing(op))
+        continue;
+      ifElse(
+          regs[ifOp.getCondition()][0], {},
+          [&]() -> SmallVector<Value> {
+            emitProducer(ifOp.getThenRegion().front());
+            return {};
+          },
+          [&]() -> SmallVector<Value> {
+            if (!ifOp.getElseRegion().empty())
+              emitProducer(ifOp.getElseRegion().front());
+            return {};
+          });
+      continue;
+    }
+    if (auto load = dyn_cast<tile::LoadOp>(op)) {
+      auto it = wsRingOf.find(load);
+      if (it == wsRingOf.end())
+        continue;
+      // Copy k goes to buffer k mod n once the consumers freed it (phase
+      // (k / n) - 1 of its `empty` barrier; for the first n copies the
+      // phase before the first, which counts as complete).
+      WsRing &ring = wsRings[it->second];
+      Value slot = phaseSlot(ring.counter);
+      Value k = LLVM::LoadOp::create(b, loc, b.getI32Type(), slot);
+      auto [stage, phase] = wsStageAndPhase(ring, k);
+      waitTma(MbarRef{ring.empty, stage, ring.slots,
+                      arith::XOrIOp::create(b, loc, phase, i32(1))});
+      issueTma(load, wsBuffer(ring, stage),
+               MbarRef{ring.full, stage, ring.slots});
+      LLVM::StoreOp::create(b, loc, arith::AddIOp::create(b, loc, k, i32(1)),
+                            slot);
+      continue;
+    }
+    if (producerOp(&op) &&
+        (isa<tile::DimOp>(op) ||
+         llvm::all_of(op.getOperands(), [&](Value v) { return regs.count(v); })))
+      (void)emitOp(op); // (scalar ops: cannot fail)
+  }
 }
 
 /// `value` through `mov` in a side-effecting asm: the same value, which LLVM
@@ -3580,6 +3849,16 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   if (failed(planned))
     return failure();
   SmallVector<Prefetch> plan = std::move(*planned);
+  // Warp-specialised: the producer issues these copies; the loop waits for
+  // them where they are used and frees their buffers when an iteration ends.
+  SmallVector<WsRing *> wsHere;
+  llvm::erase_if(plan, [&](const Prefetch &p) {
+    auto it = wsRingOf.find(p.load);
+    if (!warpSpecialized || it == wsRingOf.end())
+      return false;
+    wsHere.push_back(&wsRings[it->second]);
+    return true;
+  });
   FailureOr<SmallVector<tile::LoadOp>> registerPlan =
       planRegisterPrefetch(op, slice);
   if (failed(registerPlan))
@@ -3884,8 +4163,34 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
         regs[load.getResult()] = carried;
     }
   }
+  // This iteration's copies from the producer: buffer and phase from the
+  // count of copies consumed so far.
+  SmallVector<std::pair<WsRing *, Value>> wsStages;
+  for (WsRing *ring : wsHere) {
+    Value k = LLVM::LoadOp::create(b, loc, b.getI32Type(),
+                                   phaseSlot(ring->counter));
+    auto [stage, phase] = wsStageAndPhase(*ring, k);
+    prefetchedAt[ring->load.getResult()] = wsBuffer(*ring, stage);
+    prefetchedMbar[ring->load.getResult()] =
+        MbarRef{ring->full, stage, ring->slots, phase};
+    LLVM::StoreOp::create(b, loc, arith::AddIOp::create(b, loc, k, i32(1)),
+                          phaseSlot(ring->counter));
+    wsStages.push_back({ring, stage});
+  }
   if (failed(emitBlock(*op.getBody())))
     return failure();
+  if (!wsStages.empty()) {
+    // The warp is done with this iteration's buffers (the MMAs reading them
+    // were waited for): one arrival per consumer warp frees each for the
+    // producer's next copy.
+    NVVM::SyncWarpOp::create(b, loc, i32(-1));
+    onlyWhere(isZero(lane), [&] {
+      for (auto [ring, stage] : wsStages)
+        NVVM::MBarrierArriveOp::create(
+            b, loc, Type(), mbarAddress(MbarRef{ring->empty, stage}),
+            Value());
+    });
+  }
   auto yield = cast<scf::YieldOp>(op.getBody()->getTerminator());
   SmallVector<Value> yielded = flatten(yield.getOperands());
   llvm::append_range(yielded, nextValues);
@@ -3917,6 +4222,10 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     prefetchedAt.erase(p.load.getResult());
     prefetchedMbar.erase(p.load.getResult());
     prefetchedAhead.erase(p.load.getResult());
+  }
+  for (WsRing *ring : wsHere) {
+    prefetchedAt.erase(ring->load.getResult());
+    prefetchedMbar.erase(ring->load.getResult());
   }
   for (tile::LoadOp load : preload) {
     preloaded.erase(load);
@@ -4208,7 +4517,7 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
   if (checked.wasInterrupted())
     return failure();
 
-  if (failed(planTensorMaps()))
+  if (failed(planTensorMaps()) || failed(planWarpSpecialization()))
     return failure();
   // The ABI: a view is (pointer, sizes..., strides...), scalars as they are,
   // then one CUtensorMap (128 bytes, 64-byte aligned, a grid constant) per
@@ -4294,13 +4603,37 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
     exportTable("tessel_grid_", {1, 1});
   }
   fn->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  bool specialize = !wsRings.empty();
+  int threads = 32 * numWarps + (specialize ? 128 : 0);
   fn->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
-              b.getDenseI32ArrayAttr({32 * numWarps, 1, 1}));
-  // The occupancy hint becomes .minnctapersm: ptxas then limits registers so
-  // that many CTAs fit on an SM.
-  if (IntegerAttr occupancy = kernelHint("occupancy"))
+              b.getDenseI32ArrayAttr({threads, 1, 1}));
+  IntegerAttr occupancy = kernelHint("occupancy");
+  // Warp-specialised: the registers each thread starts with (.maxnreg; the
+  // occupancy hint's share of the 64K-register file, else all of it); the
+  // producer warpgroup keeps `producer_registers` (default 40) and gives
+  // the rest to the consumers.
+  int64_t launchRegs = 0, producerRegs = 0, consumerRegs = 0;
+  if (specialize) {
+    int64_t ctas = occupancy ? occupancy.getInt() : 1;
+    launchRegs = std::min<int64_t>(65536 / (ctas * threads) / 8 * 8, 248);
+    IntegerAttr p = kernelHint("producer_registers");
+    producerRegs = std::min<int64_t>(p ? p.getInt() : 40, launchRegs);
+    consumerRegs = std::min<int64_t>(
+        (launchRegs * threads - producerRegs * 128) / (32 * numWarps) / 8 * 8,
+        256);
+    if (launchRegs < 24)
+      return kernel.emitError()
+             << "'warp_specialize': " << ctas << " CTAs of " << threads
+             << " threads per SM leave " << launchRegs
+             << " registers per thread (setmaxnreg needs at least 24)";
+    fn->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
+                b.getI32IntegerAttr(launchRegs));
+  } else if (occupancy) {
+    // The occupancy hint becomes .minnctapersm: ptxas then limits registers
+    // so that many CTAs fit on an SM.
     fn->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
                 b.getI32IntegerAttr(occupancy.getInt()));
+  }
   Block *entry = fn.addEntryBlock(b);
   b.setInsertionPointToStart(entry);
   loc = kernel.getLoc();
@@ -4328,6 +4661,35 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
   warp = arith::ShRUIOp::create(b, loc, tid, i32(5));
   setupEnd = warp.getDefiningOp();
 
+  scf::IfOp roles;
+  if (specialize) {
+    // After the setup, the last warpgroup is the producer: it gives back
+    // registers, and its first thread walks the kernel issuing the copies;
+    // the kernel's warps take the registers and run the body.
+    roles = scf::IfOp::create(
+        b, loc, TypeRange{},
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, warp,
+                              i32(numWarps)),
+        /*withElseRegion=*/true);
+    b.setInsertionPoint(roles.thenBlock()->getTerminator());
+    NVVM::SetMaxRegisterOp::create(b, loc, producerRegs,
+                                   NVVM::SetMaxRegisterAction::decrease);
+    DenseMap<Value, SmallVector<Value>> savedRegs = regs;
+    DenseSet<Value> savedLoads = loadedViews, savedStores = storedViews;
+    producerMode = true;
+    onlyWhere(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
+                                    i32(32 * numWarps)),
+              [&] { emitProducer(kernel.getBody().front()); });
+    producerMode = false;
+    regs = std::move(savedRegs);
+    loadedViews = std::move(savedLoads);
+    storedViews = std::move(savedStores);
+    b.setInsertionPoint(roles.elseBlock()->getTerminator());
+    if (consumerRegs > launchRegs)
+      NVVM::SetMaxRegisterOp::create(b, loc, consumerRegs,
+                                     NVVM::SetMaxRegisterAction::increase);
+    warpSpecialized = true;
+  }
   if (failed(emitBlock(kernel.getBody().front())))
     return failure();
   if (tmemColumns) {
@@ -4338,6 +4700,10 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
       NVVM::Tcgen05DeallocOp::create(b, loc, tmemBase(), i32(tmemColumns));
     });
   }
+  // (The setup below runs in every warp, before the roles split.)
+  warpSpecialized = false;
+  if (roles)
+    b.setInsertionPointAfter(roles);
   LLVM::ReturnOp::create(b, loc, ValueRange{});
   if (IntegerAttr pdl = kernelHint("pdl"); pdl && pdl.getInt()) {
     // Programmatic dependent launch: after the setup below (mbarriers,
@@ -4366,12 +4732,14 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
   }
   if (numMbarriers) {
     // Thread 0 initialises the mbarriers (one arrival each: the thread that
-    // issues a copy) before anyone uses them.
+    // issues a copy; a warp-specialised ring's `empty` ones one per consumer
+    // warp) before anyone uses them.
     b.setInsertionPointAfter(setupEnd);
     onlyWhere(isZero(tid), [&] {
       for (int64_t i = 0; i < numMbarriers; ++i)
-        NVVM::MBarrierInitOp::create(b, loc, mbarAddress(MbarRef{i, {}}),
-                                     i32(1), Value());
+        NVVM::MBarrierInitOp::create(
+            b, loc, mbarAddress(MbarRef{i, {}}),
+            i32(mbarArrivals.count(i) ? mbarArrivals.lookup(i) : 1), Value());
       NVVM::FenceMbarrierInitOp::create(b, loc);
     });
     NVVM::Barrier0Op::create(b, loc);

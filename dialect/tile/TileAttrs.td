@@ -104,6 +104,20 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
       iteration instead of held in registers across the loop: fewer
       registers live, a few more instructions. 0 or absent: off (a
       persistent kernel's program loop always does it).
+    - `warp_specialize`: 1 adds a producer warpgroup after the kernel's
+      warps (which must be whole warpgroups): one of its threads issues
+      every TMA copy the loops issue ahead (tilegpu.distance), into rings
+      with `full` and `empty` mbarriers, walking the loops and branches
+      around them on its own; the kernel's warps wait where the loads stand
+      and free each buffer when the iteration that read it ends. The
+      producer gives registers back (`setmaxnreg.dec` to
+      `producer_registers`, 24-256 in steps of 8, default 40), the kernel's
+      warps take them (`setmaxnreg.inc`); the launch starts every thread
+      with the occupancy hint's share of the register file. Diagnosed where
+      the kernel has no such copy, or where a copy's box origin, or the
+      bounds or condition of a loop or branch around it, depend on values
+      other than scalar arguments, program ids, view sizes and enclosing
+      induction variables. 0 or absent: off.
 
     ```mlir
     func.func @k(...) attributes {tile.hints = #tile.hints<{

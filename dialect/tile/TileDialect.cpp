@@ -81,8 +81,17 @@ static LogicalResult verifyHint(function_ref<InFlightDiagnostic()> emitError,
   if (name == "wgmma" || name == "wgmma_register_a" || name == "tcgen05" ||
       name == "tcgen05_tmem_a" || name == "tcgen05_tmem_acc" || name == "pdl" ||
       name == "route_mma_operands" || name == "persistent" ||
-      name == "prologue_ahead" || name == "refresh_in_loops")
+      name == "prologue_ahead" || name == "refresh_in_loops" ||
+      name == "warp_specialize")
     return intHint(0, 1, /*pow2=*/false);
+  if (name == "producer_registers") {
+    if (failed(intHint(24, 256, /*pow2=*/false)))
+      return failure();
+    if (cast<IntegerAttr>(hint.getValue()).getInt() % 8)
+      return emitError() << "hint 'producer_registers' of target '" << target
+                         << "' must be a multiple of 8 (setmaxnreg)";
+    return success();
+  }
   if (name == "prefetch_registers")
     return intHint(0, 255, /*pow2=*/false);
   if (name == "cluster") {
@@ -108,7 +117,8 @@ static LogicalResult verifyHint(function_ref<InFlightDiagnostic()> emitError,
                      << "' (known: num_warps, occupancy, num_stages, "
                         "cluster, wgmma, wgmma_register_a, tcgen05, "
                         "tcgen05_tmem_a, tcgen05_tmem_acc, pdl, route_mma_operands, "
-                        "prefetch_registers, persistent, prologue_ahead, refresh_in_loops)";
+                        "prefetch_registers, persistent, prologue_ahead, refresh_in_loops, "
+                        "warp_specialize, producer_registers)";
 }
 
 LogicalResult HintsAttr::verify(function_ref<InFlightDiagnostic()> emitError,

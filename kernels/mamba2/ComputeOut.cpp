@@ -41,6 +41,7 @@ void computeOut(const Config &cfg,
   pdlHint(cfg);
   stagesHint(cfg);
   persistentHint(cfg);
+  warpSpecializeHint(cfg);
   if (cfg["wgmma"])
     hint("sm_90a", "wgmma", 1);
   hint("sm_90a", "wgmma_register_a", cfg["wgmma_register_a"]);
@@ -58,6 +59,11 @@ void computeOut(const Config &cfg,
     occupancyHint(cfg, 4, "sm_100a");
     occupancyHint(cfg, 4, "sm_103a");
   }
+  // Warp-specialised, the rings live as long as the kernel (81920 bytes of
+  // shared memory with BLOCK_K = 64): 2 CTAs per SM.
+  if (cfg["warp_specialize"])
+    for (const char *target : {"sm_90a", "sm_100a", "sm_103a"})
+      occupancyHint(cfg, 2, target);
   if (cfg["prefetch_registers"])
     hint("default", "prefetch_registers", cfg["prefetch_registers"]);
   // Addresses recomputed per loop iteration: no spills at 128 registers
@@ -233,6 +239,7 @@ const Register registration{{
                     "the thread index and parameters (fewer registers "
                     "held)"),
             persistentTunable(0, "on the H200 0-15% slower, bench/results/2026-11-30-persistent.md"),
+            warpSpecializeTunable(0, "not measured yet"),
             pdlTunable(),
         },
     // (token block x head, p block, batch)
@@ -254,6 +261,8 @@ const Register registration{{
         return "BLOCK_M must divide Q";
       if (cfg.get("N_MAX") % cfg.get("BLOCK_K"))
         return "BLOCK_K must divide N_MAX";
+      if (cfg.get("warp_specialize") && !cfg.get("wgmma"))
+        return "warp_specialize needs wgmma (the TMA-staged operands)";
       return "";
     },
 }};

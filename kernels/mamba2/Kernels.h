@@ -46,6 +46,20 @@ inline void persistentHint(const dsl::Config &cfg) {
   dsl::hint("default", "persistent", cfg["persistent"]);
 }
 
+/// The `warp_specialize` tunable and its hint (the targets with the TMA: a
+/// producer warpgroup issues the loops' copies; see the hint in
+/// TileAttrs.td).
+inline dsl::Param warpSpecializeTunable(int64_t value, std::string measured) {
+  return dsl::tunable("warp_specialize", {0, 1}, value,
+                      "the loops' TMA copies issued by a producer warpgroup "
+                      "(1; " + measured + ") or by the kernel's warps (0)");
+}
+inline void warpSpecializeHint(const dsl::Config &cfg) {
+  if (cfg["warp_specialize"])
+    for (const char *target : {"sm_90a", "sm_100a", "sm_103a"})
+      dsl::hint(target, "warp_specialize", 1);
+}
+
 /// The `num_stages` tunable of the kernels with pipelined loops, and its
 /// hint: loads into mma operands are issued num_stages - 1 iterations ahead
 /// (tilegpu-assign-latencies).

@@ -63,9 +63,13 @@ int64_t reported(const std::string &kernel, const std::string &key,
   while (std::getline(in, line)) {
     if (line.rfind(key + " ", 0) == 0)
       return std::stoll(line.substr(key.size() + 1));
-    size_t at = line.find(key + "=");
-    if (line.rfind("config ", 0) == 0 && at != std::string::npos)
-      return std::stoll(line.substr(at + key.size() + 1));
+    // (A whole name: `warps` is not the end of `num_warps`.)
+    if (line.rfind("config ", 0) != 0)
+      continue;
+    std::string list = "," + line.substr(7);
+    size_t at = list.find("," + key + "=");
+    if (at != std::string::npos)
+      return std::stoll(list.substr(at + key.size() + 2));
   }
   return fallback;
 }
@@ -209,6 +213,8 @@ int main(int argc, char **argv) {
   std::vector<Row> rows;
   for (const Case &c : opCases(rng))
     rows.push_back(runCase(c, stream, /*time=*/false));
+  for (const Case &c : timedCases(rng))
+    rows.push_back(runCase(c, stream, timing));
   struct Shape {
     int64_t b, L, h;
     bool time;

@@ -545,6 +545,38 @@ std::vector<Case> opCases(std::mt19937 &rng) {
       }
     cases.push_back(std::move(c));
   }
+  // Warp-specialised: K tiles 5, 2 and 1 (fewer than the rings' depths);
+  // persistent, 25 programs on 4 CTAs and on all that fit (the producer's
+  // copies run across programs); nested K loops of 0-3 tiles.
+  for (int64_t K : {300, 100, 20})
+    cases.push_back(matmulCase(rng, "test_ws_tma_wgmma_bf16",
+                               "warp-specialised tma wgmma 2/3", DType::bf16,
+                               150, 200, K, 64, 128, false, true, true));
+  for (int64_t ctas : {4, 0}) {
+    Case c = matmulCase(rng, "test_persistent_ws_bf16",
+                        "warp-specialised persistent tma wgmma 2/3",
+                        DType::bf16, 300, 520, 200, 64, 128, false, true,
+                        true);
+    c.persistentCtas = ctas;
+    c.label += ctas ? ", 25 programs on 4 CTAs" : ", on the CTAs that fit";
+    cases.push_back(std::move(c));
+  }
+  {
+    Case c = matmulCase(rng, "test_ws_nested_tri_bf16", "tma", DType::bf16,
+                        150, 200, 300, 64, 64, false, true, true);
+    c.grid[1] = 1;
+    c.label = "warp-specialised tma bf16 150x200x300 B^T, K loops of 0-3 "
+              "tiles by column block";
+    const Tensor &a = c.tensors[0], &b = c.tensors[1];
+    for (int64_t m = 0; m < 150; ++m)
+      for (int64_t n = 0; n < 200; ++n) {
+        double s = 0;
+        for (int64_t k = 0; k < std::min<int64_t>(300, n / 64 * 64); ++k)
+          s += a.values[offset(a, {m, k})] * b.values[offset(b, {n, k})];
+        c.expected[2][m * 200 + n] = s;
+      }
+    cases.push_back(std::move(c));
+  }
   cases.push_back(matmulCase(rng, "test_tma_f16_once", "tma", DType::f16, 130,
                              70, 100, 64, 64, false, false, true));
   cases.push_back(matmulCase(rng, "test_tma_wgmma_bf16", "tma wgmma",
@@ -655,6 +687,23 @@ std::string check(const Case &c, const std::vector<std::vector<double>> &got,
     }
   }
   return "";
+}
+
+std::vector<Case> timedCases(std::mt19937 &rng) {
+  // The pipelined TMA + wgmma GEMM (A 2, B 3 iterations ahead), its copies
+  // issued by the consumer warps or by a producer warpgroup: 128 CTAs of
+  // 64x128, 32 K steps each.
+  std::vector<Case> cases;
+  for (const char *kernel :
+       {"test_tma_wgmma_pipe_bf16", "test_ws_tma_wgmma_bf16"})
+    cases.push_back(matmulCase(rng, kernel,
+                               std::string(kernel) + ", timed:",
+                               DType::bf16, 1024, 1024, 2048, 64, 128, false,
+                               true, true));
+  // f32 sums of 2048 products: rounding grows as sqrt(K) 2^-24 (~3e-6).
+  for (Case &c : cases)
+    c.tolerance = 1e-5;
+  return cases;
 }
 
 } // namespace tessel::testcases

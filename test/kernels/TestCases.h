@@ -63,6 +63,8 @@ double poisonValue(DType dtype);
 
 /// All op cases, inputs drawn from `rng` (fresh per run).
 std::vector<Case> opCases(std::mt19937 &rng);
+/// Larger cases the GPU tests also time (kernels compared side by side).
+std::vector<Case> timedCases(std::mt19937 &rng);
 /// chunk_cumsum against the float64 reference (default constants: Q=256,
 /// bf16 dt, dt_bias, softplus) on the given shape, for a kernel built with
 /// BLOCK_H = `blockH`.

@@ -314,6 +314,26 @@ const Register registrations[] = {
         {{"BM", 64}, {"BN", 64}, {"BK", 64}, {"WGMMA", 1}, {"num_warps", 4},
          {"LAT_A", 3}, {"LAT_B", 2}, {"PROLOGUE_AHEAD", 1},
          {"TRIANGULAR", 1}}),
+    // Warp-specialised (hint warp_specialize): a producer warpgroup issues
+    // the copies of the pipelined K loop (rings 3 and 4 deep), alone, and
+    // in a persistent kernel (across programs); and of the nested K loops
+    // whose bounds change with the column block (the first runs none).
+    add("test_ws_tma_wgmma_bf16",
+        tmaMatmulBf16,
+        {{"BM", 64}, {"BN", 128}, {"BK", 64}, {"TRANS_A", 0}, {"TRANS_B", 1},
+         {"LOOP", 1}, {"WGMMA", 1}, {"num_warps", 4}, {"LAT_A", 2},
+         {"LAT_B", 3}, {"WS", 1}}),
+    add("test_persistent_ws_bf16",
+        tmaMatmulBf16,
+        {{"BM", 64}, {"BN", 128}, {"BK", 64}, {"TRANS_A", 0}, {"TRANS_B", 1},
+         {"LOOP", 1}, {"WGMMA", 1}, {"num_warps", 4}, {"LAT_A", 2},
+         {"LAT_B", 3}, {"PERSISTENT", 1}, {"WS", 1}}),
+    add("test_ws_nested_tri_bf16",
+        [](const Config &c) {
+          define(tessel::test::nestedPipeKernel<bf16>, c, {"a", "b", "c"});
+        },
+        {{"BM", 64}, {"BN", 64}, {"BK", 64}, {"WGMMA", 1}, {"num_warps", 4},
+         {"LAT_A", 3}, {"LAT_B", 2}, {"TRIANGULAR", 1}, {"WS", 1}}),
     add("test_tma_f16_once",
         [](const Config &c) {
           define(tessel::test::matmulTransposedKernel<f16, kDense>, c, {"a", "b", "c"});

@@ -41,6 +41,8 @@ inline void matmulTransposedKernel(const Config &cfg, View<T, 2, F> a,
     hint("default", "persistent", cfg["PERSISTENT"]);
   if (cfg.has("PROLOGUE_AHEAD"))
     hint("default", "prologue_ahead", cfg["PROLOGUE_AHEAD"]);
+  if (cfg.has("WS"))
+    hint("default", "warp_specialize", cfg["WS"]);
   auto i = program_id(0), j = program_id(1);
   // LAT_A / LAT_B: the loads' latency hints (iterations ahead: rings of
   // that many buffers plus one).
@@ -93,6 +95,8 @@ inline void nestedPipeKernel(const Config &cfg, View<T, 2, kDense> a,
     hint("sm_90a", "wgmma", 1);
   if (cfg.has("PROLOGUE_AHEAD"))
     hint("default", "prologue_ahead", cfg["PROLOGUE_AHEAD"]);
+  if (cfg.has("WS"))
+    hint("default", "warp_specialize", cfg["WS"]);
   LoadOptions la{.latency = int(cfg["LAT_A"])};
   LoadOptions lb{.latency = int(cfg["LAT_B"])};
   auto i = program_id(0);
