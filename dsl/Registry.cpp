@@ -138,4 +138,33 @@ std::vector<Config> enumerateConfigs(const KernelDef &kernel) {
   return expandConfigs(kernel, Config(), [](const Param &) { return true; });
 }
 
+size_t countConfigs(const KernelDef &kernel) {
+  // An odometer over the parameters' values, one point at a time (the
+  // spaces run to millions of points).
+  const std::vector<Param> &params = kernel.params;
+  std::vector<size_t> at(params.size(), 0);
+  Config c;
+  for (const Param &p : params) {
+    if (p.values.empty())
+      return 0;
+    c.set(p.name, p.values[0]);
+  }
+  size_t count = 0;
+  while (true) {
+    if (!kernel.check || kernel.check(c).empty())
+      ++count;
+    size_t i = 0;
+    for (; i < params.size(); ++i) {
+      if (++at[i] < params[i].values.size()) {
+        c.set(params[i].name, params[i].values[at[i]]);
+        break;
+      }
+      at[i] = 0;
+      c.set(params[i].name, params[i].values[0]);
+    }
+    if (i == params.size())
+      return count;
+  }
+}
+
 } // namespace tessel::dsl

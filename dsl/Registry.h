@@ -107,6 +107,8 @@ std::string parseAssignment(const KernelDef &kernel, const std::string &text,
 /// Every configuration of the search space (the cartesian product), skipping
 /// those the kernel's check rejects.
 std::vector<Config> enumerateConfigs(const KernelDef &kernel);
+/// How many points enumerateConfigs would give, counted one at a time.
+size_t countConfigs(const KernelDef &kernel);
 /// The configurations that keep `base` but take every value of each
 /// parameter `vary` selects (their cartesian product), skipping those the
 /// kernel's check rejects.

@@ -42,6 +42,14 @@ void chunkState(const Config &cfg,
     hint("sm_90a", "wgmma", 1);
   // -1: by the block's width, as measured (below).
   occupancyHint(cfg, BN <= 64 ? 4 : 3);
+  // Warp-specialised (B's copies by a producer warpgroup; only where the
+  // chunk takes several token blocks, a loop): 2 CTAs of 256 threads per SM,
+  // so that the consumers keep their registers.
+  if (cfg["warp_specialize"] && Q > BT)
+    warpSpecializeHint(cfg);
+  if (cfg["warp_specialize"] && Q > BT)
+    for (const char *target : {"sm_90a", "sm_100a", "sm_103a"})
+      occupancyHint(cfg, 2, target);
   hint("default", "prefetch_registers", cfg["prefetch_registers"]);
 
   // Heads vary fastest: neighbouring programs read the same chunk of B (and
@@ -108,6 +116,7 @@ const Register registration{{
             // (bench/results/2026-11-30-pipeline-depth.md).
             stagesTunable("3: up to 38% slower on the H200"),
             persistentTunable(0, "on the H200 chunk_state + state_passing 6-16% slower, bench/results/2026-11-30-persistent.md"),
+            warpSpecializeTunable(0, "on the H200 8-25% slower at 2 CTAs per SM, bench/results/2026-11-30-warp-specialize.md"),
             pdlTunable(),
         },
     // (chunk x head, p block, n block x batch)

@@ -239,7 +239,7 @@ const Register registration{{
                     "the thread index and parameters (fewer registers "
                     "held)"),
             persistentTunable(0, "on the H200 0-15% slower, bench/results/2026-11-30-persistent.md"),
-            warpSpecializeTunable(0, "not measured yet"),
+            warpSpecializeTunable(0, "on the H200 25-51% slower at 2 CTAs per SM, bench/results/2026-11-30-warp-specialize.md"),
             pdlTunable(),
         },
     // (token block x head, p block, batch)

@@ -24,7 +24,7 @@ func.func @target_not_dictionary() attributes {tile.hints = #tile.hints<{default
 
 // -----
 
-// expected-error @below {{unknown hint 'warps' for target 'sm_90a' (known: num_warps, occupancy, num_stages, cluster, wgmma, wgmma_register_a, tcgen05, tcgen05_tmem_a, tcgen05_tmem_acc, pdl, route_mma_operands, prefetch_registers, persistent, prologue_ahead, refresh_in_loops)}}
+// expected-error @below {{unknown hint 'warps' for target 'sm_90a' (known: num_warps, occupancy, num_stages, cluster, wgmma, wgmma_register_a, tcgen05, tcgen05_tmem_a, tcgen05_tmem_acc, pdl, route_mma_operands, prefetch_registers, persistent, prologue_ahead, refresh_in_loops, warp_specialize, producer_registers)}}
 func.func @unknown_hint() attributes {tile.hints = #tile.hints<{sm_90a = {warps = 4}}>} {
   return
 }
@@ -170,5 +170,26 @@ func.func @not_a_dictionary() attributes {tile.hints = #tile.hints<[1, 2]>} {
 
 // expected-error @below {{hint 'prefetch_registers' of target 'default' must be in [0, 255], got 256}}
 func.func @prefetch_registers_too_large() attributes {tile.hints = #tile.hints<{default = {prefetch_registers = 256}}>} {
+  return
+}
+
+// -----
+
+// expected-error @below {{hint 'producer_registers' of target 'sm_90a' must be a multiple of 8 (setmaxnreg)}}
+func.func @producer_registers_odd() attributes {tile.hints = #tile.hints<{sm_90a = {producer_registers = 36}}>} {
+  return
+}
+
+// -----
+
+// expected-error @below {{hint 'producer_registers' of target 'default' must be in [24, 256], got 16}}
+func.func @producer_registers_too_few() attributes {tile.hints = #tile.hints<{default = {producer_registers = 16}}>} {
+  return
+}
+
+// -----
+
+// expected-error @below {{hint 'warp_specialize' of target 'sm_90a' must be in [0, 1], got 2}}
+func.func @warp_specialize_two() attributes {tile.hints = #tile.hints<{sm_90a = {warp_specialize = 2}}>} {
   return
 }

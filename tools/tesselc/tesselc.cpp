@@ -408,7 +408,7 @@ static void printKernelList() {
       fmt::print("  {:<12} {:<8} {{{}}} default {}  {}\n", p.name,
                  p.tunable ? "tunable" : "variant", values, def, p.doc);
     }
-    fmt::print("  {} configurations\n", enumerateConfigs(*k).size());
+    fmt::print("  {} configurations\n", countConfigs(*k));
   }
 }
 

@@ -1,0 +1,117 @@
+// RUN: tessel-opt %s -split-input-file --tilegpu-assign-layouts --tilegpu-insert-tma --tilegpu-assign-latencies --tilegpu-schedule-loads --convert-tilegpu-to-llvm -verify-diagnostics -o /dev/null
+
+// warp_specialize where the producer cannot run the kernel's copies.
+
+// Warps that are not whole warpgroups (setmaxnreg takes warpgroups).
+module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
+  // expected-error @below {{'warp_specialize' on a kernel that cannot be warp-specialised: its 2 warps are not whole warpgroups (setmaxnreg)}}
+  func.func @two_warps(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %n: i32) attributes {tile.hints = #tile.hints<{default = {num_warps = 2, warp_specialize = 1}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<32x64xf32>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<32x64xf32>) : i32 {
+      %x = tile.load %a[%c0, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<32x64xbf16>
+      %y = tile.load %b[%c0, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+      %yt = tile.permute %y [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+      %d = tile.mma %x, %yt, %acc {precision = #tile<precision bf16>} : tensor<32x64xbf16>, tensor<64x64xbf16>, tensor<32x64xf32>
+      scf.yield %d : tensor<32x64xf32>
+    }
+    tile.store %r, %c[%c0, %c0] : tensor<32x64xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
+
+// -----
+
+// No copy the TMA issues ahead: views without the alignment promise (the
+// loads go through cp.async).
+module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
+  // expected-error @below {{'warp_specialize' on a kernel that cannot be warp-specialised: no loop issues a TMA copy ahead}}
+  func.func @no_tma(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %c: !tile.view<?x?xf32>, %n: i32) attributes {tile.hints = #tile.hints<{default = {num_warps = 4, warp_specialize = 1}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32>) : i32 {
+      %x = tile.load %a[%c0, %k] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+      %y = tile.load %b[%c0, %k] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+      %yt = tile.permute %y [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+      %d = tile.mma %x, %yt, %acc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %d : tensor<64x64xf32>
+    }
+    tile.store %r, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
+
+// -----
+
+// The K loop's bound is a value the outer loop carries: only the consumers
+// know it.
+module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
+  // expected-error @below {{'warp_specialize' on a kernel that cannot be warp-specialised: the bounds of a loop around a load issued ahead depend on values the producer cannot compute}}
+  func.func @carried_bound(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %n: i32, %m: i32) attributes {tile.hints = #tile.hints<{default = {num_warps = 4, warp_specialize = 1}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %last = scf.for %j = %c0 to %m step %c1 iter_args(%end = %n) -> (i32) : i32 {
+      %r = scf.for %k = %c0 to %end step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32>) : i32 {
+        %x = tile.load %a[%c0, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+        %y = tile.load %b[%j, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+        %yt = tile.permute %y [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+        %d = tile.mma %x, %yt, %acc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+        scf.yield %d : tensor<64x64xf32>
+      }
+      tile.store %r, %c[%c0, %j] : tensor<64x64xf32>, !tile.view<?x?xf32>
+      %next = arith.subi %end, %c1 : i32
+      scf.yield %next : i32
+    }
+    return
+  }
+}
+
+// -----
+
+// A box origin read from a tile (a loaded index).
+module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
+  // expected-error @below {{'warp_specialize' on a kernel that cannot be warp-specialised: a box origin of a load issued ahead depends on values the producer cannot compute (tiles, loop-carried values)}}
+  func.func @loaded_origin(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %rows: !tile.view<?xi32>, %n: i32) attributes {tile.hints = #tile.hints<{default = {num_warps = 4, warp_specialize = 1}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %t = tile.load %rows[%c0] : !tile.view<?xi32> -> tensor<1xi32>
+    %s = tile.reshape %t : tensor<1xi32> -> tensor<i32>
+    %row = tensor.extract %s[] : tensor<i32>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32>) : i32 {
+      %x = tile.load %a[%row, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+      %y = tile.load %b[%c0, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+      %yt = tile.permute %y [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+      %d = tile.mma %x, %yt, %acc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %d : tensor<64x64xf32>
+    }
+    tile.store %r, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
+
+// -----
+
+// The kernel stores to a view it loads ahead (the producer cannot order its
+// copies after the consumers' stores).
+module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
+  // expected-error @below {{'warp_specialize' on a kernel that cannot be warp-specialised: it stores to a view it loads through the TMA ahead}}
+  func.func @stored(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %n: i32) attributes {tile.hints = #tile.hints<{default = {num_warps = 4, warp_specialize = 1}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32>) : i32 {
+      %x = tile.load %a[%c0, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+      %y = tile.load %b[%c0, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+      %yt = tile.permute %y [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+      %d = tile.mma %x, %yt, %acc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %d : tensor<64x64xf32>
+    }
+    %h = arith.truncf %r : tensor<64x64xf32> to tensor<64x64xbf16>
+    tile.store %h, %b[%n, %c0] : tensor<64x64xbf16>, !tile.view<?x?xbf16, align = 16, unit_stride>
+    return
+  }
+}

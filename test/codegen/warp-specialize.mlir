@@ -1,0 +1,154 @@
+// RUN: tessel-opt %s -split-input-file --tilegpu-assign-layouts --tilegpu-insert-tma --tilegpu-assign-latencies --tilegpu-schedule-loads --convert-tilegpu-to-llvm | FileCheck %s
+
+// warp_specialize: a K loop whose two operands the TMA copies one iteration
+// ahead (rings of two 8192-byte buffers each, in dynamic shared memory for
+// the whole kernel). The CTA grows a producer warpgroup (256 threads), every
+// thread starts with .maxnreg 248 (no occupancy hint: one CTA per SM). Each
+// ring has two `full` mbarriers (one arrival: the copy's) and two `empty`
+// ones (one arrival per consumer warp: 4). After the setup barrier the last
+// warpgroup gives registers back and its first thread walks the loop: per
+// load, wait for the buffer to be empty, expect its bytes, issue the copy,
+// count it. The consumers take 256 registers and run the loop without a
+// single copy or CTA barrier: wait for each buffer's `full` phase, compute,
+// then each warp frees the iteration's buffers.
+// CHECK: module attributes {tilegpu.dynamic_shared_bytes = 32768 : i64
+// CHECK: llvm.mlir.global internal @tessel_mbar() {{.*}} : !llvm.array<8 x i64>
+// CHECK-LABEL: llvm.func @specialised
+// CHECK-SAME: nvvm.maxnreg = 248 : i32, nvvm.reqntid = array<i32: 256, 1, 1>
+// CHECK-NOT: nvvm.minctasm
+// CHECK: nvvm.mbarrier.init %{{.*}}, %c1_i32{{(_[0-9]+)?}} :
+// CHECK-NOT: nvvm.mbarrier.init %{{.*}}, %c4
+// CHECK: nvvm.mbarrier.init %{{.*}}, %c1_i32{{(_[0-9]+)?}} :
+// CHECK-NOT: nvvm.mbarrier.init %{{.*}}, %c1_
+// CHECK: nvvm.mbarrier.init %{{.*}}, %c4_i32{{(_[0-9]+)?}} :
+// CHECK-NOT: nvvm.mbarrier.init %{{.*}}, %c1_
+// CHECK: nvvm.mbarrier.init %{{.*}}, %c4_i32{{(_[0-9]+)?}} :
+// CHECK-NOT: nvvm.mbarrier.init %{{.*}}, %c4
+// CHECK: nvvm.mbarrier.init %{{.*}}, %c1_i32{{(_[0-9]+)?}} :
+// CHECK-NOT: nvvm.mbarrier.init %{{.*}}, %c4
+// CHECK: nvvm.mbarrier.init %{{.*}}, %c1_i32{{(_[0-9]+)?}} :
+// CHECK-NOT: nvvm.mbarrier.init %{{.*}}, %c1_
+// CHECK: nvvm.mbarrier.init %{{.*}}, %c4_i32{{(_[0-9]+)?}} :
+// CHECK-NOT: nvvm.mbarrier.init %{{.*}}, %c1_
+// CHECK: nvvm.mbarrier.init %{{.*}}, %c4_i32{{(_[0-9]+)?}} :
+// CHECK-NOT: nvvm.mbarrier.init
+// CHECK: nvvm.barrier0
+// CHECK: %[[PRODUCER:.*]] = arith.cmpi uge, %{{.*}}, %c4_i32
+// CHECK: scf.if %[[PRODUCER]] {
+// CHECK-NEXT: nvvm.setmaxregister decrease 40
+// CHECK: arith.cmpi eq, %{{.*}}, %c128_i32
+// CHECK: scf.for
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK-NOT: scf.if
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c8192_i32
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK-NOT: scf.if
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c8192_i32
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: nvvm.setmaxregister increase 256
+// CHECK-NOT: nvvm.cp.async.bulk.tensor
+// CHECK-NOT: nvvm.barrier
+// CHECK: scf.for
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK: nvvm.mma.sync
+// CHECK: nvvm.bar.warp.sync
+// CHECK: nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3>
+// CHECK: nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3>
+// CHECK: scf.yield
+// CHECK-NOT: nvvm.cp.async.bulk.tensor
+// CHECK: llvm.return
+module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
+  func.func @specialised(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %n: i32) attributes {tile.hints = #tile.hints<{default = {num_warps = 4}, sm_90a = {warp_specialize = 1}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32>) : i32 {
+      %x = tile.load %a[%c0, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+      %y = tile.load %b[%c0, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+      %yt = tile.permute %y [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+      %d = tile.mma %x, %yt, %acc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %d : tensor<64x64xf32>
+    }
+    tile.store %r, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
+
+// -----
+
+// Nested loops (a K loop per column block, its bounds min(n, j)), a branch
+// around it, and an occupancy hint: the producer walks the outer loop, the
+// branch and the K loop, computing the inner bound and the box origins
+// itself (the program id, the column block); 2 CTAs of 256 threads start
+// with 128 registers, the producer keeps 32 (hint producer_registers), the
+// consumers take (128 x 256 - 32 x 128) / 128 = 224; a consumer barrier
+// (the store's, after the K loop) is named barrier 1 of 128 threads.
+// CHECK-LABEL: llvm.func @nested
+// CHECK-SAME: nvvm.maxnreg = 128 : i32, nvvm.reqntid = array<i32: 256, 1, 1>
+// CHECK: nvvm.setmaxregister decrease 32
+// CHECK: nvvm.read.ptx.sreg.ctaid.x
+// CHECK: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step
+// CHECK: scf.if
+// CHECK: %[[END:.*]] = arith.minsi %{{.*}}, %[[J]]
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[END]] step
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: nvvm.setmaxregister increase 224
+// CHECK-NOT: nvvm.cp.async.bulk.tensor
+// CHECK: nvvm.barrier id = %c1_i32{{.*}} number_of_threads = %c128_i32
+// CHECK: llvm.return
+module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
+  func.func @nested(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %n: i32, %m: i32, %on: i32) attributes {tile.hints = #tile.hints<{default = {num_warps = 4}, sm_90a = {warp_specialize = 1, occupancy = 2, producer_registers = 32}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %i = tile.program_id 0
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    scf.for %j = %c0 to %m step %c1 : i32 {
+      %go = arith.cmpi ne, %on, %c0 : i32
+      scf.if %go {
+        %end = arith.minsi %n, %j : i32
+        %r = scf.for %k = %c0 to %end step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32>) : i32 {
+          %x = tile.load %a[%i, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+          %y = tile.load %b[%j, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+          %yt = tile.permute %y [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+          %d = tile.mma %x, %yt, %acc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+          scf.yield %d : tensor<64x64xf32>
+        }
+        tile.store %r, %c[%i, %j] : tensor<64x64xf32>, !tile.view<?x?xf32>
+      }
+    }
+    return
+  }
+}
+
+// -----
+
+// Must not fire: the same K loop without the hint, or with it for another
+// target: one warpgroup, .minnctapersm where hinted, no setmaxnreg, the
+// copies issued in the loop by thread 0 behind a CTA barrier.
+// CHECK-LABEL: llvm.func @plain
+// CHECK-SAME: nvvm.reqntid = array<i32: 128, 1, 1>
+// CHECK-NOT: nvvm.setmaxregister
+// CHECK: scf.for
+// CHECK: nvvm.barrier0
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK-NOT: nvvm.setmaxregister
+// CHECK: llvm.return
+module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
+  func.func @plain(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %n: i32) attributes {tile.hints = #tile.hints<{default = {num_warps = 4}, sm_100a = {warp_specialize = 1}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32>) : i32 {
+      %x = tile.load %a[%c0, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+      %y = tile.load %b[%c0, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+      %yt = tile.permute %y [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+      %d = tile.mma %x, %yt, %acc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %d : tensor<64x64xf32>
+    }
+    tile.store %r, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
