@@ -415,6 +415,7 @@ private:
     int64_t slots = 2, bytes = 0, offset = 0;
     int64_t full = -1, empty = -1; // first mbarrier of each kind
     int64_t counter = -1;          // phaseSlot index of the copy counter
+    bool genericReads = false;     // read by mma.sync (ldmatrix)
   };
   SmallVector<WsRing> wsRings;
   DenseMap<Operation *, unsigned> wsRingOf;
@@ -3602,6 +3603,9 @@ LogicalResult KernelEmitter::planWarpSpecialization() {
   if (numWarps % 4)
     return problem() << "its " << numWarps
                      << " warps are not whole warpgroups (setmaxnreg)";
+  if (numWarps > 28)
+    return problem() << "its " << numWarps
+                     << " warps and the producer's 4 exceed a CTA's 32";
   DenseSet<Value> stored;
   kernel.walk([&](tile::StoreOp store) { stored.insert(store.getView()); });
   // Values the producer can compute: the kernel's scalar arguments, the
@@ -3664,10 +3668,26 @@ LogicalResult KernelEmitter::planWarpSpecialization() {
                     p->getName().getStringRef() + "'");
       }
     }
+    if (distance.getInt() < 1 || distance.getInt() > kMaxDistance)
+      return fail(Twine("a load's '") + kDistanceAttr + "' is " +
+                  Twine(distance.getInt()) + ", not in [1, " +
+                  Twine(kMaxDistance) + "]");
     std::optional<StageLayout> layout = loadStage(load);
     auto type = cast<RankedTensorType>(load.getType());
     WsRing ring;
     ring.load = load;
+    auto readsGeneric = [&](Operation *user) {
+      auto mma = dyn_cast<tile::MmaOp>(user);
+      return !mma || !(usesWgmma(mma) || usesTcgen05(mma));
+    };
+    for (Operation *user : load->getUsers()) {
+      if (auto permute = dyn_cast<tile::PermuteOp>(user)) {
+        for (Operation *inner : permute->getUsers())
+          ring.genericReads |= readsGeneric(inner);
+        continue;
+      }
+      ring.genericReads |= readsGeneric(user);
+    }
     ring.slots = distance.getInt() + 1;
     ring.bytes = alignFor(layout->elements(type.getShape()) *
                               storageBytes(type.getElementType()),
@@ -4165,29 +4185,41 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   }
   // This iteration's copies from the producer: buffer and phase from the
   // count of copies consumed so far.
-  SmallVector<std::pair<WsRing *, Value>> wsStages;
+  SmallVector<std::pair<WsRing *, MbarRef>> wsStages;
   for (WsRing *ring : wsHere) {
     Value k = LLVM::LoadOp::create(b, loc, b.getI32Type(),
                                    phaseSlot(ring->counter));
     auto [stage, phase] = wsStageAndPhase(*ring, k);
     prefetchedAt[ring->load.getResult()] = wsBuffer(*ring, stage);
-    prefetchedMbar[ring->load.getResult()] =
-        MbarRef{ring->full, stage, ring->slots, phase};
+    MbarRef full{ring->full, stage, ring->slots, phase};
+    prefetchedMbar[ring->load.getResult()] = full;
     LLVM::StoreOp::create(b, loc, arith::AddIOp::create(b, loc, k, i32(1)),
                           phaseSlot(ring->counter));
-    wsStages.push_back({ring, stage});
+    wsStages.push_back({ring, full});
   }
   if (failed(emitBlock(*op.getBody())))
     return failure();
   if (!wsStages.empty()) {
     // The warp is done with this iteration's buffers (the MMAs reading them
     // were waited for): one arrival per consumer warp frees each for the
-    // producer's next copy.
+    // producer's next copy. (Defensive: each copy is waited for first, so
+    // that no next copy can aim at a buffer the engine still writes; a
+    // completed phase answers at once.) Buffers read by generic loads
+    // (ldmatrix for mma.sync) are ordered before the copy engine's next
+    // write by a proxy fence; wgmma and tcgen05 read through the async
+    // proxy and were waited for.
+    bool generic = false;
+    for (auto [ring, full] : wsStages) {
+      waitTma(full);
+      generic |= ring->genericReads;
+    }
+    if (generic)
+      fenceAsyncShared();
     NVVM::SyncWarpOp::create(b, loc, i32(-1));
     onlyWhere(isZero(lane), [&] {
-      for (auto [ring, stage] : wsStages)
+      for (auto [ring, full] : wsStages)
         NVVM::MBarrierArriveOp::create(
-            b, loc, Type(), mbarAddress(MbarRef{ring->empty, stage}),
+            b, loc, Type(), mbarAddress(MbarRef{ring->empty, full.stage}),
             Value());
     });
   }

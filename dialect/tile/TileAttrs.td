@@ -114,10 +114,14 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
       `producer_registers`, 24-256 in steps of 8, default 40), the kernel's
       warps take them (`setmaxnreg.inc`); the launch starts every thread
       with the occupancy hint's share of the register file. Diagnosed where
-      the kernel has no such copy, or where a copy's box origin, or the
+      the kernel has no such copy; where a copy's box origin, or the
       bounds or condition of a loop or branch around it, depend on values
       other than scalar arguments, program ids, view sizes and enclosing
-      induction variables. 0 or absent: off.
+      induction variables; where the kernel stores to a view it loads
+      ahead, or such a loop has `prologue_ahead`; where its warps are not
+      whole warpgroups (or more than 28); where the rings exceed the ring
+      budget, or the occupancy leaves fewer than 24 registers per thread.
+      0 or absent: off.
 
     ```mlir
     func.func @k(...) attributes {tile.hints = #tile.hints<{

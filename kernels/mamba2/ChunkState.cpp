@@ -45,11 +45,11 @@ void chunkState(const Config &cfg,
   // Warp-specialised (B's copies by a producer warpgroup; only where the
   // chunk takes several token blocks, a loop): 2 CTAs of 256 threads per SM,
   // so that the consumers keep their registers.
-  if (cfg["warp_specialize"] && Q > BT)
+  if (cfg["warp_specialize"] && Q > BT) {
     warpSpecializeHint(cfg);
-  if (cfg["warp_specialize"] && Q > BT)
     for (const char *target : {"sm_90a", "sm_100a", "sm_103a"})
       occupancyHint(cfg, 2, target);
+  }
   hint("default", "prefetch_registers", cfg["prefetch_registers"]);
 
   // Heads vary fastest: neighbouring programs read the same chunk of B (and

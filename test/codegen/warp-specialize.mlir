@@ -10,7 +10,9 @@
 // load, wait for the buffer to be empty, expect its bytes, issue the copy,
 // count it. The consumers take 256 registers and run the loop without a
 // single copy or CTA barrier: wait for each buffer's `full` phase, compute,
-// then each warp frees the iteration's buffers.
+// then each warp frees the iteration's buffers (after a proxy fence: mma.sync
+// read them with ldmatrix, generic loads the copy engine's next write must
+// follow).
 // CHECK: module attributes {tilegpu.dynamic_shared_bytes = 32768 : i64
 // CHECK: llvm.mlir.global internal @tessel_mbar() {{.*}} : !llvm.array<8 x i64>
 // CHECK-LABEL: llvm.func @specialised
@@ -53,6 +55,9 @@
 // CHECK: nvvm.mbarrier.try_wait.parity
 // CHECK: nvvm.mbarrier.try_wait.parity
 // CHECK: nvvm.mma.sync
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>
 // CHECK: nvvm.bar.warp.sync
 // CHECK: nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3>
 // CHECK: nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3>
