@@ -4201,18 +4201,17 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     return failure();
   if (!wsStages.empty()) {
     // The warp is done with this iteration's buffers (the MMAs reading them
-    // were waited for): one arrival per consumer warp frees each for the
-    // producer's next copy. (Defensive: each copy is waited for first, so
-    // that no next copy can aim at a buffer the engine still writes; a
-    // completed phase answers at once.) Buffers read by generic loads
-    // (ldmatrix for mma.sync) are ordered before the copy engine's next
-    // write by a proxy fence; wgmma and tcgen05 read through the async
-    // proxy and were waited for.
+    // waited for each copy, and for their own completion): one arrival per
+    // consumer warp frees each for the producer's next copy. (Every use of
+    // a ring load is an mma in the loop body itself, loadsIntoMma, so each
+    // copy was waited for; waiting again here cost the GEMM of
+    // bench/results/2026-11-30-warp-specialize.md its 8-9%.) Buffers read
+    // by generic loads (ldmatrix for mma.sync) are ordered before the copy
+    // engine's next write by a proxy fence; wgmma and tcgen05 read through
+    // the async proxy.
     bool generic = false;
-    for (auto [ring, full] : wsStages) {
-      waitTma(full);
+    for (auto [ring, full] : wsStages)
       generic |= ring->genericReads;
-    }
     if (generic)
       fenceAsyncShared();
     NVVM::SyncWarpOp::create(b, loc, i32(-1));

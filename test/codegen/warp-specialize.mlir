@@ -55,8 +55,7 @@
 // CHECK: nvvm.mbarrier.try_wait.parity
 // CHECK: nvvm.mbarrier.try_wait.parity
 // CHECK: nvvm.mma.sync
-// CHECK: nvvm.mbarrier.try_wait.parity
-// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK-NOT: nvvm.mbarrier.try_wait.parity
 // CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>
 // CHECK: nvvm.bar.warp.sync
 // CHECK: nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3>
