@@ -692,7 +692,9 @@ std::string check(const Case &c, const std::vector<std::vector<double>> &got,
 std::vector<Case> timedCases(std::mt19937 &rng) {
   // The pipelined TMA + wgmma GEMM (A 2, B 3 iterations ahead), its copies
   // issued by the consumer warps or by a producer warpgroup: 128 CTAs of
-  // 64x128, 32 K steps each.
+  // 64x128, 32 K steps each; then 512 tiles of 16 K steps, one CTA per tile
+  // or persistent (each CTA walking tiles; warp-specialised, the producer
+  // runs into the next tile while the consumers finish this one).
   std::vector<Case> cases;
   for (const char *kernel :
        {"test_tma_wgmma_pipe_bf16", "test_ws_tma_wgmma_bf16"})
@@ -700,7 +702,14 @@ std::vector<Case> timedCases(std::mt19937 &rng) {
                                std::string(kernel) + ", timed:",
                                DType::bf16, 1024, 1024, 2048, 64, 128, false,
                                true, true));
-  // f32 sums of 2048 products: rounding grows as sqrt(K) 2^-24 (~3e-6).
+  for (const char *kernel :
+       {"test_tma_wgmma_pipe_bf16", "test_ws_tma_wgmma_bf16",
+        "test_persistent_tma_wgmma_bf16", "test_persistent_ws_bf16"})
+    cases.push_back(matmulCase(rng, kernel,
+                               std::string(kernel) + ", timed:",
+                               DType::bf16, 2048, 2048, 1024, 64, 128, false,
+                               true, true));
+  // f32 sums of 1024-2048 products: rounding grows as sqrt(K) 2^-24 (~3e-6).
   for (Case &c : cases)
     c.tolerance = 1e-5;
   return cases;

@@ -316,18 +316,20 @@ const Register registrations[] = {
          {"TRIANGULAR", 1}}),
     // Warp-specialised (hint warp_specialize): a producer warpgroup issues
     // the copies of the pipelined K loop (rings 3 and 4 deep), alone, and
-    // in a persistent kernel (across programs); and of the nested K loops
-    // whose bounds change with the column block (the first runs none).
+    // in a persistent kernel (across programs), 2 CTAs per SM (as many as
+    // the rings' 90112 bytes allow: .maxnreg 128, the consumers at 216);
+    // and of the nested K loops whose bounds change with the column block
+    // (the first runs none), without an occupancy hint.
     add("test_ws_tma_wgmma_bf16",
         tmaMatmulBf16,
         {{"BM", 64}, {"BN", 128}, {"BK", 64}, {"TRANS_A", 0}, {"TRANS_B", 1},
          {"LOOP", 1}, {"WGMMA", 1}, {"num_warps", 4}, {"LAT_A", 2},
-         {"LAT_B", 3}, {"WS", 1}}),
+         {"LAT_B", 3}, {"WS", 1}, {"OCC", 2}}),
     add("test_persistent_ws_bf16",
         tmaMatmulBf16,
         {{"BM", 64}, {"BN", 128}, {"BK", 64}, {"TRANS_A", 0}, {"TRANS_B", 1},
          {"LOOP", 1}, {"WGMMA", 1}, {"num_warps", 4}, {"LAT_A", 2},
-         {"LAT_B", 3}, {"PERSISTENT", 1}, {"WS", 1}}),
+         {"LAT_B", 3}, {"PERSISTENT", 1}, {"WS", 1}, {"OCC", 2}}),
     add("test_ws_nested_tri_bf16",
         [](const Config &c) {
           define(tessel::test::nestedPipeKernel<bf16>, c, {"a", "b", "c"});

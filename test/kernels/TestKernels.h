@@ -43,6 +43,8 @@ inline void matmulTransposedKernel(const Config &cfg, View<T, 2, F> a,
     hint("default", "prologue_ahead", cfg["PROLOGUE_AHEAD"]);
   if (cfg.has("WS"))
     hint("default", "warp_specialize", cfg["WS"]);
+  if (cfg.has("OCC"))
+    hint("default", "occupancy", cfg["OCC"]);
   auto i = program_id(0), j = program_id(1);
   // LAT_A / LAT_B: the loads' latency hints (iterations ahead: rings of
   // that many buffers plus one).
