@@ -4510,6 +4510,25 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
     return kernel.emitError("run --tilegpu-assign-layouts first: the kernel "
                             "has no tilegpu.num_warps");
   numWarps = static_cast<int>(numWarpsAttr.getInt());
+  if (kernel.isDeclaration())
+    return kernel.emitError("a kernel without a body cannot be lowered");
+  // Views reach the GPU as the kernel's parameters (pointer, sizes,
+  // strides): a view carried by a loop or merged by a branch has none.
+  WalkResult viewsOk = kernel.walk([&](Operation *op) -> WalkResult {
+    auto isView = [](Value v) { return isa<tile::ViewType>(v.getType()); };
+    bool carries = llvm::any_of(op->getResults(), isView);
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        carries |= llvm::any_of(block.getArguments(), isView);
+    if (carries && op != kernel.getOperation()) {
+      op->emitOpError("carries a view: views can only be the kernel's "
+                      "arguments, used where they are (index them instead)");
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (viewsOk.wasInterrupted())
+    return failure();
 
   // Layouts must describe their tiles on this CTA: one entry per dimension,
   // all the kernel's warps, no thread holding more than a dimension.
