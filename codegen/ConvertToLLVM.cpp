@@ -3525,13 +3525,14 @@ KernelEmitter::planRegisterPrefetch(scf::ForOp loop,
       return load->emitError() << "'" << kDistanceAttr
                                << "' on a load the loop cannot carry ahead: "
                                << problem;
-    if (distance.getInt() != 1)
+    if (distance.getInt() < 1 || distance.getInt() > kMaxRegisterDistance)
       return load->emitError()
-             << "'" << kDistanceAttr
-             << "' on a load into registers must be 1 (the loop carries "
-                "its registers one iteration), got "
+             << "'" << kDistanceAttr << "' on a load into registers must be "
+             << "in [1, " << kMaxRegisterDistance
+             << "] (the loop carries a set of its registers per iteration), "
+                "got "
              << distance.getInt();
-    budget -= carriedWords(load);
+    budget -= carriedWords(load) * distance.getInt();
     if (budget < 0)
       return load->emitError()
              << "the loads carried ahead take more registers per thread "
@@ -3898,25 +3899,43 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
                             << problem;
     outer = cast<scf::ForOp>(op->getParentOp());
   }
-  // What the loop carries per preloaded load: its registers, or its words.
-  SmallVector<Type> preloadTypes;
-  SmallVector<int64_t> preloadCounts;
+  // What the loop carries per preloaded load of distance d: d sets (the
+  // iterations ahead, the nearest first) of its registers, or its words.
+  SmallVector<SmallVector<Type>> preloadSet; // per load, one set's types
+  SmallVector<int64_t> preloadDistance;
   for (tile::LoadOp load : preload) {
     int64_t n = numRegisters(load.getType());
-    if (packsIntoWords(load)) {
-      preloadTypes.append(n / 2, b.getI32Type());
-      preloadCounts.push_back(n / 2);
-    } else {
-      llvm::append_range(preloadTypes, flatTypes(load.getType()));
-      preloadCounts.push_back(n);
-    }
+    SmallVector<Type> set;
+    if (packsIntoWords(load))
+      set.append(n / 2, b.getI32Type());
+    else
+      llvm::append_range(set, flatTypes(load.getType()));
+    preloadSet.push_back(set);
+    preloadDistance.push_back(
+        load->getAttrOfType<IntegerAttr>(kDistanceAttr).getInt());
   }
+  // The sets of the preloads issued at distance d, in order, and their
+  // types.
+  auto preloadsAt = [&](int64_t d) {
+    SmallVector<unsigned> at;
+    for (unsigned i = 0; i < preload.size(); ++i)
+      if (preloadDistance[i] == d)
+        at.push_back(i);
+    return at;
+  };
+  auto typesAt = [&](int64_t d) {
+    SmallVector<Type> types;
+    for (unsigned i : preloadsAt(d))
+      llvm::append_range(types, preloadSet[i]);
+    return types;
+  };
   int64_t savedTop = dynamicTop;
   bool anyTma = false, anyCpAsync = false;
-  // The distances the loop issues loads at (register loads: one ahead).
+  // The distances the loop issues loads at.
   SmallVector<int64_t> distances;
-  if (!preload.empty())
-    distances.push_back(1);
+  for (int64_t d : preloadDistance)
+    if (!llvm::is_contained(distances, d))
+      distances.push_back(d);
   for (Prefetch &p : plan) {
     anyCpAsync |= !p.layout.swizzled;
     p.offset = alignFor(dynamicTop, p.layout);
@@ -3977,15 +3996,15 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
           issueCopy(p.load, prefetchBuffer(p, stage), p.layout);
       }
       if (withPreload)
-        for (tile::LoadOp load : preload)
-          llvm::append_range(values,
-                             loadRegisters(load, packsIntoWords(load)));
+        for (unsigned i : preloadsAt(distance))
+          llvm::append_range(
+              values, loadRegisters(preload[i], packsIntoWords(preload[i])));
     });
     return values;
   };
-  auto poison = [&] {
+  auto poison = [&](int64_t d) {
     SmallVector<Value> values;
-    for (Type t : preloadTypes)
+    for (Type t : typesAt(d))
       values.push_back(LLVM::PoisonOp::create(b, loc, t));
     return values;
   };
@@ -4007,9 +4026,12 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   // v + distance of each ring and committing its group, so that the copy
   // of iteration i at distance d is always d groups behind iteration i's
   // own (cp.async.wait_group d waits for it). Returns the preloaded
-  // registers of iteration 0.
+  // registers of iterations 0 .. d - 1 as the loop carries them.
   auto emitPrologue = [&](Value lower, Value upper, Value by, Value guard) {
-    SmallVector<Value> preloaded;
+    // Per preload, its sets of iterations 0 .. d - 1.
+    SmallVector<SmallVector<SmallVector<Value>>> sets;
+    for (int64_t d : preloadDistance)
+      sets.emplace_back(d);
     // Iteration lower + t * by for t < deepest, and whether it runs.
     SmallVector<Value> target = {lower}, runs = {arith::CmpIOp::create(
                                              b, loc, arith::CmpIPredicate::slt,
@@ -4026,19 +4048,25 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
         int64_t t = v + d;
         if (t < 0)
           continue;
-        bool withPreload = d == 1 && !preload.empty();
+        bool withPreload = llvm::is_contained(preloadDistance, d);
         SmallVector<Value> values = ifElse(
-            runs[t], withPreload ? preloadTypes : SmallVector<Type>(),
+            runs[t], typesAt(d),
             [&] { return issueFor(target[t], i32(t), d, withPreload); },
-            [&] {
-              return withPreload ? poison() : SmallVector<Value>();
-            });
-        if (withPreload)
-          preloaded = values;
+            [&] { return poison(d); });
+        size_t k = 0;
+        for (unsigned i : preloadsAt(d)) {
+          size_t n = preloadSet[i].size();
+          sets[i][t].assign(values.begin() + k, values.begin() + k + n);
+          k += n;
+        }
       }
       if (anyCpAsync)
         NVVM::CpAsyncCommitGroupOp::create(b, loc);
     }
+    SmallVector<Value> preloaded;
+    for (auto &perLoad : sets)
+      for (auto &set : perLoad)
+        llvm::append_range(preloaded, set);
     return preloaded;
   };
   SmallVector<Value> first;
@@ -4115,6 +4143,16 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   ValueRange iterArgs = loop.getRegionIterArgs();
   unflatten(op.getRegionIterArgs(), iterArgs.take_front(numCarried));
   SmallVector<Value> current(iterArgs.drop_front(numCarried));
+  // Set j (iteration k + j) of preload i, as the loop carries it.
+  auto carriedSet = [&](unsigned i, int64_t j) {
+    size_t at = 0;
+    for (unsigned i2 = 0; i2 < i; ++i2)
+      at += preloadDistance[i2] * preloadSet[i2].size();
+    at += j * preloadSet[i].size();
+    return SmallVector<Value>(current.begin() + at,
+                              current.begin() + at + preloadSet[i].size());
+  };
+  SmallVector<SmallVector<Value>> issued(preload.size());
   SmallVector<Value> nextValues;
   if (!plan.empty() || !preload.empty()) {
     Value iv = loop.getInductionVar();
@@ -4151,13 +4189,30 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
                                              stage, i32(0)),
                        i32(d), arith::SubIOp::create(b, loc, stage, i32(1)))
                        .getResult();
-      bool withPreload = d == 1 && !preload.empty();
+      // (Past the end: the sets the iteration has, unused.)
+      bool withPreload = llvm::is_contained(preloadDistance, d);
       SmallVector<Value> values = ifElse(
-          more, withPreload ? preloadTypes : SmallVector<Type>(),
+          more, typesAt(d),
           [&] { return issueFor(next, other, d, withPreload); },
-          [&] { return withPreload ? current : SmallVector<Value>(); });
-      if (withPreload)
-        nextValues = values;
+          [&] {
+            SmallVector<Value> same;
+            for (unsigned i : preloadsAt(d))
+              llvm::append_range(same, carriedSet(i, 0));
+            return same;
+          });
+      size_t k = 0;
+      for (unsigned i : preloadsAt(d)) {
+        size_t n = preloadSet[i].size();
+        issued[i].assign(values.begin() + k, values.begin() + k + n);
+        k += n;
+      }
+    }
+    // Each preload's sets move one iteration nearer; the one issued now
+    // comes last.
+    for (unsigned i = 0; i < preload.size(); ++i) {
+      for (int64_t j = 1; j < preloadDistance[i]; ++j)
+        llvm::append_range(nextValues, carriedSet(i, j));
+      llvm::append_range(nextValues, issued[i]);
     }
     // Committed even when empty: a load of distance d waits for all groups
     // but the d newest, the last of which must be this one.
@@ -4172,10 +4227,9 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
       else
         prefetchedAhead[p.load.getResult()] = p.distance;
     }
-    size_t k = 0;
-    for (auto [load, n] : llvm::zip(preload, preloadCounts)) {
-      SmallVector<Value> carried(current.begin() + k, current.begin() + k + n);
-      k += n;
+    for (unsigned i = 0; i < preload.size(); ++i) {
+      tile::LoadOp load = preload[i];
+      SmallVector<Value> carried = carriedSet(i, 0);
       preloaded.insert(load);
       if (packsIntoWords(load))
         preloadedWords[load] = carried;

@@ -118,8 +118,9 @@ struct ScheduleLoads
                   Builder(&getContext()).getI64IntegerAttr(distance));
   }
 
-  /// A load into registers: one iteration ahead (the loop carries its
-  /// registers) while `registers` (32-bit, per thread) last.
+  /// A load into registers: as many iterations ahead as its latency asks
+  /// (at most kMaxRegisterDistance), the loop carrying one set of its
+  /// registers per iteration, while `registers` (32-bit, per thread) last.
   void scheduleInRegisters(tile::LoadOp load, int64_t latency,
                            int64_t &registers) {
     if (std::string problem = registerPipelineProblem(load); !problem.empty()) {
@@ -135,14 +136,23 @@ struct ScheduleLoads
             << " of the prefetch_registers budget left";
       return;
     }
-    registers -= words;
-    setDistance(load, 1);
+    int64_t distance = std::min(latency, kMaxRegisterDistance);
+    distance = std::min(distance, words ? registers / words : distance);
+    registers -= words * distance;
+    setDistance(load, distance);
     if (remarks) {
-      auto remark = load->emitRemark("issued 1 iteration ahead into ")
-                    << words << " registers the loop carries";
-      if (latency > 1)
-        remark << "; latency " << latency
-               << " cut to 1 (registers carry one iteration)";
+      auto remark = load->emitRemark("issued ")
+                    << distance << (distance == 1 ? " iteration" : " iterations")
+                    << " ahead into " << words * distance
+                    << " registers the loop carries";
+      if (latency > distance)
+        remark << "; latency " << latency << " cut to " << distance << " ("
+               << (distance == kMaxRegisterDistance
+                       ? "registers carry at most " +
+                             std::to_string(kMaxRegisterDistance) +
+                             " iterations"
+                       : std::string("the prefetch_registers budget"))
+               << ")";
     }
   }
 

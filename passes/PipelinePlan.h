@@ -46,6 +46,9 @@ inline constexpr int64_t kRingBudgetBytes = 160 * 1024;
 
 /// The most iterations ahead a load is issued (a ring of 17 buffers).
 inline constexpr int64_t kMaxDistance = 16;
+/// Loads into registers: at most this many iterations ahead (the loop
+/// carries one set of registers per iteration).
+inline constexpr int64_t kMaxRegisterDistance = 4;
 
 /// A scalar op (on no tile) that can be evaluated again for another
 /// iteration: arith/math on scalars, tile.dim, tile.program_id,

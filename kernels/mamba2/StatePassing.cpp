@@ -51,8 +51,9 @@ void statePassing(const Config &cfg,
         store(states, {bi, c, hi, pb, nb}, cast<X>(S), {.squeeze = {0, 1, 2}});
         ChunkEnd end = chunkEnd(acs, seqIdx, hasSeqIdx, L, bi, hi, c, Q);
         Tile flow = carried(end, seqPrev);
-        Tile add = cast<float>(load(local, {bi, c, hi, pb, nb},
-                                    {drop, drop, drop, BP, BN}));
+        Tile add = cast<float>(
+            load(local, {bi, c, hi, pb, nb}, {drop, drop, drop, BP, BN},
+                 {.latency = int(cfg["prefetch_depth"])}));
         return std::tuple<Tile, Tile>{S * reshape(flow, {1, 1}) + add,
                                       end.seq};
       }));
@@ -80,7 +81,13 @@ const Register registration{{
             tunable("BLOCK_N", {32, 64, 128}, 64, "state columns per program"),
             tunable("num_warps", {1, 2, 4, 8}, 4, "warps per program"),
             tunable("prefetch_registers", {0, 16, 32, 64}, 32,
-                    "registers per thread for loads issued a chunk ahead"),
+                    "registers per thread for loads issued chunks ahead"),
+            // 2-4 measured no faster on the H200 (chunk_state +
+            // state_passing at b=1 L=65536 h=80 n=128: 0.664-0.665 ms at 1,
+            // 0.669-0.675 at 2-4; bench/results/2026-11-30-register-prefetch-depth.md).
+            tunable("prefetch_depth", {1, 2, 3, 4}, 1,
+                    "chunks ahead the per-chunk states are loaded (within "
+                    "prefetch_registers)"),
             pdlTunable(),
         },
     // (p block, n block, batch x head)

@@ -284,11 +284,15 @@ Case shapeCase(std::mt19937 &rng) {
   return c;
 }
 
-Case loopCase(std::mt19937 &rng) {
-  const int64_t M = 40, N = 100, G = ceilDiv(M, 16);
+Case loopCase(std::mt19937 &rng, const std::string &kernel = "test_loop",
+              int64_t N = 100) {
+  const int64_t M = 40, G = ceilDiv(M, 16);
   Case c;
-  c.label = "for_range carrying a tile (row sums over 4 column blocks)";
-  c.kernel = "test_loop";
+  c.label = "for_range carrying a tile (row sums over " +
+            std::to_string(ceilDiv(N, 32)) + " column blocks)" +
+            (kernel == "test_loop" ? ""
+                                   : ", loads 3 iterations ahead in registers");
+  c.kernel = kernel;
   c.grid = {G, 1, 1};
   Tensor x = input(rng, DType::f32, {M, N});
   c.tensors = {x, output(DType::f32, {M, 1}, {1, 1}, M)};
@@ -461,6 +465,10 @@ std::vector<Case> opCases(std::mt19937 &rng) {
   cases.push_back(scanCase(rng, 1, true, 0));
   cases.push_back(shapeCase(rng));
   cases.push_back(loopCase(rng));
+  // The loads issued 3 iterations ahead into registers the loop carries: 4
+  // blocks, and 2 (fewer than the distance: the prologue's guards).
+  cases.push_back(loopCase(rng, "test_loop_ahead3", 100));
+  cases.push_back(loopCase(rng, "test_loop_ahead3", 40));
   cases.push_back(inplaceCase(rng));
   cases.push_back(specialCase(rng));
   cases.push_back(mmaCase(rng, DType::bf16, 50, 70, 90, 32, 32));

@@ -72,11 +72,16 @@ void shapeKernel(const Config &, View<float, 2> x, View<float, 2> y,
 }
 
 /// Row sums of x over all its column blocks: a loop carrying a tile.
-void loopKernel(const Config &, View<float, 2> x, View<float, 2> y) {
+void loopKernel(const Config &cfg, View<float, 2> x, View<float, 2> y) {
+  // LAT / PREFETCH: the load's latency hint and the kernel's
+  // prefetch_registers (LAT iterations ahead into registers).
+  if (cfg.has("PREFETCH"))
+    hint("default", "prefetch_registers", cfg["PREFETCH"]);
+  int latency = cfg.has("LAT") ? int(cfg["LAT"]) : 0;
   auto i = program_id(0);
   Scalar blocks = (dim(x, 1) + 31) / 32;
   Tile acc = for_range({0, blocks}, zeros({16, 32}), [&](Scalar k, Tile acc) {
-    return acc + load(x, {i, k}, {16, 32});
+    return acc + load(x, {i, k}, {16, 32}, {.latency = latency});
   });
   store(y, {i, 0}, expand_dims(sum(acc, 1), 1));
 }
@@ -168,6 +173,9 @@ const Register registrations[] = {
         [](const Config &c) {
           define(loopKernel, c, {"x", "y"});
         }),
+    add("test_loop_ahead3",
+        [](const Config &c) { define(loopKernel, c, {"x", "y"}); },
+        {{"LAT", 3}, {"PREFETCH", 16}}),
     add("test_inplace",
         [](const Config &c) { define(inplaceKernel, c, {"x"}); }),
     add("test_special",

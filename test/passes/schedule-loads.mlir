@@ -159,7 +159,7 @@ module attributes {tilegpu.target = "sm_90a"} {
     %c1 = arith.constant 1 : i32
     %z = arith.constant dense<0.0> : tensor<512xf32>
     %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<512xf32>) : i32 {
-      // expected-remark @below {{issued 1 iteration ahead into 8 registers the loop carries; latency 3 cut to 1 (registers carry one iteration)}}
+      // expected-remark @below {{issued 1 iteration ahead into 8 registers the loop carries; latency 3 cut to 1 (the prefetch_registers budget)}}
       %x = tile.load %a[%k] {latency = 3 : i64} : !tile.view<?xf32> -> tensor<512xf32>
       // expected-remark @below {{issued 1 iteration ahead into 4 registers the loop carries}}
       %y = tile.load %h[%k] : !tile.view<?xbf16> -> tensor<512xbf16>
@@ -169,6 +169,42 @@ module attributes {tilegpu.target = "sm_90a"} {
       %s = arith.addf %x, %yf : tensor<512xf32>
       %s2 = arith.addf %s, %w : tensor<512xf32>
       %t = arith.addf %acc, %s2 : tensor<512xf32>
+      scf.yield %t : tensor<512xf32>
+    }
+    tile.store %r, %c[%c0] : tensor<512xf32>, !tile.view<?xf32>
+    return
+  }
+}
+
+// -----
+
+// Loads into registers as far ahead as their latency asks, within the
+// budget: x (8 registers) 3 iterations ahead (24), y (4 words) cut from 6
+// to 4 (16 registers: 4 iterations are the most a loop carries). The
+// lowering's loop carries the accumulator's 8 registers, x's 3 sets of 8 and
+// y's 4 sets of 4 words, and issues 3 iterations of x and 4 of y before it.
+// CHECK-LABEL: func.func @registers_deep
+// CHECK: tile.load {{.*}} {latency = 3 : i64, tilegpu.distance = 3 : i64, tilegpu.latency = 3 : i64}
+// CHECK: tile.load {{.*}} {latency = 6 : i64, tilegpu.distance = 4 : i64, tilegpu.latency = 6 : i64}
+// (The prologue: y's iteration 0, then x's 0 and y's 1, x's 1 and y's 2,
+// x's 2 and y's 3; the loop carries x's three sets, then y's four.)
+// LLVM-LABEL: llvm.func @registers_deep
+// LLVM: %[[Y0:[0-9]+]]:4 = scf.if {{.*}} -> (i32, i32, i32, i32)
+// LLVM: %[[X0:[0-9]+]]:8 = scf.if {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32)
+// LLVM: %{{.*}}:48 = scf.for {{.*}} = %[[X0]]#7, {{.*}} = %[[Y0]]#0, {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32)
+module attributes {tilegpu.target = "sm_90a"} {
+  func.func @registers_deep(%a: !tile.view<?xf32>, %h: !tile.view<?xbf16>, %c: !tile.view<?xf32>, %n: i32) attributes {tile.hints = #tile.hints<{default = {prefetch_registers = 40}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<512xf32>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<512xf32>) : i32 {
+      // expected-remark @below {{issued 3 iterations ahead into 24 registers the loop carries}}
+      %x = tile.load %a[%k] {latency = 3 : i64} : !tile.view<?xf32> -> tensor<512xf32>
+      // expected-remark @below {{issued 4 iterations ahead into 16 registers the loop carries; latency 6 cut to 4 (registers carry at most 4 iterations)}}
+      %y = tile.load %h[%k] {latency = 6 : i64} : !tile.view<?xbf16> -> tensor<512xbf16>
+      %yf = arith.extf %y : tensor<512xbf16> to tensor<512xf32>
+      %s = arith.addf %x, %yf : tensor<512xf32>
+      %t = arith.addf %acc, %s : tensor<512xf32>
       scf.yield %t : tensor<512xf32>
     }
     tile.store %r, %c[%c0] : tensor<512xf32>, !tile.view<?xf32>
