@@ -600,8 +600,9 @@ private:
   };
   FailureOr<SmallVector<Prefetch>>
   planPrefetch(scf::ForOp loop, SmallVector<Operation *> &slice);
-  /// Other loads of a loop (their tiles go to registers) issued one
-  /// iteration ahead: their registers are carried by the loop.
+  /// Other loads of a loop (their tiles go to registers) issued
+  /// `tilegpu.distance` iterations ahead: the loop carries a set of their
+  /// registers per iteration ahead.
   FailureOr<SmallVector<tile::LoadOp>>
   planRegisterPrefetch(scf::ForOp loop, SmallVector<Operation *> &slice);
   /// Loads whose registers the enclosing loop carries (see emitFor), with
@@ -3497,10 +3498,10 @@ KernelEmitter::planPrefetch(scf::ForOp loop,
 }
 
 /// A load in a loop body whose tile lands in registers waits for global
-/// memory where it stands. Issued one iteration ahead instead (its
-/// registers carried by the loop), the latency overlaps an iteration's
+/// memory where it stands. Issued d iterations ahead instead (d sets of
+/// its registers carried by the loop), the latency overlaps d iterations'
 /// work. Taken: the loads into registers tilegpu-schedule-loads marked
-/// (`tilegpu.distance = 1`: directly in the body, of views the loop does
+/// (`tilegpu.distance` = d in [1, kMaxRegisterDistance]: directly in the body, of views the loop does
 /// not write, whose indices can be evaluated for the next iteration, within
 /// the kernel's `prefetch_registers` hint); a mark the rules do not allow
 /// is an error. 16-bit tiles travel as the loaded 32-bit words (see

@@ -258,10 +258,12 @@ def TileGPUScheduleLoads : Pass<"tilegpu-schedule-loads", "mlir::ModuleOp"> {
     operands: one group is committed per iteration, the prologue's too)
     or for its TMA copy's mbarrier phase.
 
-    A load into registers is issued one iteration ahead (its registers
-    carried by the loop: 32-bit words for 16-bit elements in even vectors)
-    while the kernel's `prefetch_registers` budget per loop lasts, first
-    come first served.
+    A load into registers is issued as many iterations ahead as its latency
+    asks, at most 4 (a set of its registers per iteration carried by the
+    loop: 32-bit words for 16-bit elements in even vectors), while the
+    kernel's `prefetch_registers` budget per loop lasts: first one
+    iteration for every such load (in body order), then deeper, in body
+    order, with what is left.
 
     In a kernel with the hint `prologue_ahead = 1`, a loop nested directly
     in another whose loads ahead are all TMA copies is marked
@@ -299,7 +301,7 @@ def ConvertTileGPUToLLVM : Pass<"convert-tilegpu-to-llvm", "mlir::ModuleOp"> {
     dynamic shared memory, `tilegpu.dynamic_shared_bytes`), an A operand in the accumulator layout
     (warps along M) taken from registers; loads into registers that
     tilegpu-schedule-loads marked (with the `prefetch_registers` hint) are
-    issued one iteration ahead into registers the loop carries (16-bit
+    issued iterations ahead into registers the loop carries (16-bit
     tiles as the loaded words); `scf.for`/`scf.if` carry
     the per-thread scalars. Transcendentals use the PTX approximate instructions with range
     reduction (see the source). Ops the lowering does not handle yet are

@@ -118,29 +118,43 @@ struct ScheduleLoads
                   Builder(&getContext()).getI64IntegerAttr(distance));
   }
 
-  /// A load into registers: as many iterations ahead as its latency asks
-  /// (at most kMaxRegisterDistance), the loop carrying one set of its
-  /// registers per iteration, while `registers` (32-bit, per thread) last.
-  void scheduleInRegisters(tile::LoadOp load, int64_t latency,
-                           int64_t &registers) {
-    if (std::string problem = registerPipelineProblem(load); !problem.empty()) {
-      if (remarks)
-        load->emitRemark("not scheduled: ") << problem;
-      return;
+  /// The loads into registers of one loop body, in order, with their
+  /// latencies: each first one iteration ahead while the prefetch_registers
+  /// budget (32-bit registers per thread) lasts, then, with what is left and
+  /// in body order, deeper, as far as its latency asks (at most
+  /// kMaxRegisterDistance); the loop carries one set of a load's registers
+  /// per iteration ahead. (Deepening first would let one load's distance
+  /// starve another of any.)
+  void scheduleInRegisters(
+      ArrayRef<std::pair<tile::LoadOp, int64_t>> loads, int64_t registers) {
+    SmallVector<std::pair<tile::LoadOp, int64_t>> taken; // load, latency
+    for (auto [load, latency] : loads) {
+      if (std::string problem = registerPipelineProblem(load);
+          !problem.empty()) {
+        if (remarks)
+          load->emitRemark("not scheduled: ") << problem;
+        continue;
+      }
+      int64_t words = carriedWords(load);
+      if (words > registers) {
+        if (remarks)
+          load->emitRemark("not scheduled: ")
+              << words << " registers, more than the " << registers
+              << " of the prefetch_registers budget left";
+        continue;
+      }
+      registers -= words;
+      taken.push_back({load, latency});
     }
-    int64_t words = carriedWords(load);
-    if (words > registers) {
-      if (remarks)
-        load->emitRemark("not scheduled: ")
-            << words << " registers, more than the " << registers
-            << " of the prefetch_registers budget left";
-      return;
-    }
-    int64_t distance = std::min(latency, kMaxRegisterDistance);
-    distance = std::min(distance, words ? registers / words : distance);
-    registers -= words * distance;
-    setDistance(load, distance);
-    if (remarks) {
+    for (auto [load, latency] : taken) {
+      int64_t words = carriedWords(load);
+      int64_t distance = std::min(latency, kMaxRegisterDistance);
+      if (words)
+        distance = std::min(distance, 1 + registers / words);
+      registers -= words * (distance - 1);
+      setDistance(load, distance);
+      if (!remarks)
+        continue;
       auto remark = load->emitRemark("issued ")
                     << distance << (distance == 1 ? " iteration" : " iterations")
                     << " ahead into " << words * distance
@@ -159,6 +173,7 @@ struct ScheduleLoads
   void scheduleLoop(scf::ForOp loop, int64_t used) {
     int64_t registers = hintOrZero(loop->getParentOfType<func::FuncOp>(),
                                    "prefetch_registers");
+    SmallVector<std::pair<tile::LoadOp, int64_t>> inRegisters;
     for (Operation &op : loop.getBody()->without_terminator()) {
       auto load = dyn_cast<tile::LoadOp>(op);
       if (!load)
@@ -172,7 +187,7 @@ struct ScheduleLoads
         continue;
       }
       if (!loadsIntoMma(load)) {
-        scheduleInRegisters(load, latency.getInt(), registers);
+        inRegisters.push_back({load, latency.getInt()});
         continue;
       }
       if (std::string problem = pipelineProblem(load); !problem.empty()) {
@@ -208,6 +223,7 @@ struct ScheduleLoads
                                               : " cut to fit in shared memory");
       }
     }
+    scheduleInRegisters(inRegisters, registers);
     scheduleBlock(*loop.getBody(), used);
   }
 

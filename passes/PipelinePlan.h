@@ -10,8 +10,8 @@
 //   tilegpu-schedule-loads    each gets `tilegpu.distance` (0 < distance <=
 //                             latency): the iteration ahead it is issued,
 //                             fitting every loop's rings in shared memory
-//                             (a load into registers: 1, within the
-//                             kernel's prefetch_registers);
+//                             (a load into registers: at most 4, within
+//                             the kernel's prefetch_registers);
 //   convert-tilegpu-to-llvm   expands each loop: a ring of distance + 1
 //                             buffers per scheduled load (and distance + 1
 //                             mbarriers for a TMA copy), a prologue issuing
@@ -104,7 +104,7 @@ int64_t mmaOperandUses(tile::LoadOp load);
 /// mbarrier takes the next phase) feeds a single mma operand.
 std::string pipelineProblem(tile::LoadOp load);
 
-/// Why `load` cannot be issued one iteration ahead into registers the loop
+/// Why `load` cannot be issued iterations ahead into registers the loop
 /// carries, or "": it stands directly in an scf.for body, its tile is used
 /// and not only as mma operands (those go to shared memory) nor copied by
 /// the TMA (a loop-invariant mma operand in its own buffer), nothing in the
@@ -126,8 +126,8 @@ int64_t accessVector(tile::ViewType view, mlir::RankedTensorType tile,
 /// accesses are even vectors): a loop carrying it ahead carries the words.
 bool packsIntoWords(tile::LoadOp load);
 
-/// The 32-bit registers per thread a loop carries for `load` issued one
-/// iteration ahead.
+/// The 32-bit registers per thread a loop carries for `load` per iteration
+/// it is issued ahead.
 int64_t carriedWords(tile::LoadOp load);
 
 /// Bytes one ring buffer of `load` takes at most: its tile 128-byte

@@ -51,8 +51,8 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
       num_stages - 1 iterations ahead (tilegpu-assign-latencies); 1 turns
       the rings off; absent: 2 (loads into registers: `prefetch_registers`);
     - `prefetch_registers`: 32-bit registers per thread that a loop may fill
-      with loads issued one iteration ahead (loads whose tiles land in
-      registers), 0..255; default 0 (off): the registers held across an
+      with loads issued iterations ahead (loads whose tiles land in
+      registers; per iteration ahead, up to 4 as their latency asks), 0..255; default 0 (off): the registers held across an
       iteration can cost more than the latency saves;
     - `cluster`: CTA cluster shape, 1 to 3 positive sizes whose product is at
       most 16;

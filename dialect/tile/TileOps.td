@@ -91,7 +91,8 @@ def Tile_LoadOp : Tile_Op<"load", [MemoryEffects<[MemRead]>]> {
     `latency` (1..10) is a scheduling hint: how many loop iterations ahead the
     pipeliner should issue this load (tilegpu-assign-latencies;
     tilegpu-schedule-loads cuts it to fit the rings in shared memory, and
-    to 1 for a load into registers, which the loop carries one iteration). `allow_tma = false` keeps the load off
+    to at most 4 and the prefetch_registers budget for a load into
+    registers, whose sets the loop carries one per iteration ahead). `allow_tma = false` keeps the load off
     the TMA engine.
 
     ```mlir

@@ -66,13 +66,33 @@ module attributes {tilegpu.target = "sm_90a"} {
 
 // A load into registers is carried at most 4 iterations ahead.
 module attributes {tilegpu.target = "sm_90a"} {
-  func.func @registers_deep(%a: !tile.view<?xf32>, %c: !tile.view<?xf32>, %n: i32) attributes {tile.hints = #tile.hints<{default = {prefetch_registers = 255}}>} {
+  func.func @registers_deep(%a: !tile.view<?xf32>, %c: !tile.view<?xf32>, %n: i32) {
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
     %z = arith.constant dense<0.0> : tensor<128xf32>
     %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<128xf32>) : i32 {
       // expected-error @below {{'tilegpu.distance' on a load into registers must be in [1, 4] (the loop carries a set of its registers per iteration), got 5}}
       %x = tile.load %a[%k] {tilegpu.distance = 5 : i64} : !tile.view<?xf32> -> tensor<128xf32>
+      %t = arith.addf %acc, %x : tensor<128xf32>
+      scf.yield %t : tensor<128xf32>
+    }
+    tile.store %r, %c[%c0] : tensor<128xf32>, !tile.view<?xf32>
+    return
+  }
+}
+
+// -----
+
+// The registers a load carries count once per iteration ahead: 2 x 1
+// register (a 128-element f32 tile on 4 warps) against a budget of 1.
+module attributes {tilegpu.target = "sm_90a"} {
+  func.func @registers_budget(%a: !tile.view<?xf32>, %c: !tile.view<?xf32>, %n: i32) attributes {tile.hints = #tile.hints<{default = {prefetch_registers = 1}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<128xf32>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<128xf32>) : i32 {
+      // expected-error @below {{the loads carried ahead take more registers per thread than the kernel's prefetch_registers (1)}}
+      %x = tile.load %a[%k] {tilegpu.distance = 2 : i64} : !tile.view<?xf32> -> tensor<128xf32>
       %t = arith.addf %acc, %x : tensor<128xf32>
       scf.yield %t : tensor<128xf32>
     }

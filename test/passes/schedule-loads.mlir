@@ -143,7 +143,8 @@ module attributes {tilegpu.target = "sm_90a"} {
 // 512 f32 elements are 8 registers per thread (their layout: 8 per thread
 // on 4 warps, each element held twice); 512 bf16 elements
 // are 8 too, carried as 4 32-bit words (the accesses are even vectors);
-// a latency above 1 is cut (the loop carries the registers one iteration).
+// x's latency 3 is cut to 1 (the budget: every load gets one iteration
+// first).
 // The last load does not fit in what is left.
 // CHECK-LABEL: func.func @registers
 // CHECK: tile.load {{.*}} {latency = 3 : i64, tilegpu.distance = 1 : i64, tilegpu.latency = 3 : i64}
@@ -192,6 +193,9 @@ module attributes {tilegpu.target = "sm_90a"} {
 // LLVM: %[[Y0:[0-9]+]]:4 = scf.if {{.*}} -> (i32, i32, i32, i32)
 // LLVM: %[[X0:[0-9]+]]:8 = scf.if {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32)
 // LLVM: %{{.*}}:48 = scf.for {{.*}} = %[[X0]]#7, {{.*}} = %[[Y0]]#0, {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32)
+// Each iteration yields x's sets 1 and 2 (%arg27-%arg42), then the x it
+// issued for k + 3; y's sets 1-3 (%arg47-%arg58), then the y for k + 4.
+// LLVM: scf.yield {{.*}}, %arg27, {{.*}}, %arg42, %[[NX:[0-9]+]]#0, {{.*}}, %[[NX]]#7, %arg47, {{.*}}, %arg58, %[[NY:[0-9]+]]#0, %[[NY]]#1, %[[NY]]#2, %[[NY]]#3 : f32
 module attributes {tilegpu.target = "sm_90a"} {
   func.func @registers_deep(%a: !tile.view<?xf32>, %h: !tile.view<?xbf16>, %c: !tile.view<?xf32>, %n: i32) attributes {tile.hints = #tile.hints<{default = {prefetch_registers = 40}}>} {
     %c0 = arith.constant 0 : i32
@@ -204,6 +208,33 @@ module attributes {tilegpu.target = "sm_90a"} {
       %y = tile.load %h[%k] {latency = 6 : i64} : !tile.view<?xbf16> -> tensor<512xbf16>
       %yf = arith.extf %y : tensor<512xbf16> to tensor<512xf32>
       %s = arith.addf %x, %yf : tensor<512xf32>
+      %t = arith.addf %acc, %s : tensor<512xf32>
+      scf.yield %t : tensor<512xf32>
+    }
+    tile.store %r, %c[%c0] : tensor<512xf32>, !tile.view<?xf32>
+    return
+  }
+}
+
+// -----
+
+// The budget goes first to one iteration for every load, then deeper in
+// body order: x (4 registers, latency 2) does not take y's share (taking
+// its 8 first would leave y none).
+// CHECK-LABEL: func.func @registers_shared
+// CHECK: tile.load {{.*}}tilegpu.distance = 1 : i64
+// CHECK: tile.load {{.*}}tilegpu.distance = 1 : i64
+module attributes {tilegpu.target = "sm_90a"} {
+  func.func @registers_shared(%a: !tile.view<?xf32>, %c: !tile.view<?xf32>, %n: i32) attributes {tile.hints = #tile.hints<{default = {prefetch_registers = 8}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<512xf32>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<512xf32>) : i32 {
+      // expected-remark @below {{issued 1 iteration ahead into 4 registers the loop carries; latency 2 cut to 1 (the prefetch_registers budget)}}
+      %x = tile.load %a[%k] {latency = 2 : i64} : !tile.view<?xf32> -> tensor<512xf32>
+      // expected-remark @below {{issued 1 iteration ahead into 4 registers the loop carries}}
+      %y = tile.load %c[%k] : !tile.view<?xf32> -> tensor<512xf32>
+      %s = arith.addf %x, %y : tensor<512xf32>
       %t = arith.addf %acc, %s : tensor<512xf32>
       scf.yield %t : tensor<512xf32>
     }
