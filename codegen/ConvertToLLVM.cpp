@@ -429,8 +429,7 @@ private:
   /// The producer's walk of `block`: loops and branches holding ring loads,
   /// the scalar ops they need, and the copies.
   void emitProducer(Block &block);
-  /// The ring's copy counter (i32), its buffer and its phase for copy `k`.
-  Value wsBuffer(const WsRing &ring, Value stage);
+  /// The buffer and the phase of the ring's copy `k` (i32).
   std::pair<Value, Value> wsStageAndPhase(const WsRing &ring, Value k);
 
   // tcgen05 (sm_100a, sm_103a). A 16-bit mma (or a tf32 one with K-major
@@ -616,8 +615,12 @@ private:
   /// make the thread wait for the load there).
   SmallVector<Value> loadRegisters(tile::LoadOp op, bool packed);
   SmallVector<Value> unpackWords(Type element, ArrayRef<Value> words);
-  /// Buffer `stage` (0 to distance, i32) of a prefetch's ring.
-  Value prefetchBuffer(const Prefetch &p, Value stage);
+  /// Buffer `stage` (i32) of a ring of `bytes`-byte buffers at `offset` of
+  /// dynamic shared memory; of a prefetch's ring (stage 0 to distance).
+  Value ringBuffer(int64_t offset, int64_t bytes, Value stage);
+  Value prefetchBuffer(const Prefetch &p, Value stage) {
+    return ringBuffer(p.offset, p.stageBytes, stage);
+  }
   /// Per load result, the buffer the current iteration reads.
   DenseMap<Value, Value> prefetchedAt;
   /// Per load result prefetched by cp.async, its distance.
@@ -3551,22 +3554,12 @@ KernelEmitter::planRegisterPrefetch(scf::ForOp loop,
   return plan;
 }
 
-Value KernelEmitter::prefetchBuffer(const Prefetch &p, Value stage) {
+Value KernelEmitter::ringBuffer(int64_t offset, int64_t bytes, Value stage) {
   Value base = LLVM::AddressOfOp::create(b, loc, dynamicShared);
-  Value offset = arith::AddIOp::create(
-      b, loc, i32(p.offset),
-      arith::MulIOp::create(b, loc, stage, i32(p.stageBytes)));
+  Value at = arith::AddIOp::create(
+      b, loc, i32(offset), arith::MulIOp::create(b, loc, stage, i32(bytes)));
   return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
-                             ValueRange{offset});
-}
-
-Value KernelEmitter::wsBuffer(const WsRing &ring, Value stage) {
-  Value base = LLVM::AddressOfOp::create(b, loc, dynamicShared);
-  Value offset = arith::AddIOp::create(
-      b, loc, i32(ring.offset),
-      arith::MulIOp::create(b, loc, stage, i32(ring.bytes)));
-  return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
-                             ValueRange{offset});
+                             ValueRange{at});
 }
 
 std::pair<Value, Value> KernelEmitter::wsStageAndPhase(const WsRing &ring,
@@ -3776,7 +3769,7 @@ void KernelEmitter::emitProducer(Block &block) {
       auto [stage, phase] = wsStageAndPhase(ring, k);
       waitTma(MbarRef{ring.empty, stage, ring.slots,
                       arith::XOrIOp::create(b, loc, phase, i32(1))});
-      issueTma(load, wsBuffer(ring, stage),
+      issueTma(load, ringBuffer(ring.offset, ring.bytes, stage),
                MbarRef{ring.full, stage, ring.slots});
       LLVM::StoreOp::create(b, loc, arith::AddIOp::create(b, loc, k, i32(1)),
                             slot);
@@ -4245,7 +4238,8 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     Value k = LLVM::LoadOp::create(b, loc, b.getI32Type(),
                                    phaseSlot(ring->counter));
     auto [stage, phase] = wsStageAndPhase(*ring, k);
-    prefetchedAt[ring->load.getResult()] = wsBuffer(*ring, stage);
+    prefetchedAt[ring->load.getResult()] =
+        ringBuffer(ring->offset, ring->bytes, stage);
     MbarRef full{ring->full, stage, ring->slots, phase};
     prefetchedMbar[ring->load.getResult()] = full;
     LLVM::StoreOp::create(b, loc, arith::AddIOp::create(b, loc, k, i32(1)),

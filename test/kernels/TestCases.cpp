@@ -446,6 +446,26 @@ Case specialCase(std::mt19937 &rng) {
   return c;
 }
 
+/// nestedPipeKernel with TRIANGULAR through `kernel`: C = A Bᵀ, 150x200x300
+/// bf16, one program per 64 rows walking the 64-column blocks, block j
+/// summing the first min(5, j) K tiles of 64 (0, 1, 2, 3).
+Case nestedTriCase(std::mt19937 &rng, const std::string &kernel,
+                   const std::string &label) {
+  Case c = matmulCase(rng, kernel, "tma", DType::bf16, 150, 200, 300, 64, 64,
+                      false, true, true);
+  c.grid[1] = 1;
+  c.label = label;
+  const Tensor &a = c.tensors[0], &b = c.tensors[1];
+  for (int64_t m = 0; m < 150; ++m)
+    for (int64_t n = 0; n < 200; ++n) {
+      double s = 0;
+      for (int64_t k = 0; k < std::min<int64_t>(300, n / 64 * 64); ++k)
+        s += a.values[offset(a, {m, k})] * b.values[offset(b, {n, k})];
+      c.expected[2][m * 200 + n] = s;
+    }
+  return c;
+}
+
 } // namespace
 
 double poisonValue(DType dtype) {
@@ -526,68 +546,35 @@ std::vector<Case> opCases(std::mt19937 &rng) {
   // restarting per program), and the occupancy-sized launch.
   cases.push_back(persistentCopyCase(rng, 3, 37, 200, 5));
   cases.push_back(persistentCopyCase(rng, 20, 1000, 100, 0));
-  for (const char *kernel :
-       {"test_persistent_tma_wgmma_bf16", "test_persistent_ahead_bf16"})
+  // The persistent K loop plain, with prologues ahead, and warp-specialised
+  // (the producer's copies run across programs).
+  const std::pair<const char *, const char *> persistent[] = {
+      {"test_persistent_tma_wgmma_bf16", "persistent tma wgmma pipelined 2/3"},
+      {"test_persistent_ahead_bf16",
+       "persistent tma wgmma 2/3, prologues ahead,"},
+      {"test_persistent_ws_bf16", "warp-specialised persistent tma wgmma 2/3"}};
+  for (auto [kernel, what] : persistent)
     for (int64_t ctas : {4, 0}) {
-      bool ahead = std::string(kernel).find("ahead") != std::string::npos;
-      Case c = matmulCase(rng, kernel,
-                          ahead ? "persistent tma wgmma 2/3, prologues ahead,"
-                                : "persistent tma wgmma pipelined 2/3",
-                          DType::bf16, 300, 520, 200, 64, 128, false, true,
-                          true);
+      Case c = matmulCase(rng, kernel, what, DType::bf16, 300, 520, 200, 64,
+                          128, false, true, true);
       c.persistentCtas = ctas;
       c.label += ctas ? ", 25 programs on 4 CTAs" : ", on the CTAs that fit";
       cases.push_back(std::move(c));
     }
-  {
-    // Column block j sums the first min(5, j) K tiles of 64: 0, 1, 2, 3.
-    Case c = matmulCase(rng, "test_tma_nested_tri_bf16", "tma", DType::bf16,
-                        150, 200, 300, 64, 64, false, true, true);
-    c.grid[1] = 1;
-    c.label = "tma bf16 150x200x300 B^T, K loops of 0-3 tiles by column "
-              "block, prologues ahead";
-    const Tensor &a = c.tensors[0], &b = c.tensors[1];
-    for (int64_t m = 0; m < 150; ++m)
-      for (int64_t n = 0; n < 200; ++n) {
-        double s = 0;
-        for (int64_t k = 0; k < std::min<int64_t>(300, n / 64 * 64); ++k)
-          s += a.values[offset(a, {m, k})] * b.values[offset(b, {n, k})];
-        c.expected[2][m * 200 + n] = s;
-      }
-    cases.push_back(std::move(c));
-  }
+  cases.push_back(nestedTriCase(
+      rng, "test_tma_nested_tri_bf16",
+      "tma bf16 150x200x300 B^T, K loops of 0-3 tiles by column block, "
+      "prologues ahead"));
   // Warp-specialised: K tiles 5, 2 and 1 (fewer than the rings' depths);
-  // persistent, 25 programs on 4 CTAs and on all that fit (the producer's
-  // copies run across programs); nested K loops of 0-3 tiles.
+  // nested K loops of 0-3 tiles.
   for (int64_t K : {300, 100, 20})
     cases.push_back(matmulCase(rng, "test_ws_tma_wgmma_bf16",
                                "warp-specialised tma wgmma 2/3", DType::bf16,
                                150, 200, K, 64, 128, false, true, true));
-  for (int64_t ctas : {4, 0}) {
-    Case c = matmulCase(rng, "test_persistent_ws_bf16",
-                        "warp-specialised persistent tma wgmma 2/3",
-                        DType::bf16, 300, 520, 200, 64, 128, false, true,
-                        true);
-    c.persistentCtas = ctas;
-    c.label += ctas ? ", 25 programs on 4 CTAs" : ", on the CTAs that fit";
-    cases.push_back(std::move(c));
-  }
-  {
-    Case c = matmulCase(rng, "test_ws_nested_tri_bf16", "tma", DType::bf16,
-                        150, 200, 300, 64, 64, false, true, true);
-    c.grid[1] = 1;
-    c.label = "warp-specialised tma bf16 150x200x300 B^T, K loops of 0-3 "
-              "tiles by column block";
-    const Tensor &a = c.tensors[0], &b = c.tensors[1];
-    for (int64_t m = 0; m < 150; ++m)
-      for (int64_t n = 0; n < 200; ++n) {
-        double s = 0;
-        for (int64_t k = 0; k < std::min<int64_t>(300, n / 64 * 64); ++k)
-          s += a.values[offset(a, {m, k})] * b.values[offset(b, {n, k})];
-        c.expected[2][m * 200 + n] = s;
-      }
-    cases.push_back(std::move(c));
-  }
+  cases.push_back(nestedTriCase(
+      rng, "test_ws_nested_tri_bf16",
+      "warp-specialised tma bf16 150x200x300 B^T, K loops of 0-3 tiles by "
+      "column block"));
   cases.push_back(matmulCase(rng, "test_tma_f16_once", "tma", DType::f16, 130,
                              70, 100, 64, 64, false, false, true));
   cases.push_back(matmulCase(rng, "test_tma_wgmma_bf16", "tma wgmma",
