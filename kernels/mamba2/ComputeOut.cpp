@@ -35,7 +35,8 @@ void computeOut(const Config &cfg,
                 View<X, 4, kDense> y,          // (b, L, h, p)
                 I32 hasSeqIdx, I32 hasD, I32 hasZ) {
   const int64_t Q = cfg["Q"], BM = cfg["BLOCK_M"], BP = cfg["BLOCK_P"],
-                BK = cfg["BLOCK_K"];
+                BK = cfg["BLOCK_K"],
+                BS = cfg["BLOCK_S"] ? cfg["BLOCK_S"] : BM;
   const int64_t blocksPerChunk = Q / BM;
   hint("default", "num_warps", cfg["num_warps"]);
   pdlHint(cfg);
@@ -125,32 +126,33 @@ void computeOut(const Config &cfg,
   Tile scale = where(seqT == seqPrev, exp2(acsT), 0.0f);
   Tile acc0 = cs * reshape(scale, {BM, 1});
 
-  // The intra-chunk term, one block of BM source tokens at a time, up to and
-  // including the diagonal block.
+  // The intra-chunk term, one block of BS source tokens at a time (s counts
+  // blocks of BS tokens), up to and including the diagonal.
+  const int64_t sourcePerBlock = BM / BS;
   Tile acsCol = reshape(acsT, {BM, 1});
   Tile out = for_range(
-      {c * blocksPerChunk, r + 1}, acc0, [&](Scalar s, Tile acc) {
+      {c * (Q / BS), (r + 1) * sourcePerBlock}, acc0, [&](Scalar s, Tile acc) {
         // The loads that do not feed the mma first: their latency then
         // overlaps C·Bᵀ (nothing moves them across its waits).
-        Tile acsS = load(acs, {bi, hi, s}, {drop, drop, BM});
-        Tile dtS = load(dt, {bi, hi, s}, {drop, drop, BM});
+        Tile acsS = load(acs, {bi, hi, s}, {drop, drop, BS});
+        Tile dtS = load(dt, {bi, hi, s}, {drop, drop, BS});
         Tile causal =
-            iota({BM, BM}, 0) + r * BM >= iota({BM, BM}, 1) + s * BM;
+            iota({BM, BS}, 0) + r * BM >= iota({BM, BS}, 1) + s * BS;
         Tile mask = if_(
             hasSeqIdx != 0,
             [&] {
-              Tile seqS = load(seqIdx, {bi, s}, {drop, BM});
+              Tile seqS = load(seqIdx, {bi, s}, {drop, BS});
               return causal && (reshape(seqT, {BM, 1}) ==
-                                reshape(seqS, {1, BM}));
+                                reshape(seqS, {1, BS}));
             },
             [&] { return causal; });
-        Tile cb = overState(zeros({BM, BM}), [&](const ScalarArg &k) {
-          return load(B, {bi, s, gi, k}, {drop, BM, drop, BK});
+        Tile cb = overState(zeros({BM, BS}), [&](const ScalarArg &k) {
+          return load(B, {bi, s, gi, k}, {drop, BS, drop, BK});
         });
         // Masked entries may overflow exp2; the select drops them.
-        Tile w = where(mask, exp2(acsCol - reshape(acsS, {1, BM})), 0.0f) *
-                 reshape(dtS, {1, BM});
-        Tile xs = load(x, {bi, s, hi, pb}, {drop, BM, drop, BP});
+        Tile w = where(mask, exp2(acsCol - reshape(acsS, {1, BS})), 0.0f) *
+                 reshape(dtS, {1, BS});
+        Tile xs = load(x, {bi, s, hi, pb}, {drop, BS, drop, BP});
         return mma(cast<X>(cb * w), xs, acc);
       });
 
@@ -189,6 +191,11 @@ const Register registration{{
                          "element type of x, B, C, z and y"),
             tunable("BLOCK_M", {32, 64, 128}, 64, "tokens per program"),
             tunable("BLOCK_P", {32, 64, 128}, 64, "head-dim columns per program"),
+            // Smaller source blocks: 16-22% slower at 32, 50-70% at 16 on
+            // the H200 (bench/results/2026-11-30-compute-out-source-block.md).
+            tunable("BLOCK_S", {0, 16, 32, 64}, 0,
+                    "source tokens per step of the intra-chunk loop (a "
+                    "divisor of BLOCK_M; 0: BLOCK_M)"),
             tunable("BLOCK_K", {16, 32, 64, 128}, 64,
                     "state dimension per mma step"),
             tunable("num_warps", {4, 8}, 4, "warps per program"),
@@ -222,7 +229,7 @@ const Register registration{{
             // tma_store): 1.86 vs 2.01 ms with 3 (154 registers) at b=1
             // L=65536 h=80 n=128 (2026-11-29-wgmma-register-a.md); 3 beat 2
             // (238): bench/results/2026-11-29-mamba2-layouts-pipelining.md.
-            tunable("occupancy", {-1, 0, 1, 2, 3, 4}, -1,
+            tunable("occupancy", {-1, 0, 1, 2, 3, 4, 5}, -1,
                     "CTAs per SM to fit (0: ptxas decides; -1: 4 where they "
                     "fit in shared memory, else 3)"),
             tunable("prefetch_registers", {0, 16, 32}, 0,
@@ -259,6 +266,8 @@ const Register registration{{
     .check = [](const Config &cfg) -> std::string {
       if (cfg.get("Q") % cfg.get("BLOCK_M"))
         return "BLOCK_M must divide Q";
+      if (cfg.get("BLOCK_S") && cfg.get("BLOCK_M") % cfg.get("BLOCK_S"))
+        return "BLOCK_S must divide BLOCK_M";
       if (cfg.get("N_MAX") % cfg.get("BLOCK_K"))
         return "BLOCK_K must divide N_MAX";
       if (cfg.get("warp_specialize") && !cfg.get("wgmma"))

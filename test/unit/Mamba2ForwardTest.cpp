@@ -33,6 +33,7 @@ struct Case {
   double dtMin = 0, dtMax = std::numeric_limits<double>::infinity();
   // Tunables, to exercise blocks that do not divide the shape.
   int64_t blockP = 64, blockN = 64, blockT = 64, blockM = 64, blockK = 64;
+  int64_t blockS = 0; // compute_out's source block (0: BLOCK_M)
 };
 
 std::ostream &operator<<(std::ostream &os, const Case &c) {
@@ -42,7 +43,8 @@ std::ostream &operator<<(std::ostream &os, const Case &c) {
      << " z=" << c.z << " bias=" << c.bias << " softplus=" << c.softplus
      << " init=" << c.init << " seq=" << c.seq << " limit=(" << c.dtMin << ","
      << c.dtMax << ") blocks P" << c.blockP << " N" << c.blockN << " T"
-     << c.blockT << " M" << c.blockM << " K" << c.blockK;
+     << c.blockT << " M" << c.blockM << " K" << c.blockK << " S"
+     << c.blockS;
   return os;
 }
 
@@ -123,6 +125,7 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
                        {{"Q", c.Q},
                         {"X_DTYPE", static_cast<int64_t>(c.x)},
                         {"BLOCK_M", c.blockM},
+                        {"BLOCK_S", c.blockS},
                         {"BLOCK_P", c.blockP},
                         {"BLOCK_K", c.blockK},
                         {"N_MAX", nMax}},
@@ -292,15 +295,16 @@ INSTANTIATE_TEST_SUITE_P(
              [](Case &c) { c.dtMin = 5e-3, c.dtMax = 4e-2; }),
         with(base(2, 190, 2, 32, 32, 1, 64), [](Case &c) { c.init = true; }),
         with(base(2, 250, 2, 32, 32, 1, 64), [](Case &c) { c.seq = true; }),
+        // ... with compute_out's source blocks half its row blocks.
         with(base(2, 250, 2, 32, 32, 1, 64),
-             [](Case &c) { c.seq = c.init = true; }),
+             [](Case &c) { c.seq = c.init = true, c.blockS = 32; }),
         // Groups, f16, dt dtypes, Q = 256, blocks that do not divide.
         base(1, 140, 4, 32, 16, 2, 64),
         with(base(1, 140, 4, 32, 16, 4, 64), [](Case &c) { c.x = DType::f16; }),
         with(base(1, 300, 2, 32, 16, 1, 256), [](Case &c) { c.dt = DType::f32; }),
         with(base(1, 77, 3, 48, 40, 1, 64), [](Case &c) {
           c.dt = DType::f16, c.blockP = 32, c.blockN = 32, c.blockT = 32,
-          c.blockM = 32, c.blockK = 16;
+          c.blockM = 32, c.blockK = 16, c.blockS = 16;
         }),
         // More than 64 state columns (chunk_state's 128-column blocks, two
         // of them, with two batch rows), p not a multiple of 16.
