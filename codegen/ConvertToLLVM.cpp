@@ -149,6 +149,8 @@ public:
   int64_t mbarriersNeeded() const { return numMbarriers; }
   bool usesTma() const { return !tensorMaps.empty(); }
   bool usesTensorMemory() const { return tmemColumns > 0; }
+  /// Tensor-memory columns the kernel allocates (0: none).
+  int64_t tensorMemoryColumns() const { return tmemColumns; }
   /// Compiled for programmatic dependent launch (kernel hint `pdl`).
   bool usesProgrammaticLaunch() const { return usesPdl; }
 
@@ -4873,7 +4875,8 @@ struct ConvertTileGPUToLLVM
         b, module.getLoc(), b.getI32Type(), /*isConstant=*/false,
         LLVM::Linkage::Internal, kTmemSlotName, Attribute(), /*alignment=*/4,
         /*addrSpace=*/3);
-    int64_t sharedBytes = 0, dynamicBytes = 0, numMbarriers = 0;
+    int64_t sharedBytes = 0, dynamicBytes = 0, numMbarriers = 0,
+            tmemColumns = 0, occupancy = 0;
     bool tma = false, tmem = false, pdl = false;
     SmallVector<func::FuncOp> kernels(module.getOps<func::FuncOp>());
     for (func::FuncOp kernel : kernels) {
@@ -4888,9 +4891,19 @@ struct ConvertTileGPUToLLVM
       numMbarriers = std::max(numMbarriers, emitter.mbarriersNeeded());
       tma |= emitter.usesTma();
       tmem |= emitter.usesTensorMemory();
+      tmemColumns = std::max(tmemColumns, emitter.tensorMemoryColumns());
+      if (IntegerAttr hint =
+              tessel::kernelHint(kernel, targetOf(module), "occupancy"))
+        occupancy = std::max(occupancy, hint.getInt());
       pdl |= emitter.usesProgrammaticLaunch();
       kernel.erase();
     }
+    // What the compiler reports per kernel (codegen::Artifact): how many
+    // CTAs fit on an SM, and whether the occupancy hint is met.
+    if (tmemColumns)
+      module->setAttr("tilegpu.tmem_columns", b.getI64IntegerAttr(tmemColumns));
+    if (occupancy)
+      module->setAttr("tilegpu.occupancy", b.getI64IntegerAttr(occupancy));
     if (!tmem)
       tmemSlot.erase();
     if (numMbarriers == 0)

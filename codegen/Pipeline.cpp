@@ -116,6 +116,10 @@ FailureOr<Artifact> compile(ModuleOp module, const TargetInfo &target,
   if (auto bytes =
           module->getAttrOfType<IntegerAttr>("tilegpu.dynamic_shared_bytes"))
     artifact.dynamicSharedBytes = bytes.getInt();
+  if (auto columns = module->getAttrOfType<IntegerAttr>("tilegpu.tmem_columns"))
+    artifact.tmemColumns = columns.getInt();
+  if (auto ctas = module->getAttrOfType<IntegerAttr>("tilegpu.occupancy"))
+    artifact.occupancyHint = ctas.getInt();
   if (artifact.sharedBytes > target.maxStaticShared)
     return module.emitError("kernel '")
            << artifact.kernel << "' needs " << artifact.sharedBytes
@@ -149,6 +153,26 @@ FailureOr<Artifact> compile(ModuleOp module, const TargetInfo &target,
       if (u.kernel == artifact.kernel)
         artifact.usage = u;
   }
+  // ptxas's static shared memory counts the mbarriers too.
+  artifact.residency = residentCtas(
+      target, artifact.numWarps, artifact.usage.registers,
+      std::max(artifact.sharedBytes, artifact.usage.sharedBytes) +
+          artifact.dynamicSharedBytes,
+      artifact.tmemColumns);
+  // ptxas meets an occupancy hint with registers; shared and tensor memory
+  // are the kernel's blocks and stages.
+  if (artifact.occupancyHint > artifact.residency.ctas &&
+      artifact.residency.limit != "registers")
+    artifact.warnings.push_back(
+        "kernel '" + artifact.kernel + "' asks for " +
+        std::to_string(artifact.occupancyHint) +
+        " CTAs per SM (hint 'occupancy'), but its " +
+        artifact.residency.limit.str() + " lets " +
+        std::to_string(artifact.residency.ctas) + " fit on " +
+        target.name.str() +
+        (artifact.residency.limit == "shared memory"
+             ? " (smaller blocks or fewer stages need less)"
+             : ""));
   return artifact;
 }
 

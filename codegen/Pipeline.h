@@ -26,6 +26,14 @@ struct Artifact {
   /// Compiled for programmatic dependent launch (kernel hint `pdl`): launch
   /// it with the programmatic stream serialization attribute.
   bool programmaticLaunch = false;
+  int64_t tmemColumns = 0;   // tensor-memory columns allocated per CTA
+  int64_t occupancyHint = 0; // CTAs per SM the kernel's hint asks for (0: none)
+  /// CTAs per SM that fit (registers as ptxas reported them; unknown, so
+  /// not counted, without a cubin) and what limits them.
+  Residency residency;
+  /// What the caller should tell the user (an occupancy hint the shared or
+  /// tensor memory cannot meet).
+  std::vector<std::string> warnings;
 };
 
 /// Called with (stage name, text) after every stage when dumping.

@@ -711,6 +711,8 @@ int main(int argc, char **argv) {
           ++failures;
           continue;
         }
+        for (const std::string &warning : artifact->warnings)
+          llvm::errs() << "tesselc: warning: " << warning << "\n";
         std::string base = outputDir + "/" + stem;
         bool ok = writeFile(base + ".ptx", artifact->ptx);
         if (emit == "cubin") {
@@ -723,13 +725,16 @@ int main(int argc, char **argv) {
                           "registers {}\nshared_bytes {}\n"
                           "dynamic_shared_bytes {}\nspill_stores {}\n"
                           "spill_loads {}\nstack_bytes {}\n"
-                          "programmatic_launch {}\n",
+                          "programmatic_launch {}\ntmem_columns {}\n"
+                          "ctas_per_sm {}\nctas_limited_by {}\n",
                           kernel->name, targetName,
                           configString(*kernel, config), artifact->numWarps,
                           u.registers, artifact->sharedBytes,
                           artifact->dynamicSharedBytes, u.spillStores,
                           u.spillLoads, u.stackBytes,
-                          artifact->programmaticLaunch ? 1 : 0));
+                          artifact->programmaticLaunch ? 1 : 0,
+                          artifact->tmemColumns, artifact->residency.ctas,
+                          artifact->residency.limit.str()));
         }
         if (!ok) {
           ++failures;
@@ -785,14 +790,23 @@ int main(int argc, char **argv) {
       launched.push_back(std::move(libraryKernel));
   }
   if (!rows.empty()) {
-    fmt::print("{:<16} {:<8} {:>5} {:>5} {:>8} {:>7} {:>9}  {}\n", "kernel",
-               "target", "warps", "regs", "smem", "spills", "cubin",
-               numbered ? "config" : "files");
+    // CTAs/SM: how many fit on an SM at once, and the resource that limits
+    // them (r registers, s shared memory, t tensor memory, w warps, c CTA
+    // slots).
+    fmt::print("{:<16} {:<8} {:>5} {:>5} {:>8} {:>5} {:>7} {:>7} {:>9}  {}\n",
+               "kernel", "target", "warps", "regs", "smem", "tmem", "CTAs/SM",
+               "spills", "cubin", numbered ? "config" : "files");
     for (const Row &row : rows)
       fmt::print(
-          "{:<16} {:<8} {:>5} {:>5} {:>8} {:>7} {:>9}  {}\n", row.kernel,
-          row.target, row.artifact.numWarps, row.artifact.usage.registers,
+          "{:<16} {:<8} {:>5} {:>5} {:>8} {:>5} {:>7} {:>7} {:>9}  {}\n",
+          row.kernel, row.target, row.artifact.numWarps,
+          row.artifact.usage.registers,
           row.artifact.sharedBytes + row.artifact.dynamicSharedBytes,
+          row.artifact.tmemColumns,
+          fmt::format("{} {}", row.artifact.residency.ctas,
+                      row.artifact.residency.limit.empty()
+                          ? ' '
+                          : row.artifact.residency.limit.front()),
           row.artifact.usage.spillStores + row.artifact.usage.spillLoads,
           row.artifact.cubin.size(),
           numbered
