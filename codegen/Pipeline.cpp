@@ -153,7 +153,8 @@ FailureOr<Artifact> compile(ModuleOp module, const TargetInfo &target,
       if (u.kernel == artifact.kernel)
         artifact.usage = u;
   }
-  // ptxas's static shared memory counts the mbarriers too.
+  // ptxas's static shared memory counts the mbarriers too (without a cubin
+  // they are left out, and the registers do not limit).
   artifact.residency = residentCtas(
       target, artifact.numWarps, artifact.usage.registers,
       std::max(artifact.sharedBytes, artifact.usage.sharedBytes) +
