@@ -161,17 +161,22 @@ FailureOr<Artifact> compile(ModuleOp module, const TargetInfo &target,
           artifact.dynamicSharedBytes,
       artifact.tmemColumns);
   // ptxas meets an occupancy hint with registers; shared and tensor memory
-  // are the kernel's blocks and stages.
-  if (artifact.occupancyHint > artifact.residency.ctas &&
-      artifact.residency.limit != "registers")
+  // are the kernel's blocks and stages: they alone (registers aside, which
+  // may tie) must let the hinted CTAs fit.
+  Residency memory =
+      residentCtas(target, artifact.numWarps, /*registers=*/0,
+                   std::max(artifact.sharedBytes, artifact.usage.sharedBytes) +
+                       artifact.dynamicSharedBytes,
+                   artifact.tmemColumns);
+  if (artifact.occupancyHint > memory.ctas &&
+      (memory.limit == "shared memory" || memory.limit == "tensor memory"))
     artifact.warnings.push_back(
         "kernel '" + artifact.kernel + "' asks for " +
         std::to_string(artifact.occupancyHint) +
-        " CTAs per SM (hint 'occupancy'), but its " +
-        artifact.residency.limit.str() + " lets " +
-        std::to_string(artifact.residency.ctas) + " fit on " +
+        " CTAs per SM (hint 'occupancy'), but its " + memory.limit.str() +
+        " lets " + std::to_string(memory.ctas) + " fit on " +
         target.name.str() +
-        (artifact.residency.limit == "shared memory"
+        (memory.limit == "shared memory"
              ? " (smaller blocks or fewer stages need less)"
              : ""));
   return artifact;

@@ -806,7 +806,7 @@ int main(int argc, char **argv) {
           fmt::format("{} {}", row.artifact.residency.ctas,
                       row.artifact.residency.limit.empty()
                           ? ' '
-                          : row.artifact.residency.limit.front()),
+                          : llvm::toLower(row.artifact.residency.limit.front())),
           row.artifact.usage.spillStores + row.artifact.usage.spillLoads,
           row.artifact.cubin.size(),
           numbered
