@@ -585,6 +585,13 @@ private:
     int64_t a = layout.swizzled ? 1024 : 16;
     return (bytes + a - 1) / a * a;
   }
+  /// Bytes of one ring buffer holding `load`'s tile staged as `layout`.
+  static int64_t ringBufferBytes(tile::LoadOp load, StageLayout layout) {
+    auto type = cast<RankedTensorType>(load.getType());
+    return alignFor(layout.elements(type.getShape()) *
+                        storageBytes(type.getElementType()),
+                    layout);
+  }
   /// Element index of `coords` in a tile of `shape` staged as `layout`
   /// (`elementBytes`-byte elements).
   Value stagedIndex(ArrayRef<Value> coords, ArrayRef<int64_t> shape,
@@ -3468,8 +3475,6 @@ KernelEmitter::planPrefetch(scf::ForOp loop,
       return load->emitError()
              << "'" << kDistanceAttr << "' must be in [1, " << kMaxDistance
              << "], got " << distance.getInt();
-    auto type = cast<RankedTensorType>(load.getType());
-    int64_t eb = storageBytes(type.getElementType());
     // Staged as its mma will read it (every use the same way). A tile the
     // threads cannot copy asynchronously (a view without unit stride, say)
     // is loaded where its mma stands, as without a schedule.
@@ -3483,7 +3488,7 @@ KernelEmitter::planPrefetch(scf::ForOp loop,
       plan.push_back({load, *layout, distance.getInt(), 0, 0});
       continue;
     }
-    int64_t bytes = alignFor(layout->elements(type.getShape()) * eb, *layout);
+    int64_t bytes = ringBufferBytes(load, *layout);
     int64_t ring = (distance.getInt() + 1) * bytes;
     int64_t at = alignFor(top, *layout);
     if (at + ring > kRingBudgetBytes)
@@ -3574,18 +3579,10 @@ std::pair<Value, Value> KernelEmitter::wsStageAndPhase(const WsRing &ring,
 }
 
 /// Scalar ops the producer can evaluate by itself: integer and index
-/// arithmetic, constants, program ids, grid sizes and view sizes.
+/// arithmetic, constants, program ids, grid sizes and view sizes (the index
+/// ops of isScalarIndexOp without math).
 static bool producerOp(Operation *op) {
-  if (op->getNumRegions() || op->getNumResults() != 1 ||
-      isa<RankedTensorType>(op->getResult(0).getType()))
-    return false;
-  if (isa<tile::ProgramIdOp, tile::NumProgramsOp, tile::DimOp>(op))
-    return true;
-  if (auto constant = dyn_cast<arith::ConstantOp>(op))
-    return !isa<DenseElementsAttr>(constant.getValue());
-  return op->getDialect() && op->getDialect()->getNamespace() == "arith" &&
-         llvm::all_of(op->getOperandTypes(),
-                      [](Type t) { return !isa<RankedTensorType>(t); });
+  return isScalarIndexOp(op) && !isa<math::MathDialect>(op->getDialect());
 }
 
 LogicalResult KernelEmitter::planWarpSpecialization() {
@@ -3670,7 +3667,6 @@ LogicalResult KernelEmitter::planWarpSpecialization() {
                   Twine(distance.getInt()) + ", not in [1, " +
                   Twine(kMaxDistance) + "]");
     std::optional<StageLayout> layout = loadStage(load);
-    auto type = cast<RankedTensorType>(load.getType());
     WsRing ring;
     ring.load = load;
     auto readsGeneric = [&](Operation *user) {
@@ -3686,9 +3682,7 @@ LogicalResult KernelEmitter::planWarpSpecialization() {
       ring.genericReads |= readsGeneric(user);
     }
     ring.slots = distance.getInt() + 1;
-    ring.bytes = alignFor(layout->elements(type.getShape()) *
-                              storageBytes(type.getElementType()),
-                          *layout);
+    ring.bytes = ringBufferBytes(load, *layout);
     ring.offset = alignFor(top, *layout);
     top = ring.offset + ring.slots * ring.bytes;
     ring.full = numMbarriers;
@@ -3792,6 +3786,9 @@ static Value opaque(OpBuilder &b, Location loc, Value value) {
   Value v = pointer ? LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), value)
                     : value;
   Type t = v.getType();
+  // (Kernel scalars are i32, i64 or f32; any other type goes as it is.)
+  if (!t.isF32() && !t.isInteger(64) && !t.isInteger(32))
+    return value;
   const char *cons = t.isF32() ? "=f,0" : t.isInteger(64) ? "=l,0" : "=r,0";
   Value out = LLVM::InlineAsmOp::create(
                   b, loc, t, ValueRange{v}, "", cons,

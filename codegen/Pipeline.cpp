@@ -155,19 +155,16 @@ FailureOr<Artifact> compile(ModuleOp module, const TargetInfo &target,
   }
   // ptxas's static shared memory counts the mbarriers too (without a cubin
   // they are left out, and the registers do not limit).
-  artifact.residency = residentCtas(
-      target, artifact.numWarps, artifact.usage.registers,
-      std::max(artifact.sharedBytes, artifact.usage.sharedBytes) +
-          artifact.dynamicSharedBytes,
-      artifact.tmemColumns);
+  int64_t shared = std::max(artifact.sharedBytes, artifact.usage.sharedBytes) +
+                   artifact.dynamicSharedBytes;
+  artifact.residency =
+      residentCtas(target, artifact.numWarps, artifact.usage.registers, shared,
+                   artifact.tmemColumns);
   // ptxas meets an occupancy hint with registers; shared and tensor memory
   // are the kernel's blocks and stages: they alone (registers aside, which
   // may tie) must let the hinted CTAs fit.
-  Residency memory =
-      residentCtas(target, artifact.numWarps, /*registers=*/0,
-                   std::max(artifact.sharedBytes, artifact.usage.sharedBytes) +
-                       artifact.dynamicSharedBytes,
-                   artifact.tmemColumns);
+  Residency memory = residentCtas(target, artifact.numWarps, /*registers=*/0,
+                                  shared, artifact.tmemColumns);
   if (artifact.occupancyHint > memory.ctas &&
       (memory.limit == "shared memory" || memory.limit == "tensor memory"))
     artifact.warnings.push_back(

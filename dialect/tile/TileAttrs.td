@@ -111,9 +111,10 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
       around them on its own; the kernel's warps wait where the loads stand
       and free each buffer when the iteration that read it ends. The
       producer gives registers back (`setmaxnreg.dec` to
-      `producer_registers`, 24-256 in steps of 8, default 40), the kernel's
-      warps take them (`setmaxnreg.inc`); the launch starts every thread
-      with the occupancy hint's share of the register file. Diagnosed where
+      `producer_registers`, 24-256 in steps of 8, default 40, at most what
+      the launch gives each thread), the kernel's warps take them
+      (`setmaxnreg.inc`); the launch starts every thread with the occupancy
+      hint's share of the register file. Diagnosed where
       the kernel has no such copy; where a copy's box origin, or the
       bounds or condition of a loop or branch around it, depend on values
       other than scalar arguments, program ids, view sizes and enclosing

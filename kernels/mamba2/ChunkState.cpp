@@ -43,13 +43,11 @@ void chunkState(const Config &cfg,
   // -1: by the block's width, as measured (below).
   occupancyHint(cfg, BN <= 64 ? 4 : 3);
   // Warp-specialised (B's copies by a producer warpgroup; only where the
-  // chunk takes several token blocks, a loop): 2 CTAs of 256 threads per SM,
-  // so that the consumers keep their registers.
-  if (cfg["warp_specialize"] && Q > BT) {
-    warpSpecializeHint(cfg);
-    for (const char *target : {"sm_90a", "sm_100a", "sm_103a"})
-      occupancyHint(cfg, 2, target);
-  }
+  // chunk takes several token blocks, a loop): 2 CTAs per SM (256 threads
+  // each at 4 warps, the producer's included), so that the consumers keep
+  // their registers.
+  if (Q > BT)
+    warpSpecializeHint(cfg, 2);
   hint("default", "prefetch_registers", cfg["prefetch_registers"]);
 
   // Heads vary fastest: neighbouring programs read the same chunk of B (and

@@ -54,10 +54,16 @@ inline dsl::Param warpSpecializeTunable(int64_t value, std::string measured) {
                       "the loops' TMA copies issued by a producer warpgroup "
                       "(1; " + measured + ") or by the kernel's warps (0)");
 }
-inline void warpSpecializeHint(const dsl::Config &cfg) {
+/// With it, `ctas` CTAs per SM to fit (the occupancy tunable's -1): the
+/// rings take shared memory for the whole kernel, and the producer warpgroup
+/// registers.
+inline void warpSpecializeHint(const dsl::Config &cfg, int64_t ctas,
+                               Loc loc = Loc::current()) {
   if (cfg["warp_specialize"])
-    for (const char *target : {"sm_90a", "sm_100a", "sm_103a"})
-      dsl::hint(target, "warp_specialize", 1);
+    for (const char *target : {"sm_90a", "sm_100a", "sm_103a"}) {
+      dsl::hint(target, "warp_specialize", 1, loc);
+      occupancyHint(cfg, ctas, target, loc);
+    }
 }
 
 /// The `num_stages` tunable of the kernels with pipelined loops, and its

@@ -123,6 +123,18 @@ void tmaMatmulBf16(const Config &c) {
          {"a", "b", "c"});
 }
 
+/// tmaMatmulBf16's constants for a 64x128 tile, wgmma, its K loop pipelined
+/// (A 2 and B 3 iterations ahead), with `extra` added.
+std::map<std::string, int64_t>
+pipelinedGemm(std::map<std::string, int64_t> extra = {}) {
+  std::map<std::string, int64_t> constants = {
+      {"BM", 64},    {"BN", 128}, {"BK", 64},    {"TRANS_A", 0},
+      {"TRANS_B", 1}, {"LOOP", 1}, {"WGMMA", 1}, {"num_warps", 4},
+      {"LAT_A", 2},  {"LAT_B", 3}};
+  constants.insert(extra.begin(), extra.end());
+  return constants;
+}
+
 const Register registrations[] = {
     add("test_copy_zero",
         [](const Config &c) {
@@ -282,9 +294,7 @@ const Register registrations[] = {
          {"LAT_B", 2}}),
     add("test_tma_wgmma_pipe_bf16",
         tmaMatmulBf16,
-        {{"BM", 64}, {"BN", 128}, {"BK", 64}, {"TRANS_A", 0}, {"TRANS_B", 1},
-         {"LOOP", 1}, {"WGMMA", 1}, {"num_warps", 4}, {"LAT_A", 2},
-         {"LAT_B", 3}}),
+        pipelinedGemm()),
     // Persistent (tilegpu-persistent-grid): a 3-D grid of copies, and the
     // TMA + wgmma pipelined K loop above, its rings restarting per program,
     // or (_ahead, hint prologue_ahead) each K loop issuing the next
@@ -293,14 +303,10 @@ const Register registrations[] = {
         [](const Config &c) { define(persistentCopyKernel, c, {"x", "y"}); }),
     add("test_persistent_tma_wgmma_bf16",
         tmaMatmulBf16,
-        {{"BM", 64}, {"BN", 128}, {"BK", 64}, {"TRANS_A", 0}, {"TRANS_B", 1},
-         {"LOOP", 1}, {"WGMMA", 1}, {"num_warps", 4}, {"LAT_A", 2},
-         {"LAT_B", 3}, {"PERSISTENT", 1}}),
+        pipelinedGemm({{"PERSISTENT", 1}})),
     add("test_persistent_ahead_bf16",
         tmaMatmulBf16,
-        {{"BM", 64}, {"BN", 128}, {"BK", 64}, {"TRANS_A", 0}, {"TRANS_B", 1},
-         {"LOOP", 1}, {"WGMMA", 1}, {"num_warps", 4}, {"LAT_A", 2},
-         {"LAT_B", 3}, {"PERSISTENT", 1}, {"PROLOGUE_AHEAD", 1}}),
+        pipelinedGemm({{"PERSISTENT", 1}, {"PROLOGUE_AHEAD", 1}})),
     add("test_tma_nested_pipe_bf16",
         [](const Config &c) {
           define(tessel::test::nestedPipeKernel<bf16>, c, {"a", "b", "c"});
@@ -332,14 +338,10 @@ const Register registrations[] = {
     // (the first runs none), without an occupancy hint.
     add("test_ws_tma_wgmma_bf16",
         tmaMatmulBf16,
-        {{"BM", 64}, {"BN", 128}, {"BK", 64}, {"TRANS_A", 0}, {"TRANS_B", 1},
-         {"LOOP", 1}, {"WGMMA", 1}, {"num_warps", 4}, {"LAT_A", 2},
-         {"LAT_B", 3}, {"WS", 1}, {"OCC", 2}}),
+        pipelinedGemm({{"WS", 1}, {"OCC", 2}})),
     add("test_persistent_ws_bf16",
         tmaMatmulBf16,
-        {{"BM", 64}, {"BN", 128}, {"BK", 64}, {"TRANS_A", 0}, {"TRANS_B", 1},
-         {"LOOP", 1}, {"WGMMA", 1}, {"num_warps", 4}, {"LAT_A", 2},
-         {"LAT_B", 3}, {"PERSISTENT", 1}, {"WS", 1}, {"OCC", 2}}),
+        pipelinedGemm({{"PERSISTENT", 1}, {"WS", 1}, {"OCC", 2}})),
     add("test_ws_nested_tri_bf16",
         [](const Config &c) {
           define(tessel::test::nestedPipeKernel<bf16>, c, {"a", "b", "c"});
