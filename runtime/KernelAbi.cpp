@@ -116,6 +116,7 @@ Status packArguments(const std::vector<Arg> &args, PackedArgs *out,
   // Lay the slots out first, so that the buffer is allocated once and the
   // pointers into it are taken after it stops moving.
   std::vector<ParamSlot> slots;
+  slots.reserve(4 * args.size() + maps.size());
   size_t cursor = 0;
   auto addSlot = [&](size_t size, ParamKind kind, size_t argIndex, int dim) {
     cursor = alignTo(cursor, size);
@@ -205,45 +206,46 @@ static bool isMultipleOf16(int64_t elements, int elementBytes) {
 }
 
 static Status validateView(size_t index, const ViewArg &view) {
-  const std::string where = argPrefix(index, "view");
+  // (Built only for a message: launches that pass format nothing.)
+  auto where = [&] { return argPrefix(index, "view"); };
   const int eb = view.elementBytes;
   if (eb != 1 && eb != 2 && eb != 4 && eb != 8 && eb != 16)
-    return Status::error(where + ": element size " + std::to_string(eb) +
+    return Status::error(where() + ": element size " + std::to_string(eb) +
                          " bytes is not 1, 2, 4, 8 or 16");
   if (view.sizes.size() != view.strides.size())
     return Status::error(
-        where + ": rank mismatch: " + std::to_string(view.sizes.size()) +
+        where() + ": rank mismatch: " + std::to_string(view.sizes.size()) +
         " sizes but " + std::to_string(view.strides.size()) + " strides");
   bool empty = false;
   for (size_t d = 0; d < view.sizes.size(); ++d) {
     if (view.sizes[d] < 0)
-      return Status::error(where + ": size " + std::to_string(d) +
+      return Status::error(where() + ": size " + std::to_string(d) +
                            " is negative (" + std::to_string(view.sizes[d]) +
                            "), sizes " + joinInts(view.sizes));
     empty |= view.sizes[d] == 0;
   }
   if (unsigned unknown = view.flags & ~unsigned(kAligned16 | kUnitStride))
-    return Status::error(where + ": unknown flag bits " + hex(unknown));
+    return Status::error(where() + ": unknown flag bits " + hex(unknown));
   if (view.ptr == 0 && !empty)
-    return Status::error(where + ": null pointer with non-empty extent " +
+    return Status::error(where() + ": null pointer with non-empty extent " +
                          joinInts(view.sizes));
   if (view.flags & kAligned16) {
     if (view.ptr % 16 != 0)
-      return Status::error(where + ": flagged kAligned16 but the pointer " +
+      return Status::error(where() + ": flagged kAligned16 but the pointer " +
                            hex(view.ptr) + " is not a multiple of 16 bytes");
     for (size_t d = 0; d + 1 < view.strides.size(); ++d)
       if (!isMultipleOf16(view.strides[d], eb))
         return Status::error(
-            where + ": flagged kAligned16 but stride " + std::to_string(d) +
+            where() + ": flagged kAligned16 but stride " + std::to_string(d) +
             " (" + std::to_string(view.strides[d]) + " elements of " +
             std::to_string(eb) + " bytes) is not a multiple of 16 bytes");
   }
   if (view.flags & kUnitStride) {
     if (view.strides.empty())
-      return Status::error(where +
+      return Status::error(where() +
                            ": flagged kUnitStride but has no dimensions");
     if (view.strides.back() != 1)
-      return Status::error(where +
+      return Status::error(where() +
                            ": flagged kUnitStride but its last stride "
                            "is " +
                            std::to_string(view.strides.back()) + ", not 1");
@@ -337,26 +339,28 @@ static Status validateShape(const LaunchConfig &config,
 
 static Status validateTensorMap(size_t m, const TensorMapSpec &spec,
                                 const std::vector<Arg> &args) {
-  const std::string where = "tensor map " + std::to_string(m) + " (argument " +
-                            std::to_string(spec.arg) + ")";
+  auto where = [&] {
+    return "tensor map " + std::to_string(m) + " (argument " +
+           std::to_string(spec.arg) + ")";
+  };
   const ViewArg *view =
       spec.arg < args.size() ? std::get_if<ViewArg>(&args[spec.arg]) : nullptr;
   if (!view)
-    return Status::error(where + ": the kernel copies a view there, but the "
+    return Status::error(where() + ": the kernel copies a view there, but the "
                                  "argument is not a view");
   const size_t rank = view->sizes.size();
   if (rank < 1 || rank > 5 || spec.box.size() != rank)
-    return Status::error(where + ": a view of rank " + std::to_string(rank) +
+    return Status::error(where() + ": a view of rank " + std::to_string(rank) +
                          " for a box of rank " +
                          std::to_string(spec.box.size()) +
                          " (TMA copies ranks 1..5)");
   const int eb = view->elementBytes;
   for (size_t d = 0; d < rank; ++d) {
     if (spec.box[d] < 1 || spec.box[d] > 256)
-      return Status::error(where + ": box " + joinInts(spec.box) +
+      return Status::error(where() + ": box " + joinInts(spec.box) +
                            " has an extent outside 1..256");
     if (view->sizes[d] < 1 || view->sizes[d] > (int64_t{1} << 32))
-      return Status::error(where + ": the TMA cannot read a view of sizes " +
+      return Status::error(where() + ": the TMA cannot read a view of sizes " +
                            joinInts(view->sizes) +
                            " (each must be 1..2^32)");
   }
@@ -364,7 +368,7 @@ static Status validateTensorMap(size_t m, const TensorMapSpec &spec,
   // size than it was compiled for would deliver fewer or more bytes than it
   // waits for.
   if (spec.box.back() * eb != spec.swizzleBytes)
-    return Status::error(where + ": box rows of " +
+    return Status::error(where() + ": box rows of " +
                          std::to_string(spec.box.back() * eb) +
                          " bytes (" + std::to_string(spec.box.back()) +
                          " elements of " + std::to_string(eb) +
@@ -373,17 +377,17 @@ static Status validateTensorMap(size_t m, const TensorMapSpec &spec,
                          ": the view's element size is not the kernel's");
   if (spec.store && (view->sizes.back() * eb) % 16 != 0)
     return Status::error(
-        where + ": the kernel stores through the TMA, which writes whole "
+        where() + ": the kernel stores through the TMA, which writes whole "
                 "16-byte chunks along the last dimension: its extent must be "
                 "a multiple of 16 bytes, got " +
         std::to_string(view->sizes.back()) + " elements of " +
         std::to_string(eb) + " bytes");
   if (view->ptr % 16 != 0)
-    return Status::error(where + ": the TMA needs a 16-byte aligned base "
+    return Status::error(where() + ": the TMA needs a 16-byte aligned base "
                                  "address, got " +
                          hex(view->ptr));
   if (view->strides.back() != 1)
-    return Status::error(where + ": the TMA needs unit stride along the last "
+    return Status::error(where() + ": the TMA needs unit stride along the last "
                                  "dimension, got " +
                          std::to_string(view->strides.back()));
   for (size_t d = 0; d + 1 < rank; ++d) {
@@ -391,7 +395,7 @@ static Status validateTensorMap(size_t m, const TensorMapSpec &spec,
     if (stride <= 0 || !isMultipleOf16(stride, eb) ||
         stride > (int64_t{1} << 40) / eb)
       return Status::error(
-          where + ": the TMA needs every stride but the last to be a "
+          where() + ": the TMA needs every stride but the last to be a "
                   "positive multiple of 16 bytes below 2^40 bytes; stride " +
           std::to_string(d) + " is " + std::to_string(stride) +
           " elements of " + std::to_string(eb) + " bytes");

@@ -567,11 +567,17 @@ Status Kernel::physicalGrid(const LaunchConfig &config, Dim3 *out) const {
 
 Status Kernel::launch(const LaunchConfig &config, const std::vector<Arg> &args,
                       CUstream stream) const {
-  const std::string what = "kernel '" + name_ + "'";
+  // The messages are built only when something fails: a launch that
+  // succeeds formats no strings (host time per launch matters for small
+  // kernels).
+  auto what = [&] { return "kernel '" + name_ + "'"; };
+  auto inLaunch = [&](Status s) {
+    return std::move(s).withContext("launch of " + what());
+  };
   if (!function_)
     return Status::error("launch of a Kernel that was never loaded");
-  TESSEL_RT_TRY(validateLaunch(config, args, limits_, tensorMaps_)
-                    .withContext("launch of " + what));
+  if (Status s = validateLaunch(config, args, limits_, tensorMaps_); !s.ok())
+    return inLaunch(std::move(s));
   if (config.grid.x == 0 || config.grid.y == 0 || config.grid.z == 0)
     return Status::success();
 
@@ -586,16 +592,17 @@ Status Kernel::launch(const LaunchConfig &config, const std::vector<Arg> &args,
   }
   const std::vector<Arg> &kernelArgs = persistent_ ? withGrid : args;
   PackedArgs packed;
-  TESSEL_RT_TRY(packArguments(kernelArgs, &packed, tensorMaps_)
-                    .withContext("launch of " + what));
+  if (Status s = packArguments(kernelArgs, &packed, tensorMaps_); !s.ok())
+    return inLaunch(std::move(s));
   for (size_t i = 0; i < packed.numParams(); ++i)
     if (packed.slots()[i].kind == ParamKind::TensorMap)
-      TESSEL_RT_TRY(encodeTensorMap(tensorMaps_[packed.slots()[i].argIndex],
-                                    kernelArgs, packed.slotData(i))
-                        .withContext("launch of " + what));
+      if (Status s = encodeTensorMap(tensorMaps_[packed.slots()[i].argIndex],
+                                     kernelArgs, packed.slotData(i));
+          !s.ok())
+        return inLaunch(std::move(s));
   if (parametersKnown_)
-    TESSEL_RT_TRY(
-        checkSignature(packed, parameters_).withContext("launch of " + what));
+    if (Status s = checkSignature(packed, parameters_); !s.ok())
+      return inLaunch(std::move(s));
 
   if (config.dynamicSharedBytes > attributes_.maxDynamicSharedBytes &&
       !sharedOptIn_.load(std::memory_order_acquire)) {
@@ -607,7 +614,7 @@ Status Kernel::launch(const LaunchConfig &config, const std::vector<Arg> &args,
         cuFuncSetAttribute(function_,
                            CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                            static_cast<int>(allowed)),
-        "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", what));
+        "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", what()));
     sharedOptIn_.store(true, std::memory_order_release);
   }
 
@@ -618,15 +625,22 @@ Status Kernel::launch(const LaunchConfig &config, const std::vector<Arg> &args,
 
   const unsigned blockX = 32u * static_cast<unsigned>(config.numWarps);
   const unsigned shared = static_cast<unsigned>(config.dynamicSharedBytes);
-  const std::string detail = what + " (grid " + dims(grid) + ", " +
-                             std::to_string(blockX) + " threads, " +
-                             std::to_string(shared) + " B dynamic shared";
   const bool compiledCluster = attributes_.requiredCluster.x > 0 ||
                                attributes_.requiredCluster.y > 0 ||
                                attributes_.requiredCluster.z > 0;
   const bool setCluster =
       !compiledCluster &&
       (config.cluster != Dim3{} || attributes_.clusterSizeMustBeSet);
+  // What the driver was asked, for its error message.
+  auto detail = [&] {
+    return what() + " (grid " + dims(grid) + ", " + std::to_string(blockX) +
+           " threads, " + std::to_string(shared) + " B dynamic shared" +
+           (setCluster ? ", cluster " + dims(config.cluster) : std::string()) +
+           (config.programmaticLaunch ? ", programmatic dependent launch"
+                                      : "") +
+           ")";
+  };
+  CUresult result;
   if (setCluster || config.programmaticLaunch) {
     CUlaunchAttribute attributes[2] = {};
     unsigned numAttributes = 0;
@@ -653,21 +667,19 @@ Status Kernel::launch(const LaunchConfig &config, const std::vector<Arg> &args,
     launchConfig.hStream = stream;
     launchConfig.attrs = attributes;
     launchConfig.numAttrs = numAttributes;
-    return checkCu(cuLaunchKernelEx(&launchConfig, function_,
-                                    packed.kernelParams(), nullptr),
-                   "cuLaunchKernelEx",
-                   detail + (setCluster ? ", cluster " + dims(config.cluster)
-                                        : std::string()) +
-                       (config.programmaticLaunch
-                            ? ", programmatic dependent launch"
-                            : "") +
-                       ")");
+    result = cuLaunchKernelEx(&launchConfig, function_, packed.kernelParams(),
+                              nullptr);
+    if (result != CUDA_SUCCESS)
+      return checkCu(result, "cuLaunchKernelEx", detail());
+    return Status::success();
   }
-  return checkCu(cuLaunchKernel(function_, static_cast<unsigned>(grid.x),
-                                static_cast<unsigned>(grid.y),
-                                static_cast<unsigned>(grid.z), blockX, 1, 1,
-                                shared, stream, packed.kernelParams(), nullptr),
-                 "cuLaunchKernel", detail + ")");
+  result = cuLaunchKernel(function_, static_cast<unsigned>(grid.x),
+                          static_cast<unsigned>(grid.y),
+                          static_cast<unsigned>(grid.z), blockX, 1, 1, shared,
+                          stream, packed.kernelParams(), nullptr);
+  if (result != CUDA_SUCCESS)
+    return checkCu(result, "cuLaunchKernel", detail());
+  return Status::success();
 }
 
 //===----------------------------------------------------------------------===//
