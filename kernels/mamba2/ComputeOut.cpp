@@ -46,7 +46,7 @@ void computeOut(const Config &cfg,
     hint("sm_90a", "wgmma", 1);
   hint("sm_90a", "wgmma_register_a", cfg["wgmma_register_a"]);
   hint("default", "tcgen05_tmem_a", cfg["tcgen05_tmem_a"]);
-  // -1: 4 CTAs per SM where their shared memory fits (49152 bytes each: A
+  // -1: 4 CTAs per SM where their shared memory fits (49408 bytes each: A
   // of P·x from registers on sm_90a, through tensor memory on sm_100a/
   // sm_103a, and y stored directly), else 3. Measured on the H200 (4 beat 3
   // by 7-12%); on Blackwell the same rule by analogy, not measured (there 4
@@ -67,9 +67,12 @@ void computeOut(const Config &cfg,
   // Addresses recomputed per loop iteration: no spills at 128 registers
   // (24 bytes without) and 1-2% faster on the H200 with the state dimension
   // in loops (N_MAX = 0); 1.4% slower with it unrolled (N_MAX = 64), so
-  // there it stays off (bench/results/2026-11-30-refresh-in-loops.md).
+  // there it stays off (bench/results/2026-11-30-refresh-in-loops.md). On
+  // sm_100a/sm_103a too: there it keeps compute_out free of spills at 128
+  // registers since D x_t joined the prologue (80 bytes spilled without).
   if (cfg["refresh_in_loops"] && cfg["N_MAX"] == 0)
-    hint("sm_90a", "refresh_in_loops", 1);
+    for (const char *target : {"sm_90a", "sm_100a", "sm_103a"})
+      hint(target, "refresh_in_loops", 1);
 
   // Heads vary fastest: the programs running at once share their blocks of
   // C and B (read from L2 instead of once per head from memory).
@@ -110,6 +113,19 @@ void computeOut(const Config &cfg,
     });
   };
 
+  // D x_t, loaded before the state term's copies are waited for (its
+  // latency then overlaps theirs) and added to the accumulator the
+  // intra-chunk loop starts from: compute_out 2.7-4% faster on the H200
+  // than with x_t loaded after the loop, where every CTA waited for it
+  // (bench/results/2026-11-30-early-dx.md).
+  Tile xt = if_(
+      hasD != 0,
+      [&] { return load(x, {bi, r, hi, pb}, {drop, BM, drop, BP}); },
+      [&] { return zeros({BM, BP}, dtypeOf<X>()); });
+  Tile dRow = if_(
+      hasD != 0, [&] { return load(D, {hi, pb}, {drop, BP}); },
+      [&] { return zeros({BP}); });
+
   // The state term: C_t · S_cᵀ over the state dimension, block by block.
   Tile cs = overState(zeros({BM, BP}), [&](const ScalarArg &k) {
     return load(states, {bi, c, hi, pb, k}, {drop, drop, drop, BP, BK});
@@ -121,7 +137,8 @@ void computeOut(const Config &cfg,
       [&] { return load(seqIdx, {bi, c * Q - 1}, {drop, 1}); },
       [&] { return zeros({1}, DType::i32); });
   Tile scale = where(seqT == seqPrev, exp2(acsT), 0.0f);
-  Tile acc0 = cs * reshape(scale, {BM, 1});
+  Tile acc0 = cs * reshape(scale, {BM, 1}) +
+              cast<float>(xt) * reshape(dRow, {1, BP});
 
   // The intra-chunk term, one block of BS source tokens at a time (s counts
   // blocks of BS tokens), up to and including the diagonal.
@@ -153,14 +170,6 @@ void computeOut(const Config &cfg,
         return mma(cast<X>(cb * w), xs, acc);
       });
 
-  Tile xt = load(x, {bi, r, hi, pb}, {drop, BM, drop, BP});
-  out = if_(
-      hasD != 0,
-      [&] {
-        Tile d = load(D, {hi, pb}, {drop, BP});
-        return out + cast<float>(xt) * reshape(d, {1, BP});
-      },
-      [&] { return out; });
   out = if_(
       hasZ != 0,
       [&] {
