@@ -127,7 +127,11 @@ struct ScheduleLoads
   /// starve another of any.)
   void scheduleInRegisters(
       ArrayRef<std::pair<tile::LoadOp, int64_t>> loads, int64_t registers) {
-    SmallVector<std::pair<tile::LoadOp, int64_t>> taken; // load, latency
+    struct Taken {
+      tile::LoadOp load;
+      int64_t latency, words; // words: 32-bit registers per set carried
+    };
+    SmallVector<Taken> taken;
     for (auto [load, latency] : loads) {
       if (std::string problem = registerPipelineProblem(load);
           !problem.empty()) {
@@ -144,10 +148,9 @@ struct ScheduleLoads
         continue;
       }
       registers -= words;
-      taken.push_back({load, latency});
+      taken.push_back({load, latency, words});
     }
-    for (auto [load, latency] : taken) {
-      int64_t words = carriedWords(load);
+    for (auto [load, latency, words] : taken) {
       int64_t distance = std::min(latency, kMaxRegisterDistance);
       if (words)
         distance = std::min(distance, 1 + registers / words);
