@@ -188,6 +188,8 @@ private:
   /// Transposes only ever used as mma operands: not emitted, the mma stages
   /// their sources instead (see emitMma).
   DenseSet<Value> foldedPermutes;
+  /// Whether generic code touches dynamic shared memory (see run()).
+  bool genericDynamicShared = true;
 
   // Constants and small helpers.
   Value i32(int64_t v) {
@@ -701,6 +703,17 @@ private:
         b, loc, NVVM::ProxyKind::async_shared,
         NVVM::SharedSpaceAttr::get(b.getContext(),
                                    NVVM::SharedSpace::shared_cta));
+  }
+  /// Before the copy engine refills dynamic shared memory (a ring's first
+  /// buffers, a resident buffer): orders earlier generic accesses there
+  /// before its writes. Without any (genericDynamicShared), only the copy
+  /// engine writes there and only wgmma/tcgen05 read it, all through the
+  /// asynchronous proxy: the barrier that follows (every reader done) is
+  /// enough, and the fence, which waits for the thread's outstanding loads
+  /// (MEMBAR), is left out.
+  void fenceBeforeRefill() {
+    if (genericDynamicShared)
+      fenceAsyncShared();
   }
   /// A CTA barrier that also orders tcgen05 operations across it.
   void tcgen05Barrier() {
@@ -1562,7 +1575,7 @@ void KernelEmitter::emitResident(tile::LoadOp load) {
   // Readers of the buffer's previous contents (an enclosing loop's previous
   // iteration, an earlier loop's buffers at the same offsets) are done, and
   // their generic accesses come before the copy engine's writes.
-  fenceAsyncShared();
+  fenceBeforeRefill();
   barrier();
   Value base = LLVM::AddressOfOp::create(b, loc, dynamicShared);
   Value dst = LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
@@ -4073,7 +4086,7 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     if (!plan.empty()) {
       // (Generic accesses there come before the copy engine's writes.)
       if (anyTma)
-        fenceAsyncShared();
+        fenceBeforeRefill();
       barrier();
       pendingLoads.clear();
       pendingStores.clear();
@@ -4284,7 +4297,7 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     Value s = regs[outer.getInductionVar()][0];
     auto [sNext, sOk] = stepFrom(s, regs[outer.getUpperBound()][0],
                                  regs[outer.getStep()][0]);
-    fenceAsyncShared();
+    fenceBeforeRefill();
     barrier();
     ifElse(sOk, {}, [&] {
       // With the enclosing body's values the bounds and indices use
@@ -4617,6 +4630,32 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
 
   if (failed(planTensorMaps()) || failed(planWarpSpecialization()))
     return failure();
+  // Generic code reaches the dynamic shared memory (rings, resident
+  // buffers) only through the loads staged there for an mma: copied by
+  // cp.async rather than the TMA, or read by mma.sync (ldmatrix) rather than
+  // wgmma/tcgen05. (Everything else the threads stage goes to the static
+  // scratch buffer.) Conservatively per kernel.
+  genericDynamicShared = false;
+  kernel.walk([&](tile::LoadOp load) {
+    if (!loadsIntoMma(load))
+      return;
+    if (!tmaOf.count(load)) {
+      genericDynamicShared = true;
+      return;
+    }
+    auto readsAsync = [&](Operation *user) {
+      auto mma = dyn_cast<tile::MmaOp>(user);
+      return mma && (usesWgmma(mma) || usesTcgen05(mma));
+    };
+    for (Operation *user : load->getUsers()) {
+      if (isa<tile::PermuteOp>(user)) {
+        for (Operation *inner : user->getUsers())
+          genericDynamicShared |= !readsAsync(inner);
+        continue;
+      }
+      genericDynamicShared |= !readsAsync(user);
+    }
+  });
   // The ABI: a view is (pointer, sizes..., strides...), scalars as they are,
   // then one CUtensorMap (128 bytes, 64-byte aligned, a grid constant) per
   // tensor map.

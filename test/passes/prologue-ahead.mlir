@@ -24,8 +24,10 @@
 // LLVM: scf.yield
 // The next column block, j + 1 (B's box starts at its row 64 (j + 1)):
 // LLVM: %[[NEXT:.*]] = arith.addi %[[J]], %{{.*}} : i32
-// LLVM: nvvm.fence.proxy
-// LLVM-NEXT: nvvm.barrier0
+// Only wgmma reads the rings, through the asynchronous proxy the copy engine
+// writes them with: a barrier (every reader done), no proxy fence.
+// LLVM-NOT: nvvm.fence.proxy
+// LLVM: nvvm.barrier0
 // LLVM-NEXT: scf.if
 // LLVM: nvvm.cp.async.bulk.tensor.shared.cluster.global
 // LLVM: %[[ROW:.*]] = arith.muli %[[NEXT]], %{{.*}} : i32
