@@ -643,6 +643,10 @@ private:
   /// 16-bit mma, or a tf32 one with K-major operands, whose accumulator is
   /// in a warpgroup #tilegpu.mma layout: asyncAccLayout).
   bool usesWgmma(tile::MmaOp op);
+  /// Whether something reads the shared-memory copy of `load` (staged for
+  /// its mmas) through the generic proxy: an mma that is neither wgmma nor
+  /// tcgen05 (mma.sync's ldmatrix), directly or through a transpose.
+  bool readsGeneric(tile::LoadOp load);
   /// How `op` stages its A (`isA`) or B operand, staged transposed when the
   /// operand is a folded permute.
   StageLayout operandStage(tile::MmaOp op, bool isA, bool transposed);
@@ -704,13 +708,16 @@ private:
         NVVM::SharedSpaceAttr::get(b.getContext(),
                                    NVVM::SharedSpace::shared_cta));
   }
-  /// Before the copy engine refills dynamic shared memory (a ring's first
-  /// buffers, a resident buffer): orders earlier generic accesses there
-  /// before its writes. Without any (genericDynamicShared), only the copy
+  /// Before the copy engine first fills a loop's ring or a resident buffer
+  /// in dynamic shared memory: orders earlier generic accesses there before
+  /// its writes. Where there are none (!genericDynamicShared), only the copy
   /// engine writes there and only wgmma/tcgen05 read it, all through the
   /// asynchronous proxy: the barrier that follows (every reader done) is
   /// enough, and the fence, which waits for the thread's outstanding loads
-  /// (MEMBAR), is left out.
+  /// (MEMBAR in SASS), is left out. (The refills of later iterations inside
+  /// a loop rely on the CTA barrier alone, as they always have; a
+  /// warp-specialised consumer fences before freeing a buffer mma.sync
+  /// read.)
   void fenceBeforeRefill() {
     if (genericDynamicShared)
       fenceAsyncShared();
@@ -1423,6 +1430,23 @@ static tilegpu::MmaLayoutAttr asyncAccLayout(tile::MmaOp op) {
   if (!layout || tilegpu::getLayout(op.getType()) != layout)
     return {};
   return layout;
+}
+
+bool KernelEmitter::readsGeneric(tile::LoadOp load) {
+  auto generic = [&](Operation *user) {
+    auto mma = dyn_cast<tile::MmaOp>(user);
+    return !mma || !(usesWgmma(mma) || usesTcgen05(mma));
+  };
+  for (Operation *user : load->getUsers()) {
+    if (isa<tile::PermuteOp>(user)) {
+      if (llvm::any_of(user->getUsers(), generic))
+        return true;
+      continue;
+    }
+    if (generic(user))
+      return true;
+  }
+  return false;
 }
 
 bool KernelEmitter::usesWgmma(tile::MmaOp op) {
@@ -3682,18 +3706,7 @@ LogicalResult KernelEmitter::planWarpSpecialization() {
     std::optional<StageLayout> layout = loadStage(load);
     WsRing ring;
     ring.load = load;
-    auto readsGeneric = [&](Operation *user) {
-      auto mma = dyn_cast<tile::MmaOp>(user);
-      return !mma || !(usesWgmma(mma) || usesTcgen05(mma));
-    };
-    for (Operation *user : load->getUsers()) {
-      if (auto permute = dyn_cast<tile::PermuteOp>(user)) {
-        for (Operation *inner : permute->getUsers())
-          ring.genericReads |= readsGeneric(inner);
-        continue;
-      }
-      ring.genericReads |= readsGeneric(user);
-    }
+    ring.genericReads = readsGeneric(load);
     ring.slots = distance.getInt() + 1;
     ring.bytes = ringBufferBytes(load, *layout);
     ring.offset = alignFor(top, *layout);
@@ -4637,24 +4650,9 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
   // scratch buffer.) Conservatively per kernel.
   genericDynamicShared = false;
   kernel.walk([&](tile::LoadOp load) {
-    if (!loadsIntoMma(load))
+    if (!loadsIntoMma(load) && !residentLoads.contains(load))
       return;
-    if (!tmaOf.count(load)) {
-      genericDynamicShared = true;
-      return;
-    }
-    auto readsAsync = [&](Operation *user) {
-      auto mma = dyn_cast<tile::MmaOp>(user);
-      return mma && (usesWgmma(mma) || usesTcgen05(mma));
-    };
-    for (Operation *user : load->getUsers()) {
-      if (isa<tile::PermuteOp>(user)) {
-        for (Operation *inner : user->getUsers())
-          genericDynamicShared |= !readsAsync(inner);
-        continue;
-      }
-      genericDynamicShared |= !readsAsync(user);
-    }
+    genericDynamicShared |= !tmaOf.count(load) || readsGeneric(load);
   });
   // The ABI: a view is (pointer, sizes..., strides...), scalars as they are,
   // then one CUtensorMap (128 bytes, 64-byte aligned, a grid constant) per

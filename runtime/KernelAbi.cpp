@@ -116,7 +116,13 @@ Status packArguments(const std::vector<Arg> &args, PackedArgs *out,
   // Lay the slots out first, so that the buffer is allocated once and the
   // pointers into it are taken after it stops moving.
   std::vector<ParamSlot> slots;
-  slots.reserve(4 * args.size() + maps.size());
+  size_t numSlots = maps.size();
+  for (const Arg &arg : args)
+    if (const auto *view = std::get_if<ViewArg>(&arg))
+      numSlots += 1 + view->sizes.size() + view->strides.size();
+    else
+      ++numSlots;
+  slots.reserve(numSlots);
   size_t cursor = 0;
   auto addSlot = [&](size_t size, ParamKind kind, size_t argIndex, int dim) {
     cursor = alignTo(cursor, size);

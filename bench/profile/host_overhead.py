@@ -84,10 +84,6 @@ rows.append(("library workspace_size", med_us(lambda: tm._workspace_size(args, t
 rows.append(("ctypes call of a trivial function", med_us(lambda: tm._last_error())))
 rows.append(("torch.empty(y)", med_us(lambda: torch.empty(x.shape, dtype=x.dtype, device=x.device))))
 rows.append(("torch.empty(workspace)", med_us(lambda: torch.empty(nbytes, dtype=torch.uint8, device=x.device))))
-with torch.cuda.device(0):
-    rows.append(("with torch.cuda.device(0)", med_us(lambda: None)))
-
-
 def in_device():
     with torch.cuda.device(0):
         pass

@@ -115,9 +115,9 @@ void computeOut(const Config &cfg,
 
   // D x_t, loaded before the state term's copies are waited for (its
   // latency then overlaps theirs) and added to the accumulator the
-  // intra-chunk loop starts from: compute_out 2.7-4% faster on the H200
-  // than with x_t loaded after the loop, where every CTA waited for it
-  // (bench/results/2026-11-30-early-dx.md).
+  // intra-chunk loop starts from: compute_out 3-4% faster on the H200 (at
+  // L = 65536, n = 64 and 128) than with x_t loaded after the loop, where
+  // every CTA waited for it (bench/results/2026-11-30-early-dx.md).
   Tile xt = if_(
       hasD != 0,
       [&] { return load(x, {bi, r, hi, pb}, {drop, BM, drop, BP}); },
@@ -248,7 +248,7 @@ const Register registration{{
             // costs a CTA per SM (bench/results/2026-11-30-pipeline-depth.md).
             stagesTunable("3: 16-26% slower on the H200"),
             tunable("refresh_in_loops", {0, 1}, 1,
-                    "sm_90a, with N_MAX = 0: each loop iteration re-reads "
+                    "with N_MAX = 0: each loop iteration re-reads "
                     "the thread index and parameters (fewer registers "
                     "held)"),
             persistentTunable(0, "on the H200 0-15% slower, bench/results/2026-11-30-persistent.md"),

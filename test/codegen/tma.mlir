@@ -58,8 +58,8 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
 // each thread waits on the mbarrier of the current buffer with the parity
 // bit it keeps for that buffer (selected by the stage). No cp.async group.
 // mma.sync reads the buffers with ldmatrix, through the generic proxy: the
-// copies that refill them wait behind a proxy fence (without generic readers
-// a barrier alone frees a buffer: prologue-ahead.mlir).
+// loop's first copies wait behind a proxy fence (without generic readers the
+// barrier alone: prologue-ahead.mlir); its later refills, behind the barrier.
 // CHECK: module attributes {tilegpu.dynamic_shared_bytes = 32768 : i64
 // CHECK: llvm.mlir.global external @tessel_dsmem() {addr_space = 3 : i32, alignment = 1024 : i64}
 // CHECK: llvm.mlir.global internal @tessel_mbar() {{.*}} : !llvm.array<4 x i64>

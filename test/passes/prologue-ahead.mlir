@@ -17,6 +17,8 @@
 // LLVM-LABEL: llvm.func @ahead
 // LLVM: scf.for %[[J:[^ ]+]] = %[[LB:[^ ]+]] to
 // LLVM: arith.cmpi eq, %[[J]], %[[LB]] : i32
+// (No proxy fence before the loop's first copies either.)
+// LLVM-NOT: nvvm.fence.proxy
 // LLVM-COUNT-2: nvvm.cp.async.bulk.tensor.shared.cluster.global
 // LLVM: scf.for
 // LLVM-COUNT-2: nvvm.cp.async.bulk.tensor.shared.cluster.global
