@@ -464,20 +464,25 @@ private:
   /// 64-row blocks of N columns) to tensor memory columns [0, blocks N), or
   /// loads it back (waiting for the loads), with tcgen05.st/ld 16x256b.
   void tmemStoreAcc(Value tmem, Value laneBase, ArrayRef<Value> acc,
-                    int64_t blocks, int64_t N);
+                    int64_t blocks, int64_t N, int64_t column0 = 0);
   SmallVector<Value> tmemLoadAcc(Value tmem, Value laneBase, int64_t blocks,
-                                 int64_t N);
+                                 int64_t N, int64_t column0 = 0);
   /// The mmas whose loop-carried accumulator stays in tensor memory (see
   /// emitFor): they read and write it there, without moving it through
   /// registers.
   DenseSet<Operation *> residentAcc;
+  /// Tensor-memory columns held by the accumulators resident across the
+  /// loops being emitted (each at residentColumn of its mma): the other
+  /// tcgen05 mmas put theirs (and a register A) after them.
+  int64_t tmemReserved = 0;
+  DenseMap<Operation *, int64_t> residentColumn;
   /// The mma of `loop`'s body whose accumulator can stay in tensor memory
   /// across the loop for iter_arg `i`, or null: the iter_arg's only use is
   /// as the accumulator of a tcgen05 mma directly in the body, whose only
   /// use is the yield at position `i`, and no other tcgen05 mma runs in the
-  /// body (they all use tensor memory from column 0). Kernel hint
-  /// `tcgen05_tmem_acc` = 0 moves every accumulator to tensor memory and
-  /// back around each mma.
+  /// body (unless the kernel hint `tcgen05_tmem_acc` is 2: the others then
+  /// use the columns after the resident ones). Hint 0 moves every
+  /// accumulator to tensor memory and back around each mma.
   tile::MmaOp tmemResidentMma(scf::ForOp loop, unsigned i);
 
   LogicalResult emitBlock(Block &block);
@@ -2390,11 +2395,16 @@ KernelEmitter::emitTcgen05(tile::MmaOp op,
   int64_t M = cType.getDimSize(0), N = cType.getDimSize(1),
           K = aType.getDimSize(1);
   int64_t blocks = M / 64;
-  // Columns: one N-wide range per 64-row block, then (A from registers) K / 2
-  // per block for A; a power of two >= 32.
-  int64_t aColumn0 = blocks * N;
+  // Columns: after those the resident accumulators of the enclosing loops
+  // hold (tmemReserved), one N-wide range per 64-row block (unless this
+  // mma's accumulator is one of them, at residentColumn), then (A from
+  // registers) K / 2 per block for A; a power of two >= 32.
+  bool isResident = residentAcc.contains(op);
+  int64_t accColumn0 = isResident ? residentColumn.lookup(op) : tmemReserved;
+  int64_t aColumn0 = tmemReserved + (isResident ? 0 : blocks * N);
   int64_t columns = 32;
-  while (columns < aColumn0 + (aRegs ? blocks * K / 2 : 0))
+  while (columns < std::max(accColumn0 + blocks * N,
+                            aColumn0 + (aRegs ? blocks * K / 2 : 0)))
     columns *= 2;
   tmemColumns = std::max(tmemColumns, columns);
   if (tcgen05Mbar < 0)
@@ -2408,10 +2418,9 @@ KernelEmitter::emitTcgen05(tile::MmaOp op,
   Value laneBase = tmemLaneBase();
   // A zero accumulator is not moved: the first MMA overwrites. One that
   // stays in tensor memory across its loop (residentAcc) is already there.
-  bool isResident = residentAcc.contains(op);
   bool zeroAcc = !isResident && matchPattern(op.getAcc(), m_AnyZeroFloat());
   if (!zeroAcc && !isResident)
-    tmemStoreAcc(tmem, laneBase, regs[op.getAcc()], blocks, N);
+    tmemStoreAcc(tmem, laneBase, regs[op.getAcc()], blocks, N, accColumn0);
   // A from registers: the M = 64 data path puts A's rows where it puts the
   // accumulator's (warp w's 16 rows in lanes 32 w ..), two 16-bit elements
   // of a row per 32-bit column. Per 16-wide K step the thread's words are
@@ -2460,7 +2469,7 @@ KernelEmitter::emitTcgen05(tile::MmaOp op,
                 tf32 ? NVVM::Tcgen05MMAKind::TF32 : NVVM::Tcgen05MMAKind::F16,
                 NVVM::CTAGroupKind::CTA_1,
                 NVVM::Tcgen05MMACollectorOp::DISCARD, /*aShift=*/false,
-                tmemAt(Value(), i * N),
+                tmemAt(Value(), accColumn0 + i * N),
                 aRegs ? tmemAt(Value(), aColumn0 + i * (K / 2) + k0 / 2)
                       : descA(64 * i, k0),
                 descB(k0),
@@ -2481,7 +2490,7 @@ KernelEmitter::emitTcgen05(tile::MmaOp op,
   }
   // The staging buffers and tensor memory are free again only once every
   // warp has read its rows: the next mma's barrier orders that.
-  regs[op.getResult()] = tmemLoadAcc(tmem, laneBase, blocks, N);
+  regs[op.getResult()] = tmemLoadAcc(tmem, laneBase, blocks, N, accColumn0);
   return success();
 }
 
@@ -2515,7 +2524,7 @@ static int64_t tmemAccIndex(int64_t N, int64_t i, int64_t r) {
 
 void KernelEmitter::tmemStoreAcc(Value tmem, Value laneBase,
                                  ArrayRef<Value> acc, int64_t blocks,
-                                 int64_t N) {
+                                 int64_t N, int64_t column0) {
   Type i32Type = b.getI32Type();
   int64_t perBlock = 4 * (N / 8);
   auto vecType = VectorType::get({perBlock}, i32Type);
@@ -2530,12 +2539,14 @@ void KernelEmitter::tmemStoreAcc(Value tmem, Value laneBase,
                                   acc[tmemAccIndex(N, i, r)]),
           i32(r));
     NVVM::Tcgen05StOp::create(b, loc, UnitAttr(), shape,
-                              tmemAt(tmem, laneBase, i * N), v, Value());
+                              tmemAt(tmem, laneBase, column0 + i * N), v,
+                              Value());
   }
 }
 
 SmallVector<Value> KernelEmitter::tmemLoadAcc(Value tmem, Value laneBase,
-                                              int64_t blocks, int64_t N) {
+                                              int64_t blocks, int64_t N,
+                                              int64_t column0) {
   Type i32Type = b.getI32Type();
   int64_t perBlock = 4 * (N / 8);
   auto vecType = VectorType::get({perBlock}, i32Type);
@@ -2544,7 +2555,7 @@ SmallVector<Value> KernelEmitter::tmemLoadAcc(Value tmem, Value laneBase,
   SmallVector<Value> loaded(blocks * perBlock);
   for (int64_t i = 0; i < blocks; ++i) {
     Value v = NVVM::Tcgen05LdOp::create(b, loc, vecType, UnitAttr(), shape,
-                                        tmemAt(tmem, laneBase, i * N),
+                                        tmemAt(tmem, laneBase, column0 + i * N),
                                         Value());
     for (int64_t r = 0; r < perBlock; ++r)
       loaded[tmemAccIndex(N, i, r)] =
@@ -2587,11 +2598,17 @@ tile::MmaOp KernelEmitter::tmemResidentMma(scf::ForOp loop, unsigned i) {
   // The result's layout is the accumulator's (the mma writes in place).
   if (tilegpu::getLayout(mma.getType()) != tilegpu::getLayout(arg.getType()))
     return {};
+  // With other tcgen05 mmas in the body (nested loops included), only when
+  // the hint is 2: they take their columns after this accumulator's, which
+  // may grow the kernel's tensor memory (compute_out's P·x: 64 resident
+  // columns, and C·Bᵀ's 64 after them, the 128 it allocates anyway).
   int tcgen05Mmas = 0;
   loop.getBody()->walk([&](tile::MmaOp other) {
     tcgen05Mmas += usesTcgen05(other) ? 1 : 0;
   });
-  return tcgen05Mmas == 1 ? mma : tile::MmaOp();
+  IntegerAttr hint = kernelHint("tcgen05_tmem_acc");
+  bool withOthers = hint && hint.getInt() == 2;
+  return tcgen05Mmas == 1 || withOthers ? mma : tile::MmaOp();
 }
 
 /// An A operand in an accumulator layout with warps along M only holds, in
@@ -4122,17 +4139,23 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   struct Resident {
     unsigned index;
     tile::MmaOp mma;
-    int64_t blocks, N;
+    int64_t blocks, N, column0;
   };
   SmallVector<Resident> residents;
+  // Each at the first columns no enclosing loop's resident accumulator
+  // holds; the loop's other tcgen05 mmas go after them (emitTcgen05).
+  int64_t savedReserved = tmemReserved;
   for (unsigned i = 0; i < op.getNumRegionIterArgs(); ++i) {
     tile::MmaOp mma = tmemResidentMma(op, i);
     if (!mma)
       continue;
     auto cType = cast<RankedTensorType>(mma.getAcc().getType());
-    Resident r{i, mma, cType.getDimSize(0) / 64, cType.getDimSize(1)};
+    Resident r{i, mma, cType.getDimSize(0) / 64, cType.getDimSize(1),
+               tmemReserved};
+    tmemReserved += r.blocks * r.N;
+    residentColumn[mma] = r.column0;
     tmemStoreAcc(tmemBase(), tmemLaneBase(), regs[op.getInitArgs()[i]],
-                 r.blocks, r.N);
+                 r.blocks, r.N, r.column0);
     // (The mma's barrier orders everyone's stores before its MMAs.)
     NVVM::Tcgen05WaitOp::create(b, loc, NVVM::Tcgen05WaitKind::STORE);
     residents.push_back(r);
@@ -4344,10 +4367,12 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   // The resident accumulators out of tensor memory: what the last
   // iteration's MMAs wrote (every thread waited for their commit), or, when
   // the loop ran no iteration, what was stored before it.
+  tmemReserved = savedReserved;
   for (const Resident &r : residents) {
     residentAcc.erase(r.mma);
+    residentColumn.erase(r.mma);
     regs[op.getResult(r.index)] =
-        tmemLoadAcc(tmemBase(), tmemLaneBase(), r.blocks, r.N);
+        tmemLoadAcc(tmemBase(), tmemLaneBase(), r.blocks, r.N, r.column0);
   }
   return success();
 }

@@ -76,7 +76,10 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
       whose body has that one tcgen05 mma (and uses the accumulator nowhere
       else) stays in tensor memory across the loop (1, the default): stored
       once before the loop (zeros too), loaded once after it, instead of
-      around every mma. 0 moves it around every mma.
+      around every mma. 0 moves it around every mma. 2 keeps it resident
+      also when the body has other tcgen05 mmas (nested loops included):
+      they put their accumulators in the columns after it, which may grow
+      the kernel's tensor memory.
     - `pdl`: 1 compiles the kernel for programmatic dependent launch: after
       its setup it lets the next kernel in the stream launch
       (`griddepcontrol.launch_dependents`) and waits for the kernels before

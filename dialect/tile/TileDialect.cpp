@@ -78,8 +78,10 @@ static LogicalResult verifyHint(function_ref<InFlightDiagnostic()> emitError,
     return intHint(1, 32, /*pow2=*/false);
   if (name == "num_stages")
     return intHint(1, 8, /*pow2=*/false);
+  if (name == "tcgen05_tmem_acc")
+    return intHint(0, 2, /*pow2=*/false);
   if (name == "wgmma" || name == "wgmma_register_a" || name == "tcgen05" ||
-      name == "tcgen05_tmem_a" || name == "tcgen05_tmem_acc" || name == "pdl" ||
+      name == "tcgen05_tmem_a" || name == "pdl" ||
       name == "route_mma_operands" || name == "persistent" ||
       name == "prologue_ahead" || name == "refresh_in_loops" ||
       name == "warp_specialize")

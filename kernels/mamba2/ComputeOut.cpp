@@ -46,6 +46,13 @@ void computeOut(const Config &cfg,
     hint("sm_90a", "wgmma", 1);
   hint("sm_90a", "wgmma_register_a", cfg["wgmma_register_a"]);
   hint("default", "tcgen05_tmem_a", cfg["tcgen05_tmem_a"]);
+  // The P·x accumulator stays in tensor memory across the intra-chunk loop
+  // (columns 0-63), C·Bᵀ's goes after it (64-127) and P, the register A,
+  // over C·Bᵀ's once read: the same 128 columns as before, 4 CTAs per SM,
+  // without a tcgen05.st and .ld of the 64 x 64 accumulator per iteration.
+  // Not measured (no Blackwell GPU here).
+  for (const char *target : {"sm_100a", "sm_103a"})
+    hint(target, "tcgen05_tmem_acc", 2);
   // -1: 4 CTAs per SM where their shared memory fits (49408 bytes each: A
   // of P·x from registers on sm_90a, through tensor memory on sm_100a/
   // sm_103a, and y stored directly), else 3. Measured on the H200 (4 beat 3

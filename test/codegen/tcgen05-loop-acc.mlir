@@ -222,3 +222,102 @@ module attributes {tilegpu.target = "sm_100a", tilegpu.tma_available, tilegpu.tc
     return
   }
 }
+
+// -----
+
+// Hint tcgen05_tmem_acc = 2: the outer loop's accumulator stays resident
+// although its body has another tcgen05 mma (the inner loop's): it holds
+// columns 0-63, stored once before the outer loop and loaded once after it;
+// the inner accumulator takes the columns after it (its zeros stored at 64,
+// its MMAs' D at 64, loaded from 64), and the outer mma's register A (P)
+// goes to 64 too, once the inner result is in registers. 128 columns, as
+// without the hint (compute_out's P·x on sm_100a/sm_103a).
+// CHECK-LABEL: llvm.func @loop_acc_nested_others
+// CHECK: nvvm.tcgen05.alloc %{{.*}}, %c128_i32
+// CHECK: nvvm.tcgen05.st %{{.*}}, %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_16x256b>} : vector<32xi32>
+// CHECK-NEXT: nvvm.tcgen05.wait <store>
+// CHECK: scf.for
+// CHECK-NOT: vector<32xi32>
+// CHECK: %[[Z:.*]] = arith.addi %{{.*}}, %c64_i32 : i32
+// CHECK-NEXT: %[[ZP:.*]] = llvm.inttoptr %[[Z]]
+// CHECK-NEXT: nvvm.tcgen05.st %[[ZP]], %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_16x256b>} : vector<16xi32>
+// CHECK: scf.for
+// CHECK-NOT: vector<32xi32>
+// CHECK: %[[D:.*]] = arith.addi %{{.*}}, %c64_i32{{.*}} : i32
+// CHECK-NEXT: %[[DP:.*]] = llvm.inttoptr %[[D]]
+// CHECK: nvvm.tcgen05.mma %[[DP]],
+// CHECK: scf.yield
+// CHECK-NOT: vector<32xi32>
+// CHECK: nvvm.tcgen05.ld %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_16x256b>} : vector<16xi32>
+// CHECK-NOT: vector<32xi32>
+// CHECK: nvvm.tcgen05.st %{{.*}}, %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_16x128b>} : vector<8xi32>
+// The outer mma: D at column 0 (no offset), A at 64.
+// CHECK: %[[OD:.*]] = llvm.inttoptr %{{.*}} : i32 to !llvm.ptr<6>
+// CHECK: %[[OA:.*]] = arith.addi %{{.*}}, %c64_i32{{.*}} : i32
+// CHECK-NEXT: %[[OAP:.*]] = llvm.inttoptr %[[OA]]
+// CHECK: nvvm.tcgen05.mma %[[OD]], %[[OAP]],
+// CHECK-NOT: vector<32xi32>
+// CHECK: scf.yield
+// CHECK: nvvm.tcgen05.ld %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_16x256b>} : vector<32xi32>
+module attributes {tilegpu.target = "sm_100a", tilegpu.tma_available, tilegpu.tcgen05_available} {
+  func.func @loop_acc_nested_others(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %v: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %n: i32) attributes {tile.hints = #tile.hints<{sm_100a = {tcgen05_tmem_acc = 2}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %zp = arith.constant dense<0.0> : tensor<64x32xf32>
+    %r = scf.for %j = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32>) : i32 {
+      %p = scf.for %k = %c0 to %n step %c1 iter_args(%pacc = %zp) -> (tensor<64x32xf32>) : i32 {
+        %x = tile.load %a[%c0, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+        %y = tile.load %b[%j, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<32x64xbf16>
+        %yt = tile.permute %y [1, 0] : tensor<32x64xbf16> -> tensor<64x32xbf16>
+        %d = tile.mma %x, %yt, %pacc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x32xbf16>, tensor<64x32xf32>
+        scf.yield %d : tensor<64x32xf32>
+      }
+      %pb = arith.truncf %p : tensor<64x32xf32> to tensor<64x32xbf16>
+      %w = tile.load %v[%j, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<32x64xbf16>
+      %e = tile.mma %pb, %w, %acc {precision = #tile<precision bf16>} : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
+      scf.yield %e : tensor<64x64xf32>
+    }
+    tile.store %r, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
+
+// -----
+
+// The same with the other mma directly in the body (not resident: C·Bᵀ
+// unrolled over n, compute_out's N_MAX = 64): its D also at column 64.
+// CHECK-LABEL: llvm.func @loop_acc_others_in_body
+// CHECK: nvvm.tcgen05.st %{{.*}}, %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_16x256b>} : vector<32xi32>
+// CHECK: scf.for
+// CHECK-NOT: vector<32xi32>
+// CHECK: %[[D:.*]] = arith.addi %{{.*}}, %c64_i32{{.*}} : i32
+// CHECK-NEXT: %[[DP:.*]] = llvm.inttoptr %[[D]]
+// CHECK: nvvm.tcgen05.mma %[[DP]],
+// CHECK-NOT: vector<32xi32>
+// CHECK: nvvm.tcgen05.ld %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_16x256b>} : vector<16xi32>
+// CHECK-NOT: vector<32xi32>
+// CHECK: nvvm.tcgen05.st %{{.*}}, %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_16x128b>} : vector<8xi32>
+// CHECK-NOT: vector<32xi32>
+// CHECK: scf.yield
+// CHECK: nvvm.tcgen05.ld %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_16x256b>} : vector<32xi32>
+module attributes {tilegpu.target = "sm_100a", tilegpu.tma_available, tilegpu.tcgen05_available} {
+  func.func @loop_acc_others_in_body(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %v: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %n: i32) attributes {tile.hints = #tile.hints<{sm_100a = {tcgen05_tmem_acc = 2}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %zp = arith.constant dense<0.0> : tensor<64x32xf32>
+    %r = scf.for %j = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32>) : i32 {
+      %x = tile.load %a[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+      %y = tile.load %b[%j, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<32x64xbf16>
+      %yt = tile.permute %y [1, 0] : tensor<32x64xbf16> -> tensor<64x32xbf16>
+      %p = tile.mma %x, %yt, %zp {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x32xbf16>, tensor<64x32xf32>
+      %pb = arith.truncf %p : tensor<64x32xf32> to tensor<64x32xbf16>
+      %w = tile.load %v[%j, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<32x64xbf16>
+      %e = tile.mma %pb, %w, %acc {precision = #tile<precision bf16>} : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
+      scf.yield %e : tensor<64x64xf32>
+    }
+    tile.store %r, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32>
+    return
+  }
+}

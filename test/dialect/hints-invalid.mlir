@@ -193,3 +193,11 @@ func.func @producer_registers_too_few() attributes {tile.hints = #tile.hints<{de
 func.func @warp_specialize_two() attributes {tile.hints = #tile.hints<{sm_90a = {warp_specialize = 2}}>} {
   return
 }
+
+// -----
+
+// tcgen05_tmem_acc: 0, 1 or 2 (resident also beside other tcgen05 mmas).
+// expected-error @below {{hint 'tcgen05_tmem_acc' of target 'sm_100a' must be in [0, 2], got 3}}
+func.func @tmem_acc_range() attributes {tile.hints = #tile.hints<{sm_100a = {tcgen05_tmem_acc = 3}}>} {
+  return
+}
