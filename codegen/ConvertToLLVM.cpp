@@ -461,8 +461,9 @@ private:
   /// Each warp's 16 rows of the M = 64 data path start at lane 32 w.
   Value tmemLaneBase();
   /// Stores an accumulator (registers of #tilegpu.mma<[4, 1]>, `blocks`
-  /// 64-row blocks of N columns) to tensor memory columns [0, blocks N), or
-  /// loads it back (waiting for the loads), with tcgen05.st/ld 16x256b.
+  /// 64-row blocks of N columns) to tensor memory columns [column0, column0
+  /// + blocks N), or loads it back (waiting for the loads), with
+  /// tcgen05.st/ld 16x256b.
   void tmemStoreAcc(Value tmem, Value laneBase, ArrayRef<Value> acc,
                     int64_t blocks, int64_t N, int64_t column0 = 0);
   SmallVector<Value> tmemLoadAcc(Value tmem, Value laneBase, int64_t blocks,
@@ -2402,9 +2403,16 @@ KernelEmitter::emitTcgen05(tile::MmaOp op,
   bool isResident = residentAcc.contains(op);
   int64_t accColumn0 = isResident ? residentColumn.lookup(op) : tmemReserved;
   int64_t aColumn0 = tmemReserved + (isResident ? 0 : blocks * N);
+  int64_t needed = std::max(accColumn0 + blocks * N,
+                            aColumn0 + (aRegs ? blocks * K / 2 : 0));
+  // (tmemResidentMma keeps residents only where the others fit beside them.)
+  if (needed > 512)
+    return op.emitOpError()
+           << "needs tensor-memory columns up to " << needed
+           << " beside the accumulators kept resident around it; there are "
+              "512";
   int64_t columns = 32;
-  while (columns < std::max(accColumn0 + blocks * N,
-                            aColumn0 + (aRegs ? blocks * K / 2 : 0)))
+  while (columns < needed)
     columns *= 2;
   tmemColumns = std::max(tmemColumns, columns);
   if (tcgen05Mbar < 0)
@@ -2602,13 +2610,32 @@ tile::MmaOp KernelEmitter::tmemResidentMma(scf::ForOp loop, unsigned i) {
   // the hint is 2: they take their columns after this accumulator's, which
   // may grow the kernel's tensor memory (compute_out's P·x: 64 resident
   // columns, and C·Bᵀ's 64 after them, the 128 it allocates anyway).
+  // The columns it would hold, after those already held, plus the most any
+  // other tcgen05 mma there takes after them (its accumulator and a register
+  // A), must stay within the 512 of tensor memory.
+  auto columnsOf = [](tile::MmaOp m, bool withA) {
+    auto c = cast<RankedTensorType>(m.getAcc().getType());
+    auto a = cast<RankedTensorType>(m.getA().getType());
+    int64_t blocks = c.getDimSize(0) / 64;
+    return blocks * c.getDimSize(1) + (withA ? blocks * a.getDimSize(1) / 2 : 0);
+  };
   int tcgen05Mmas = 0;
+  int64_t othersNeed = 0;
   loop.getBody()->walk([&](tile::MmaOp other) {
-    tcgen05Mmas += usesTcgen05(other) ? 1 : 0;
+    if (!usesTcgen05(other))
+      return;
+    ++tcgen05Mmas;
+    othersNeed = std::max(othersNeed, other == mma
+                                          ? columnsOf(other, true) -
+                                                columnsOf(other, false)
+                                          : columnsOf(other, true));
   });
+  if (tcgen05Mmas == 1)
+    return mma;
   IntegerAttr hint = kernelHint("tcgen05_tmem_acc");
-  bool withOthers = hint && hint.getInt() == 2;
-  return tcgen05Mmas == 1 || withOthers ? mma : tile::MmaOp();
+  bool withOthers = hint && hint.getInt() == 2 &&
+                    tmemReserved + columnsOf(mma, false) + othersNeed <= 512;
+  return withOthers ? mma : tile::MmaOp();
 }
 
 /// An A operand in an accumulator layout with warps along M only holds, in
@@ -2687,7 +2714,10 @@ LogicalResult KernelEmitter::emitAsyncMma(tile::MmaOp op, Value aSrc,
   // per 64-row block next to the accumulator's N, stored 8 columns per
   // 16x128b repeat (a power of two).
   if (tcgen05 && aInRegs)
-    aInRegs = M / 64 * (N + K / 2) <= 512 && llvm::isPowerOf2_64(K / 8);
+    aInRegs = tmemReserved + (residentAcc.contains(op) ? 0 : M / 64 * N) +
+                      M / 64 * K / 2 <=
+                  512 &&
+              llvm::isPowerOf2_64(K / 8);
   bool aPre = aInRegs || prefetchedAt.count(aSrc) || residentAt.count(aSrc),
        bPre = prefetchedAt.count(bSrc) || residentAt.count(bSrc);
   int64_t offB = aPre ? 0 : (M * K * eb + 127) / 128 * 128;

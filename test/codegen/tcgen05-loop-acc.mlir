@@ -149,7 +149,7 @@ module attributes {tilegpu.target = "sm_100a", tilegpu.tma_available, tilegpu.tc
 
 // Must not fire: hint tcgen05_tmem_acc = 0; the accumulator read elsewhere
 // in the body (scaled before the mma); a second tcgen05 mma in the body
-// (they all use tensor memory from column 0), although the accumulator's
+// (without the hint at 2, see the last cases), although the accumulator's
 // mma alone would qualify. Each mma then moves its accumulator
 // to tensor memory and back (st, ld inside the loop).
 // CHECK-LABEL: llvm.func @loop_acc_hint_off
@@ -234,11 +234,16 @@ module attributes {tilegpu.target = "sm_100a", tilegpu.tma_available, tilegpu.tc
 // without the hint (compute_out's P·x on sm_100a/sm_103a).
 // CHECK-LABEL: llvm.func @loop_acc_nested_others
 // CHECK: nvvm.tcgen05.alloc %{{.*}}, %c128_i32
-// CHECK: nvvm.tcgen05.st %{{.*}}, %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_16x256b>} : vector<32xi32>
+// The outer accumulator stored at column 0 (lane base only):
+// CHECK: %[[L0:.*]] = arith.shli %{{.*}}, %c16_i32{{.*}} : i32
+// CHECK-NEXT: %[[A0:.*]] = arith.addi %{{.*}}, %[[L0]] : i32
+// CHECK-NEXT: %[[P0:.*]] = llvm.inttoptr %[[A0]]
+// CHECK-NEXT: nvvm.tcgen05.st %[[P0]], %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_16x256b>} : vector<32xi32>
 // CHECK-NEXT: nvvm.tcgen05.wait <store>
 // CHECK: scf.for
 // CHECK-NOT: vector<32xi32>
-// CHECK: %[[Z:.*]] = arith.addi %{{.*}}, %c64_i32 : i32
+// The inner accumulator's zeros at column 64:
+// CHECK: %[[Z:.*]] = arith.addi %{{.*}}, %c64_i32{{.*}} : i32
 // CHECK-NEXT: %[[ZP:.*]] = llvm.inttoptr %[[Z]]
 // CHECK-NEXT: nvvm.tcgen05.st %[[ZP]], %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_16x256b>} : vector<16xi32>
 // CHECK: scf.for
@@ -248,17 +253,29 @@ module attributes {tilegpu.target = "sm_100a", tilegpu.tma_available, tilegpu.tc
 // CHECK: nvvm.tcgen05.mma %[[DP]],
 // CHECK: scf.yield
 // CHECK-NOT: vector<32xi32>
-// CHECK: nvvm.tcgen05.ld %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_16x256b>} : vector<16xi32>
+// The inner result loaded from column 64, P stored there:
+// CHECK: %[[R:.*]] = arith.addi %{{.*}}, %c64_i32{{.*}} : i32
+// CHECK-NEXT: %[[RP:.*]] = llvm.inttoptr %[[R]]
+// CHECK-NEXT: nvvm.tcgen05.ld %[[RP]] {shape = #nvvm.tcgen05_ldst_shape<shape_16x256b>} : vector<16xi32>
 // CHECK-NOT: vector<32xi32>
-// CHECK: nvvm.tcgen05.st %{{.*}}, %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_16x128b>} : vector<8xi32>
-// The outer mma: D at column 0 (no offset), A at 64.
-// CHECK: %[[OD:.*]] = llvm.inttoptr %{{.*}} : i32 to !llvm.ptr<6>
-// CHECK: %[[OA:.*]] = arith.addi %{{.*}}, %c64_i32{{.*}} : i32
+// CHECK: %[[PA:.*]] = arith.addi %{{.*}}, %c64_i32{{.*}} : i32
+// CHECK-NEXT: %[[PAP:.*]] = llvm.inttoptr %[[PA]]
+// CHECK-NEXT: nvvm.tcgen05.st %[[PAP]], %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_16x128b>} : vector<8xi32>
+// The outer mma: D at column 0 (the base address itself), A at 64.
+// CHECK: %[[OB:.*]] = llvm.ptrtoint
+// CHECK-NEXT: %[[OD:.*]] = llvm.inttoptr %[[OB]]
+// CHECK-NEXT: %[[OB2:.*]] = llvm.ptrtoint
+// CHECK-NEXT: %[[C64:.*]] = arith.constant 64 : i32
+// CHECK-NEXT: %[[OA:.*]] = arith.addi %[[OB2]], %[[C64]] : i32
 // CHECK-NEXT: %[[OAP:.*]] = llvm.inttoptr %[[OA]]
 // CHECK: nvvm.tcgen05.mma %[[OD]], %[[OAP]],
 // CHECK-NOT: vector<32xi32>
 // CHECK: scf.yield
-// CHECK: nvvm.tcgen05.ld %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_16x256b>} : vector<32xi32>
+// The outer accumulator loaded once after the loop, from column 0:
+// CHECK: %[[LE:.*]] = arith.shli %{{.*}}, %c16_i32{{.*}} : i32
+// CHECK-NEXT: %[[AE:.*]] = arith.addi %{{.*}}, %[[LE]] : i32
+// CHECK-NEXT: %[[PE:.*]] = llvm.inttoptr %[[AE]]
+// CHECK-NEXT: nvvm.tcgen05.ld %[[PE]] {shape = #nvvm.tcgen05_ldst_shape<shape_16x256b>} : vector<32xi32>
 module attributes {tilegpu.target = "sm_100a", tilegpu.tma_available, tilegpu.tcgen05_available} {
   func.func @loop_acc_nested_others(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %v: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %n: i32) attributes {tile.hints = #tile.hints<{sm_100a = {tcgen05_tmem_acc = 2}}>} {
     %c0 = arith.constant 0 : i32
@@ -288,6 +305,7 @@ module attributes {tilegpu.target = "sm_100a", tilegpu.tma_available, tilegpu.tc
 // The same with the other mma directly in the body (not resident: C·Bᵀ
 // unrolled over n, compute_out's N_MAX = 64): its D also at column 64.
 // CHECK-LABEL: llvm.func @loop_acc_others_in_body
+// CHECK: nvvm.tcgen05.alloc %{{.*}}, %c128_i32
 // CHECK: nvvm.tcgen05.st %{{.*}}, %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_16x256b>} : vector<32xi32>
 // CHECK: scf.for
 // CHECK-NOT: vector<32xi32>
@@ -295,9 +313,15 @@ module attributes {tilegpu.target = "sm_100a", tilegpu.tma_available, tilegpu.tc
 // CHECK-NEXT: %[[DP:.*]] = llvm.inttoptr %[[D]]
 // CHECK: nvvm.tcgen05.mma %[[DP]],
 // CHECK-NOT: vector<32xi32>
-// CHECK: nvvm.tcgen05.ld %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_16x256b>} : vector<16xi32>
+// CHECK: nvvm.tcgen05.commit
+// CHECK: nvvm.tcgen05.fence <after>
+// CHECK: %[[R:.*]] = arith.addi %{{.*}}, %c64_i32{{.*}} : i32
+// CHECK-NEXT: %[[RP:.*]] = llvm.inttoptr %[[R]]
+// CHECK-NEXT: nvvm.tcgen05.ld %[[RP]] {shape = #nvvm.tcgen05_ldst_shape<shape_16x256b>} : vector<16xi32>
 // CHECK-NOT: vector<32xi32>
-// CHECK: nvvm.tcgen05.st %{{.*}}, %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_16x128b>} : vector<8xi32>
+// CHECK: %[[PA:.*]] = arith.addi %{{.*}}, %c64_i32{{.*}} : i32
+// CHECK-NEXT: %[[PAP:.*]] = llvm.inttoptr %[[PA]]
+// CHECK-NEXT: nvvm.tcgen05.st %[[PAP]], %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_16x128b>} : vector<8xi32>
 // CHECK-NOT: vector<32xi32>
 // CHECK: scf.yield
 // CHECK: nvvm.tcgen05.ld %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_16x256b>} : vector<32xi32>
