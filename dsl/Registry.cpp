@@ -111,26 +111,51 @@ std::string parseAssignment(const KernelDef &kernel, const std::string &text,
          value + "' (allowed: " + allowed + ")";
 }
 
+/// Calls `visit` on each configuration that keeps `base` but takes every
+/// value of each parameter `vary` selects (their cartesian product) and that
+/// the kernel's check accepts: an odometer, one point at a time (the spaces
+/// run to millions of points), shared by the lists and the count.
+static void
+forEachConfig(const KernelDef &kernel, const Config &base,
+              const std::function<bool(const Param &)> &vary,
+              const std::function<void(const Config &)> &visit) {
+  std::vector<const Param *> varied;
+  for (const Param &p : kernel.params)
+    if (vary(p))
+      varied.push_back(&p);
+  Config c = base;
+  for (const Param *p : varied) {
+    if (p->values.empty())
+      return;
+    c.set(p->name, p->values[0]);
+  }
+  std::vector<size_t> at(varied.size(), 0);
+  while (true) {
+    if (!kernel.check || kernel.check(c).empty())
+      visit(c);
+    // The last parameter turns fastest (the order of the lists the
+    // variants' and sweeps' file numbers follow).
+    size_t i = varied.size();
+    for (; i > 0; --i) {
+      const Param &p = *varied[i - 1];
+      if (++at[i - 1] < p.values.size()) {
+        c.set(p.name, p.values[at[i - 1]]);
+        break;
+      }
+      at[i - 1] = 0;
+      c.set(p.name, p.values[0]);
+    }
+    if (i == 0)
+      return;
+  }
+}
+
 std::vector<Config>
 expandConfigs(const KernelDef &kernel, const Config &base,
               const std::function<bool(const Param &)> &vary) {
-  std::vector<Config> configs = {base};
-  for (const Param &p : kernel.params) {
-    if (!vary(p))
-      continue;
-    std::vector<Config> next;
-    for (const Config &c : configs)
-      for (int64_t v : p.values) {
-        Config d = c;
-        d.set(p.name, v);
-        next.push_back(std::move(d));
-      }
-    configs = std::move(next);
-  }
   std::vector<Config> valid;
-  for (Config &c : configs)
-    if (!kernel.check || kernel.check(c).empty())
-      valid.push_back(std::move(c));
+  forEachConfig(kernel, base, vary,
+                [&](const Config &c) { valid.push_back(c); });
   return valid;
 }
 
@@ -139,32 +164,10 @@ std::vector<Config> enumerateConfigs(const KernelDef &kernel) {
 }
 
 size_t countConfigs(const KernelDef &kernel) {
-  // An odometer over the parameters' values, one point at a time (the
-  // spaces run to millions of points).
-  const std::vector<Param> &params = kernel.params;
-  std::vector<size_t> at(params.size(), 0);
-  Config c;
-  for (const Param &p : params) {
-    if (p.values.empty())
-      return 0;
-    c.set(p.name, p.values[0]);
-  }
   size_t count = 0;
-  while (true) {
-    if (!kernel.check || kernel.check(c).empty())
-      ++count;
-    size_t i = 0;
-    for (; i < params.size(); ++i) {
-      if (++at[i] < params[i].values.size()) {
-        c.set(params[i].name, params[i].values[at[i]]);
-        break;
-      }
-      at[i] = 0;
-      c.set(params[i].name, params[i].values[0]);
-    }
-    if (i == params.size())
-      return count;
-  }
+  forEachConfig(kernel, Config(), [](const Param &) { return true; },
+                [&](const Config &) { ++count; });
+  return count;
 }
 
 } // namespace tessel::dsl
