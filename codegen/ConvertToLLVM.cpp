@@ -429,6 +429,9 @@ private:
   bool producerMode = false;
   /// Decides the rings from the loads' marks, or says why the kernel
   /// cannot be specialised.
+  /// Warp-specialised: the registers per thread at launch (.maxnreg), the
+  /// producer warpgroup's and the consumers' after setmaxnreg.
+  int64_t wsLaunchRegs = 0, wsProducerRegs = 0, wsConsumerRegs = 0;
   LogicalResult planWarpSpecialization();
   /// The producer's walk of `block`: loops and branches holding ring loads,
   /// the scalar ops they need, and the copies.
@@ -3781,6 +3784,26 @@ LogicalResult KernelEmitter::planWarpSpecialization() {
   // The rings live as long as the kernel: everything else goes above them.
   dynamicTop = top;
   dynamicBytes = std::max(dynamicBytes, top);
+  // The registers each thread starts with (.maxnreg: the occupancy hint's
+  // share of the 64K-register file, else all of it); the producer warpgroup
+  // keeps `producer_registers` (default 40) and gives the rest to the
+  // consumers.
+  IntegerAttr occupancy = kernelHint("occupancy");
+  int64_t ctas = occupancy ? occupancy.getInt() : 1;
+  int64_t threads = 32 * numWarps + 128;
+  wsLaunchRegs = std::min<int64_t>(65536 / (ctas * threads) / 8 * 8, 248);
+  if (wsLaunchRegs < 24)
+    return kernel.emitError()
+           << "'warp_specialize': " << ctas << " CTAs of " << threads
+           << " threads per SM leave " << wsLaunchRegs
+           << " registers per thread (setmaxnreg needs at least 24)";
+  IntegerAttr producer = kernelHint("producer_registers");
+  wsProducerRegs =
+      std::min<int64_t>(producer ? producer.getInt() : 40, wsLaunchRegs);
+  wsConsumerRegs = std::min<int64_t>(
+      (wsLaunchRegs * threads - wsProducerRegs * 128) / (32 * numWarps) / 8 *
+          8,
+      256);
   return success();
 }
 
@@ -4798,26 +4821,10 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
   fn->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
               b.getDenseI32ArrayAttr({threads, 1, 1}));
   IntegerAttr occupancy = kernelHint("occupancy");
-  // Warp-specialised: the registers each thread starts with (.maxnreg; the
-  // occupancy hint's share of the 64K-register file, else all of it); the
-  // producer warpgroup keeps `producer_registers` (default 40) and gives
-  // the rest to the consumers.
-  int64_t launchRegs = 0, producerRegs = 0, consumerRegs = 0;
   if (specialize) {
-    int64_t ctas = occupancy ? occupancy.getInt() : 1;
-    launchRegs = std::min<int64_t>(65536 / (ctas * threads) / 8 * 8, 248);
-    IntegerAttr p = kernelHint("producer_registers");
-    producerRegs = std::min<int64_t>(p ? p.getInt() : 40, launchRegs);
-    consumerRegs = std::min<int64_t>(
-        (launchRegs * threads - producerRegs * 128) / (32 * numWarps) / 8 * 8,
-        256);
-    if (launchRegs < 24)
-      return kernel.emitError()
-             << "'warp_specialize': " << ctas << " CTAs of " << threads
-             << " threads per SM leave " << launchRegs
-             << " registers per thread (setmaxnreg needs at least 24)";
+    // (The split between producer and consumers: planWarpSpecialization.)
     fn->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
-                b.getI32IntegerAttr(launchRegs));
+                b.getI32IntegerAttr(wsLaunchRegs));
   } else if (occupancy) {
     // The occupancy hint becomes .minnctapersm: ptxas then limits registers
     // so that many CTAs fit on an SM.
@@ -4862,7 +4869,7 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
                               i32(numWarps)),
         /*withElseRegion=*/true);
     b.setInsertionPoint(roles.thenBlock()->getTerminator());
-    NVVM::SetMaxRegisterOp::create(b, loc, producerRegs,
+    NVVM::SetMaxRegisterOp::create(b, loc, wsProducerRegs,
                                    NVVM::SetMaxRegisterAction::decrease);
     DenseMap<Value, SmallVector<Value>> savedRegs = regs;
     DenseSet<Value> savedLoads = loadedViews, savedStores = storedViews;
@@ -4875,8 +4882,8 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
     loadedViews = std::move(savedLoads);
     storedViews = std::move(savedStores);
     b.setInsertionPoint(roles.elseBlock()->getTerminator());
-    if (consumerRegs > launchRegs)
-      NVVM::SetMaxRegisterOp::create(b, loc, consumerRegs,
+    if (wsConsumerRegs > wsLaunchRegs)
+      NVVM::SetMaxRegisterOp::create(b, loc, wsConsumerRegs,
                                      NVVM::SetMaxRegisterAction::increase);
     warpSpecialized = true;
   }
