@@ -380,8 +380,10 @@ private:
   /// yet (each thread keeps one parity bit per mbarrier).
   void waitTma(MbarRef bar);
   Value mbarAddress(MbarRef bar);
-  /// The running thread's parity bit of mbarrier `i` (an i32 alloca, 0 at
-  /// the start; keys below 0: the copy counters of warp-specialised rings).
+  /// An i32 the running thread keeps (an alloca in the entry block, 0 at
+  /// the start; promoted to a register).
+  Value newSlot();
+  /// The running thread's parity bit of mbarrier `i`.
   Value phaseSlot(int64_t i);
   /// mbarriers: two for operands staged in the scratch buffer (A, B), two
   /// per TMA load a loop prefetches (one per buffer).
@@ -418,20 +420,27 @@ private:
     tile::LoadOp load;
     int64_t slots = 2, bytes = 0, offset = 0;
     int64_t full = -1, empty = -1; // first mbarrier of each kind
-    int64_t counter = -1;          // phaseSlot index of the copy counter
+    Value counterSlot;             // its copy counter (see ringCounter)
     bool genericReads = false;     // read by mma.sync (ldmatrix)
   };
+  /// How many copies into a warp-specialised ring the running thread has
+  /// issued (the producer) or consumed (a consumer).
+  Value ringCounter(WsRing &ring) {
+    if (!ring.counterSlot)
+      ring.counterSlot = newSlot();
+    return ring.counterSlot;
+  }
   SmallVector<WsRing> wsRings;
   DenseMap<Operation *, unsigned> wsRingOf;
   bool warpSpecialized = false;
   /// Emitting the producer's walk (issueTma then runs in the one producer
   /// thread, not in thread 0).
   bool producerMode = false;
-  /// Decides the rings from the loads' marks, or says why the kernel
-  /// cannot be specialised.
   /// Warp-specialised: the registers per thread at launch (.maxnreg), the
   /// producer warpgroup's and the consumers' after setmaxnreg.
   int64_t wsLaunchRegs = 0, wsProducerRegs = 0, wsConsumerRegs = 0;
+  /// Decides the rings from the loads' marks and the register split, or
+  /// says why the kernel cannot be specialised.
   LogicalResult planWarpSpecialization();
   /// The producer's walk of `block`: loops and branches holding ring loads,
   /// the scalar ops they need, and the copies.
@@ -1705,15 +1714,20 @@ Value KernelEmitter::mbarAddress(MbarRef bar) {
                              ValueRange{index});
 }
 
-Value KernelEmitter::phaseSlot(int64_t i) {
-  if (Value slot = phaseSlots.lookup(i))
-    return slot;
+Value KernelEmitter::newSlot() {
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(entryBlock);
   Value one = i32(1);
   Value slot = LLVM::AllocaOp::create(
       b, loc, LLVM::LLVMPointerType::get(b.getContext()), b.getI32Type(), one);
   LLVM::StoreOp::create(b, loc, i32(0), slot);
+  return slot;
+}
+
+Value KernelEmitter::phaseSlot(int64_t i) {
+  if (Value slot = phaseSlots.lookup(i))
+    return slot;
+  Value slot = newSlot();
   phaseSlots[i] = slot;
   return slot;
 }
@@ -3766,8 +3780,6 @@ LogicalResult KernelEmitter::planWarpSpecialization() {
     numMbarriers += 2 * ring.slots;
     for (int64_t j = 0; j < ring.slots; ++j)
       mbarArrivals[ring.empty + j] = numWarps; // one per consumer warp
-    // (Per-thread counters live in phaseSlots under keys below 0.)
-    ring.counter = -1 - static_cast<int64_t>(wsRings.size());
     wsRingOf[load] = wsRings.size();
     wsRings.push_back(ring);
   });
@@ -3856,7 +3868,7 @@ void KernelEmitter::emitProducer(Block &block) {
       // (k / n) - 1 of its `empty` barrier; for the first n copies the
       // phase before the first, which counts as complete).
       WsRing &ring = wsRings[it->second];
-      Value slot = phaseSlot(ring.counter);
+      Value slot = ringCounter(ring);
       Value k = LLVM::LoadOp::create(b, loc, b.getI32Type(), slot);
       auto [stage, phase] = wsStageAndPhase(ring, k);
       waitTma(MbarRef{ring.empty, stage, ring.slots,
@@ -4336,15 +4348,14 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   // count of copies consumed so far.
   SmallVector<std::pair<WsRing *, MbarRef>> wsStages;
   for (WsRing *ring : wsHere) {
-    Value k = LLVM::LoadOp::create(b, loc, b.getI32Type(),
-                                   phaseSlot(ring->counter));
+    Value k = LLVM::LoadOp::create(b, loc, b.getI32Type(), ringCounter(*ring));
     auto [stage, phase] = wsStageAndPhase(*ring, k);
     prefetchedAt[ring->load.getResult()] =
         ringBuffer(ring->offset, ring->bytes, stage);
     MbarRef full{ring->full, stage, ring->slots, phase};
     prefetchedMbar[ring->load.getResult()] = full;
     LLVM::StoreOp::create(b, loc, arith::AddIOp::create(b, loc, k, i32(1)),
-                          phaseSlot(ring->counter));
+                          ringCounter(*ring));
     wsStages.push_back({ring, full});
   }
   if (failed(emitBlock(*op.getBody())))
