@@ -489,6 +489,12 @@ private:
   /// tcgen05 mmas put theirs (and a register A) after them.
   int64_t tmemReserved = 0;
   DenseMap<Operation *, int64_t> residentColumn;
+  /// Where a tcgen05 mma's register A starts in tensor memory: after the
+  /// columns the resident accumulators hold and, unless its accumulator is
+  /// one of them, after its own `blocks` x N.
+  int64_t tmemAColumn0(tile::MmaOp op, int64_t blocks, int64_t N) {
+    return tmemReserved + (residentAcc.contains(op) ? 0 : blocks * N);
+  }
   /// The mma of `loop`'s body whose accumulator can stay in tensor memory
   /// across the loop for iter_arg `i`, or null: the iter_arg's only use is
   /// as the accumulator of a tcgen05 mma directly in the body, whose only
@@ -2419,7 +2425,7 @@ KernelEmitter::emitTcgen05(tile::MmaOp op,
   // registers) K / 2 per block for A; a power of two >= 32.
   bool isResident = residentAcc.contains(op);
   int64_t accColumn0 = isResident ? residentColumn.lookup(op) : tmemReserved;
-  int64_t aColumn0 = tmemReserved + (isResident ? 0 : blocks * N);
+  int64_t aColumn0 = tmemAColumn0(op, blocks, N);
   int64_t needed = std::max(accColumn0 + blocks * N,
                             aColumn0 + (aRegs ? blocks * K / 2 : 0));
   // (tmemResidentMma keeps residents only where the others fit beside them.)
@@ -2624,34 +2630,34 @@ tile::MmaOp KernelEmitter::tmemResidentMma(scf::ForOp loop, unsigned i) {
   if (tilegpu::getLayout(mma.getType()) != tilegpu::getLayout(arg.getType()))
     return {};
   // With other tcgen05 mmas in the body (nested loops included), only when
-  // the hint is 2: they take their columns after this accumulator's, which
-  // may grow the kernel's tensor memory (compute_out's P·x: 64 resident
-  // columns, and C·Bᵀ's 64 after them, the 128 it allocates anyway).
-  // The columns it would hold, after those already held, plus the most any
-  // other tcgen05 mma there takes after them (its accumulator and a register
-  // A), must stay within the 512 of tensor memory.
-  auto columnsOf = [](tile::MmaOp m, bool withA) {
+  // the hint is 2 and they fit after it: the columns it would hold, after
+  // those already held, plus the most any mma there takes after them (an
+  // accumulator and a register A, counted for every operand A), within the
+  // 512 of tensor memory (compute_out's P·x: 64 resident columns, C·Bᵀ's
+  // 64 after them, the 128 it allocates anyway).
+  auto accColumns = [](tile::MmaOp m) {
+    auto c = cast<RankedTensorType>(m.getAcc().getType());
+    return c.getDimSize(0) / 64 * c.getDimSize(1);
+  };
+  auto aColumns = [](tile::MmaOp m) {
     auto c = cast<RankedTensorType>(m.getAcc().getType());
     auto a = cast<RankedTensorType>(m.getA().getType());
-    int64_t blocks = c.getDimSize(0) / 64;
-    return blocks * c.getDimSize(1) + (withA ? blocks * a.getDimSize(1) / 2 : 0);
+    return c.getDimSize(0) / 64 * a.getDimSize(1) / 2;
   };
   int tcgen05Mmas = 0;
-  int64_t othersNeed = 0;
+  int64_t after = 0;
   loop.getBody()->walk([&](tile::MmaOp other) {
     if (!usesTcgen05(other))
       return;
     ++tcgen05Mmas;
-    othersNeed = std::max(othersNeed, other == mma
-                                          ? columnsOf(other, true) -
-                                                columnsOf(other, false)
-                                          : columnsOf(other, true));
+    after = std::max(after, aColumns(other) +
+                                (other == mma ? 0 : accColumns(other)));
   });
   if (tcgen05Mmas == 1)
     return mma;
   IntegerAttr hint = kernelHint("tcgen05_tmem_acc");
   bool withOthers = hint && hint.getInt() == 2 &&
-                    tmemReserved + columnsOf(mma, false) + othersNeed <= 512;
+                    tmemReserved + accColumns(mma) + after <= 512;
   return withOthers ? mma : tile::MmaOp();
 }
 
@@ -2731,9 +2737,7 @@ LogicalResult KernelEmitter::emitAsyncMma(tile::MmaOp op, Value aSrc,
   // per 64-row block next to the accumulator's N, stored 8 columns per
   // 16x128b repeat (a power of two).
   if (tcgen05 && aInRegs)
-    aInRegs = tmemReserved + (residentAcc.contains(op) ? 0 : M / 64 * N) +
-                      M / 64 * K / 2 <=
-                  512 &&
+    aInRegs = tmemAColumn0(op, M / 64, N) + M / 64 * K / 2 <= 512 &&
               llvm::isPowerOf2_64(K / 8);
   bool aPre = aInRegs || prefetchedAt.count(aSrc) || residentAt.count(aSrc),
        bPre = prefetchedAt.count(bSrc) || residentAt.count(bSrc);

@@ -3,7 +3,6 @@ host wall time of each piece, median over many calls).
 
     python3 bench/profile/host_overhead.py [--L 1024] [--h 24] [--n 128]
 """
-import argparse
 import os
 import statistics
 import sys
@@ -11,25 +10,14 @@ import time
 
 import torch
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "kernels", "mamba2", "python"))
-import tessel_mamba2 as tm  # noqa: E402
+sys.path.insert(0, os.path.dirname(__file__))
+from forward_inputs import make_inputs, shape_parser, tm  # noqa: E402
 
-p = argparse.ArgumentParser()
-p.add_argument("--b", type=int, default=1)
-p.add_argument("--L", type=int, default=1024)
-p.add_argument("--h", type=int, default=24)
-p.add_argument("--p", type=int, default=64)
-p.add_argument("--n", type=int, default=128)
-p.add_argument("--g", type=int, default=1)
-p.add_argument("--Q", type=int, default=256)
+p = shape_parser(L=1024, h=24)
 p.add_argument("--runs", type=int, default=2000)
 a = p.parse_args()
 dev = "cuda"
-x = torch.randn(a.b, a.L, a.h, a.p, device=dev, dtype=torch.bfloat16)
-B = torch.randn(a.b, a.L, a.g, a.n, device=dev, dtype=torch.bfloat16)
-C = torch.randn(a.b, a.L, a.g, a.n, device=dev, dtype=torch.bfloat16)
-dt = torch.rand(a.b, a.L, a.h, device=dev).to(torch.bfloat16)
-A = -torch.empty(a.h, device=dev).uniform_(1, 16)
+x, dt, A, B, C = make_inputs(a, dev)
 D = torch.randn(a.h, device=dev)
 dt_bias = torch.randn(a.h, device=dev)
 

@@ -79,7 +79,8 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
       around every mma. 0 moves it around every mma. 2 keeps it resident
       also when the body has other tcgen05 mmas (nested loops included):
       they put their accumulators in the columns after it, which may grow
-      the kernel's tensor memory.
+      the kernel's tensor memory (where they would not fit in its 512
+      columns, it moves around every mma as with 1).
     - `pdl`: 1 compiles the kernel for programmatic dependent launch: after
       its setup it lets the next kernel in the stream launch
       (`griddepcontrol.launch_dependents`) and waits for the kernels before

@@ -75,8 +75,8 @@ void computeOut(const Config &cfg,
   // (24 bytes without) and 1-2% faster on the H200 with the state dimension
   // in loops (N_MAX = 0); 1.4% slower with it unrolled (N_MAX = 64), so
   // there it stays off (bench/results/2026-11-30-refresh-in-loops.md). On
-  // sm_100a/sm_103a too: there it keeps compute_out free of spills at 128
-  // registers since D x_t joined the prologue (80 bytes spilled without).
+  // sm_100a/sm_103a too, not measured: 116 registers instead of 123, no
+  // spills either way.
   if (cfg["refresh_in_loops"] && cfg["N_MAX"] == 0)
     for (const char *target : {"sm_90a", "sm_100a", "sm_103a"})
       hint(target, "refresh_in_loops", 1);
