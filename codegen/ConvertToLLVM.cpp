@@ -632,8 +632,11 @@ private:
     int64_t stageBytes = 0, offset = 0;
     int64_t mbar = -1; // TMA loads: the first mbarrier (one per buffer)
   };
+  /// Warp-specialised, the loads whose kernel-long rings the producer fills
+  /// (planWarpSpecialization) go to `wsHere` instead.
   FailureOr<SmallVector<Prefetch>>
-  planPrefetch(scf::ForOp loop, SmallVector<Operation *> &slice);
+  planPrefetch(scf::ForOp loop, SmallVector<Operation *> &slice,
+               SmallVector<WsRing *> &wsHere);
   /// Other loads of a loop (their tiles go to registers) issued
   /// `tilegpu.distance` iterations ahead: the loop carries a set of their
   /// registers per iteration ahead.
@@ -3557,8 +3560,8 @@ LogicalResult KernelEmitter::emitElementwise(Operation &op) {
 //===----------------------------------------------------------------------===//
 
 FailureOr<SmallVector<KernelEmitter::Prefetch>>
-KernelEmitter::planPrefetch(scf::ForOp loop,
-                            SmallVector<Operation *> &slice) {
+KernelEmitter::planPrefetch(scf::ForOp loop, SmallVector<Operation *> &slice,
+                            SmallVector<WsRing *> &wsHere) {
   SmallVector<Prefetch> plan;
   Block *body = loop.getBody();
   DenseSet<Operation *> inSlice;
@@ -3586,13 +3589,13 @@ KernelEmitter::planPrefetch(scf::ForOp loop,
     std::optional<StageLayout> layout = loadStage(load);
     if (!layout || (!layout->swizzled && !asyncCopyGroup(load, *layout)))
       continue;
+    if (warpSpecialized)
+      if (auto it = wsRingOf.find(load); it != wsRingOf.end()) {
+        wsHere.push_back(&wsRings[it->second]);
+        continue;
+      }
     SmallVector<Operation *> ops;
     (void)laterIterationSlice(loop, load, ops); // (pipelineProblem checked)
-    if (warpSpecialized && wsRingOf.count(load)) {
-      // (Its ring is the kernel's: planWarpSpecialization.)
-      plan.push_back({load, *layout, distance.getInt(), 0, 0});
-      continue;
-    }
     int64_t bytes = ringBufferBytes(load, *layout);
     int64_t ring = (distance.getInt() + 1) * bytes;
     int64_t at = alignFor(top, *layout);
@@ -3971,20 +3974,14 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   Value lb = regs[op.getLowerBound()][0], ub = regs[op.getUpperBound()][0],
         step = regs[op.getStep()][0];
   SmallVector<Operation *> slice;
-  FailureOr<SmallVector<Prefetch>> planned = planPrefetch(op, slice);
+  // Warp-specialised, the producer issues the copies of the loads in
+  // `wsHere`; the loop waits for them where they are used and frees their
+  // buffers when an iteration ends.
+  SmallVector<WsRing *> wsHere;
+  FailureOr<SmallVector<Prefetch>> planned = planPrefetch(op, slice, wsHere);
   if (failed(planned))
     return failure();
   SmallVector<Prefetch> plan = std::move(*planned);
-  // Warp-specialised: the producer issues these copies; the loop waits for
-  // them where they are used and frees their buffers when an iteration ends.
-  SmallVector<WsRing *> wsHere;
-  llvm::erase_if(plan, [&](const Prefetch &p) {
-    auto it = wsRingOf.find(p.load);
-    if (!warpSpecialized || it == wsRingOf.end())
-      return false;
-    wsHere.push_back(&wsRings[it->second]);
-    return true;
-  });
   FailureOr<SmallVector<tile::LoadOp>> registerPlan =
       planRegisterPrefetch(op, slice);
   if (failed(registerPlan))
@@ -4033,6 +4030,17 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     for (unsigned i : preloadsAt(d))
       llvm::append_range(types, preloadSet[i]);
     return types;
+  };
+  // `values` (laid out as typesAt(d)) cut into the sets of the preloads at
+  // distance d: fn(i, preload i's set).
+  auto forEachSet = [&](int64_t d, ArrayRef<Value> values,
+                        function_ref<void(unsigned, ArrayRef<Value>)> fn) {
+    size_t k = 0;
+    for (unsigned i : preloadsAt(d)) {
+      size_t n = preloadSet[i].size();
+      fn(i, values.slice(k, n));
+      k += n;
+    }
   };
   int64_t savedTop = dynamicTop;
   bool anyTma = false, anyCpAsync = false;
@@ -4085,10 +4093,9 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     evaluatedAt(op, slice, iv, fn);
   };
   // Issues the copies of the planned loads of `distance` for iteration `iv`
-  // into buffer `stage` of their rings and (`withPreload`) the register
-  // loads, whose values it returns.
-  auto issueFor = [&](Value iv, Value stage, int64_t distance,
-                      bool withPreload) {
+  // into buffer `stage` of their rings and the register loads of that
+  // distance, whose values it returns (typesAt(distance)).
+  auto issueFor = [&](Value iv, Value stage, int64_t distance) {
     SmallVector<Value> values;
     atIteration(iv, [&] {
       for (Prefetch &p : plan) {
@@ -4100,10 +4107,9 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
         else
           issueCopy(p.load, prefetchBuffer(p, stage), p.layout);
       }
-      if (withPreload)
-        for (unsigned i : preloadsAt(distance))
-          llvm::append_range(
-              values, loadRegisters(preload[i], packsIntoWords(preload[i])));
+      for (unsigned i : preloadsAt(distance))
+        llvm::append_range(
+            values, loadRegisters(preload[i], packsIntoWords(preload[i])));
     });
     return values;
   };
@@ -4153,17 +4159,13 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
         int64_t t = v + d;
         if (t < 0)
           continue;
-        bool withPreload = llvm::is_contained(preloadDistance, d);
-        SmallVector<Value> values = ifElse(
-            runs[t], typesAt(d),
-            [&] { return issueFor(target[t], i32(t), d, withPreload); },
-            [&] { return poison(d); });
-        size_t k = 0;
-        for (unsigned i : preloadsAt(d)) {
-          size_t n = preloadSet[i].size();
-          sets[i][t].assign(values.begin() + k, values.begin() + k + n);
-          k += n;
-        }
+        SmallVector<Value> values =
+            ifElse(runs[t], typesAt(d),
+                   [&] { return issueFor(target[t], i32(t), d); },
+                   [&] { return poison(d); });
+        forEachSet(d, values, [&](unsigned i, ArrayRef<Value> set) {
+          sets[i][t].assign(set.begin(), set.end());
+        });
       }
       if (anyCpAsync)
         NVVM::CpAsyncCommitGroupOp::create(b, loc);
@@ -4301,22 +4303,17 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
                        i32(d), arith::SubIOp::create(b, loc, stage, i32(1)))
                        .getResult();
       // (Past the end: the sets the iteration has, unused.)
-      bool withPreload = llvm::is_contained(preloadDistance, d);
       SmallVector<Value> values = ifElse(
-          more, typesAt(d),
-          [&] { return issueFor(next, other, d, withPreload); },
+          more, typesAt(d), [&] { return issueFor(next, other, d); },
           [&] {
             SmallVector<Value> same;
             for (unsigned i : preloadsAt(d))
               llvm::append_range(same, carriedSet(i, 0));
             return same;
           });
-      size_t k = 0;
-      for (unsigned i : preloadsAt(d)) {
-        size_t n = preloadSet[i].size();
-        issued[i].assign(values.begin() + k, values.begin() + k + n);
-        k += n;
-      }
+      forEachSet(d, values, [&](unsigned i, ArrayRef<Value> set) {
+        issued[i].assign(set.begin(), set.end());
+      });
     }
     // Each preload's sets move one iteration nearer; the one issued now
     // comes last.
