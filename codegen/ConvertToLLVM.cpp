@@ -520,6 +520,11 @@ private:
   Value wholeTileFits(Value view, ValueRange indices, RankedTensorType tile,
                       std::optional<ArrayRef<int64_t>> squeeze, int64_t vector);
   LogicalResult emitLoad(tile::LoadOp op);
+  /// A load into the transposed mma layout (loadsIntoFragments), copied by
+  /// the TMA: waits for its staged copy (a ring buffer in a loop that issues
+  /// it ahead, else the scratch buffer) and reads the A fragments of its
+  /// transpose with ldmatrix.trans, one .x4 per 16 x 16 block.
+  LogicalResult emitFragmentLoad(tile::LoadOp op);
   LogicalResult emitStore(tile::StoreOp op);
   LogicalResult emitCumsum(tile::CumsumOp op);
   LogicalResult emitMma(tile::MmaOp op);
@@ -1454,7 +1459,8 @@ static tilegpu::MmaLayoutAttr asyncAccLayout(tile::MmaOp op) {
   }
   auto layout = dyn_cast_or_null<tilegpu::MmaLayoutAttr>(
       tilegpu::getLayout(op.getAcc().getType()));
-  if (!layout || tilegpu::getLayout(op.getType()) != layout)
+  if (!layout || layout.getTransposed() ||
+      tilegpu::getLayout(op.getType()) != layout)
     return {};
   return layout;
 }
@@ -2102,7 +2108,7 @@ LogicalResult KernelEmitter::emitMma(tile::MmaOp op) {
           pitchB = (bT ? K : N) + bStage.rowPad;
   auto mmaLayout = dyn_cast_or_null<tilegpu::MmaLayoutAttr>(
       tilegpu::getLayout(cType));
-  bool inPlace = mmaLayout &&
+  bool inPlace = mmaLayout && !mmaLayout.getTransposed() &&
                  tilegpu::getLayout(op.getType()) == mmaLayout &&
                  M % (16 * mmaLayout.getWarpsPerCTA()[0]) == 0 &&
                  N % (8 * mmaLayout.getWarpsPerCTA()[1]) == 0;
@@ -3300,10 +3306,133 @@ LogicalResult KernelEmitter::emitRemap(
 /// elements of the result's fastest dimension, are consecutive addresses:
 /// bank-conflict free and merged into vector loads. (Writing in source order
 /// makes a transpose's reads stride by a whole row: a 32-way bank conflict.)
+LogicalResult KernelEmitter::emitFragmentLoad(tile::LoadOp op) {
+  Value value = op.getResult();
+  auto type = cast<RankedTensorType>(op.getType());
+  auto layout = cast<tilegpu::MmaLayoutAttr>(tilegpu::getLayout(type));
+  Type element = type.getElementType();
+  int64_t eb = storageBytes(element);
+  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+  unsigned W = layout.getWarpsPerCTA()[0];
+  // Not issued ahead: copied into the scratch buffer here, once everyone
+  // is done with what it held (generic accesses first: fenced).
+  bool ahead = prefetchedAt.count(value);
+  if (!ahead) {
+    fenceAsyncShared();
+    barrier();
+  }
+  deferredLoads.insert(value);
+  Staged staged =
+      stageOperand(value, 0, StageLayout::swizzled128(), /*slot=*/0);
+  deferredLoads.erase(value);
+  waitTma(staged.tma);
+  // Element (row, col) as the TMA wrote it: 128-byte panels of `rows`
+  // rows, 16-byte chunk c of row r at c ^ (r % 8).
+  int64_t panel = 128 / eb;
+  auto address = [&](Value row, Value col) -> Value {
+    Value inPanel = arith::AndIOp::create(b, loc, col, i32(panel - 1));
+    Value offset = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(
+            b, loc, arith::DivUIOp::create(b, loc, col, i32(panel)),
+            i32(rows * 128)),
+        arith::AddIOp::create(
+            b, loc, arith::MulIOp::create(b, loc, row, i32(128)),
+            arith::MulIOp::create(b, loc, inPanel, i32(eb))));
+    offset = arith::XOrIOp::create(
+        b, loc, offset,
+        arith::ShLIOp::create(b, loc,
+                              arith::AndIOp::create(b, loc, row, i32(7)),
+                              i32(4)));
+    return LLVM::GEPOp::create(b, loc, staged.base.getType(), b.getI8Type(),
+                               staged.base, ValueRange{offset});
+  };
+  // Where each element offset of the thread's pattern sits (Distribution:
+  // rows 2t, 2t + 1 (+ 8, + 16, ...), columns g (+ 8, + 16 W, ...) from
+  // the thread's base (2t, 16 w + g)).
+  Distribution dist = distributionOf(type);
+  std::map<std::pair<int64_t, int64_t>, int64_t> regOf;
+  for (int64_t r = 0; r < dist.numRegisters; ++r)
+    regOf[{dist.regOffsets[r][0], dist.regOffsets[r][1]}] = r;
+  SmallVector<Value> out(dist.numRegisters);
+  Type i32Type = b.getI32Type();
+  auto structType = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), SmallVector<Type>(4, i32Type));
+  // Lanes 0-7, 8-15, 16-23, 24-31 name the rows of the four 8x8 matrices:
+  // (K 0-7, M 0-7), (K 0-7, M 8-15), (K 8-15, M 0-7), (K 8-15, M 8-15) of
+  // the block, read transposed: a0..a3 of m16n8k16's A.
+  Value laneRow = arith::AddIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, lane, i32(7)),
+      arith::MulIOp::create(b, loc, arith::ShRUIOp::create(b, loc, lane, i32(4)),
+                            i32(8)));
+  Value laneCol = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, warp, i32(16)),
+      arith::MulIOp::create(
+          b, loc,
+          arith::AndIOp::create(b, loc, arith::ShRUIOp::create(b, loc, lane, i32(3)),
+                                i32(1)),
+          i32(8)));
+  auto vecType = VectorType::get({2}, element);
+  for (int64_t i = 0; i * 16 * W < cols; ++i)
+    for (int64_t k0 = 0; k0 < rows; k0 += 16) {
+      Value m = NVVM::LdMatrixOp::create(
+          b, loc, structType,
+          address(arith::AddIOp::create(b, loc, laneRow, i32(k0)),
+                  arith::AddIOp::create(b, loc, laneCol, i32(i * 16 * W))),
+          4, NVVM::MMALayout::col,
+          NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8),
+          NVVM::LdStMatrixEltType::B16);
+      for (int64_t q = 0; q < 4; ++q) {
+        // a_q: rows k0 + 8 (q / 2) + {0, 1}, column 16 W i + 8 (q % 2).
+        Value pair = LLVM::BitcastOp::create(
+            b, loc, vecType, LLVM::ExtractValueOp::create(b, loc, m, q));
+        for (int64_t e = 0; e < 2; ++e) {
+          auto it = regOf.find({k0 + 8 * (q / 2) + e, i * 16 * W + 8 * (q % 2)});
+          if (it == regOf.end())
+            return fail(op, "an ldmatrix fragment outside the tile's "
+                            "registers (tile " + Twine(rows) + "x" +
+                            Twine(cols) + ")");
+          out[it->second] =
+              LLVM::ExtractElementOp::create(b, loc, pair, i32(e));
+        }
+      }
+    }
+  for (Value v : out)
+    if (!v)
+      return fail(op, "a register of the tile no ldmatrix fragment holds");
+  regs[value] = out;
+  return success();
+}
+
 LogicalResult KernelEmitter::emitPermute(tile::PermuteOp op) {
   auto srcType = cast<RankedTensorType>(op.getSource().getType());
   auto type = cast<RankedTensorType>(op.getType());
   ArrayRef<int64_t> perm = op.getPerm();
+  // A transpose between an mma layout and its transposed form: each thread
+  // already holds the elements it needs (the two layouts swap every
+  // per-dimension fact), so only the register order changes.
+  auto srcMma = dyn_cast_or_null<tilegpu::MmaLayoutAttr>(
+      tilegpu::getLayout(srcType));
+  if (srcMma && isTranspose(op) &&
+      tilegpu::getLayout(type) == srcMma.getTransposedLayout()) {
+    Distribution srcDist = distributionOf(srcType),
+                 dist = distributionOf(type);
+    std::map<std::pair<int64_t, int64_t>, int64_t> regOf;
+    for (int64_t r = 0; r < srcDist.numRegisters; ++r)
+      regOf[{srcDist.regOffsets[r][1], srcDist.regOffsets[r][0]}] = r;
+    SmallVector<Value> out;
+    for (int64_t r = 0; r < dist.numRegisters; ++r) {
+      auto it = regOf.find({dist.regOffsets[r][0], dist.regOffsets[r][1]});
+      if (it == regOf.end())
+        return fail(op, "a transpose between mma layouts whose registers do "
+                        "not correspond (tile shapes " +
+                            Twine(srcType.getDimSize(0)) + "x" +
+                            Twine(srcType.getDimSize(1)) + ")");
+      out.push_back(regs[op.getSource()][it->second]);
+    }
+    regs[op.getResult()] = out;
+    return success();
+  }
   // Rows whose length is a multiple of the 32 banks would put the elements
   // a warp writes (consecutive along the source's fast dimension, i.e. down
   // a column here) into few banks; two extra words per row spread them.
@@ -3737,8 +3866,10 @@ LogicalResult KernelEmitter::planWarpSpecialization() {
   kernel.walk([&](tile::LoadOp load) {
     auto distance = load->getAttrOfType<IntegerAttr>(kDistanceAttr);
     auto loop = dyn_cast<scf::ForOp>(load->getParentOp());
+    // (A load read into registers from its ring, loadsIntoFragments, keeps
+    // a ring the consumers fill themselves.)
     if (!why.empty() || !distance || !loop || !loadsIntoMma(load) ||
-        !tmaOf.count(load))
+        loadsIntoFragments(load) || !tmaOf.count(load))
       return;
     auto fail = [&](const Twine &reason) {
       if (why.empty())
@@ -4527,6 +4658,8 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
       emitResident(load);
       return success();
     }
+    if (loadsIntoFragments(load))
+      return tmaOf.count(load) ? emitFragmentLoad(load) : emitLoad(load);
     if (loadsIntoMma(load)) {
       deferredLoads.insert(load.getResult());
       return success();

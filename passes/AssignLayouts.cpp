@@ -120,8 +120,36 @@ struct AssignLayouts
       // tcgen05 reads both operands from shared memory whatever the
       // accumulator's split, and tensor memory hands each warp of a
       // warpgroup its own rows: accumulators put the warps along M.
-      assign(kernel, numWarps, *wgmma || (*tcgen05 && numWarps == 4));
+      // The hint that keeps a register-computed A off the registers (tensor
+      // memory) path of the family in use.
+      IntegerAttr registerA = kernelHint(
+          kernel, target, *tcgen05 ? "tcgen05_tmem_a" : "wgmma_register_a");
+      assign(kernel, numWarps, *wgmma || (*tcgen05 && numWarps == 4),
+             !registerA || registerA.getInt() != 0);
     }
+  }
+
+  /// The source of `a`, an mma's A operand, when `a` is the transpose of a
+  /// tile computed in registers (an elementwise op's result: x scaled per
+  /// token, say) used only as A operands: that tile can be laid out as the
+  /// transpose of the accumulator's layout, which makes the transpose a
+  /// renaming of registers into the A fragments the warpgroup MMA takes
+  /// from registers (tcgen05 from tensor memory), instead of a trip through
+  /// shared memory. A transposed load stays a load: the mma reads its
+  /// staged copy the other way round.
+  static Value transposedRegisterA(Value a) {
+    auto permute = a.getDefiningOp<tile::PermuteOp>();
+    if (!permute || !isTranspose(permute))
+      return {};
+    for (OpOperand &use : permute.getResult().getUses()) {
+      auto user = dyn_cast<tile::MmaOp>(use.getOwner());
+      if (!user || use.get() != user.getA())
+        return {};
+    }
+    Operation *def = permute.getSource().getDefiningOp();
+    if (!def || !isElementwise(def))
+      return {};
+    return permute.getSource();
   }
 
   /// Broadcasts and unit-dimension reshapes into an mma-laid-out tile: their
@@ -178,7 +206,8 @@ struct AssignLayouts
     }
   }
 
-  void assign(func::FuncOp kernel, unsigned numWarps, bool wgmma) {
+  void assign(func::FuncOp kernel, unsigned numWarps, bool wgmma,
+              bool registerA) {
     MLIRContext *ctx = kernel.getContext();
     LayoutClasses classes;
     SmallVector<Value> tiles;
@@ -231,10 +260,23 @@ struct AssignLayouts
             mma.getPrecision() == tile::Precision::f16 ||
             (mma.getPrecision() == tile::Precision::tf32 &&
              !foldedTranspose(mma.getA()) && foldedTranspose(mma.getB()));
-        if (Attribute layout = tilegpu::MmaLayoutAttr::choose(
-                ctx, type.getDimSize(0), type.getDimSize(1), numWarps,
-                wgmma && asyncForm))
-          anchors.push_back({mma.getResult(), layout});
+        tilegpu::MmaLayoutAttr layout = tilegpu::MmaLayoutAttr::choose(
+            ctx, type.getDimSize(0), type.getDimSize(1), numWarps,
+            wgmma && asyncForm);
+        if (!layout)
+          return;
+        anchors.push_back({mma.getResult(), layout});
+        // A 16-bit A computed in registers and transposed into the mma:
+        // computed in the transposed accumulator layout, the transpose
+        // holds A's fragments (see transposedRegisterA).
+        bool sixteenBit = mma.getPrecision() == tile::Precision::bf16 ||
+                          mma.getPrecision() == tile::Precision::f16;
+        if (wgmma && registerA && sixteenBit &&
+            layout.fitsWgmma(type.getDimSize(0), type.getDimSize(1)))
+          if (Value source = transposedRegisterA(mma.getA())) {
+            anchors.push_back({source, layout.getTransposedLayout()});
+            anchors.push_back({mma.getA(), layout});
+          }
       }
     });
     // A class takes its anchors' layout when they agree, else the default.

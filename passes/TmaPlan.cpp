@@ -14,6 +14,12 @@ namespace tessel {
 bool foldsIntoMma(tile::PermuteOp op) {
   if (!isTranspose(op) || op.getResult().use_empty())
     return false;
+  // A source laid out as the transpose of an accumulator (assign-layouts
+  // chose it for a register A): the transpose renames its registers.
+  if (auto layout = dyn_cast_or_null<tilegpu::MmaLayoutAttr>(
+          tilegpu::getLayout(op.getSource().getType())))
+    if (layout.getTransposed())
+      return false;
   for (OpOperand &use : op.getResult().getUses()) {
     auto mma = dyn_cast<tile::MmaOp>(use.getOwner());
     if (!mma || use.get() == mma.getAcc())
@@ -22,7 +28,25 @@ bool foldsIntoMma(tile::PermuteOp op) {
   return true;
 }
 
+bool loadsIntoFragments(tile::LoadOp op) {
+  auto layout = dyn_cast_or_null<tilegpu::MmaLayoutAttr>(
+      tilegpu::getLayout(op.getType()));
+  if (!layout || !layout.getTransposed() ||
+      op.getPadding() != tile::Padding::zero || op.getResult().use_empty())
+    return false;
+  Type element = op.getType().getElementType();
+  // Rows of the tile are A's K, columns A's M: whole 16 x 16 blocks per
+  // warp, warps along M only.
+  ArrayRef<int64_t> shape = op.getType().getShape();
+  unsigned wm = layout.getWarpsPerCTA()[0];
+  return (element.isBF16() || element.isF16()) && shape.size() == 2 &&
+         layout.getWarpsPerCTA()[1] == 1 && shape[0] % 16 == 0 &&
+         shape[1] % (16 * wm) == 0;
+}
+
 bool loadsIntoMma(tile::LoadOp op) {
+  if (loadsIntoFragments(op))
+    return true;
   if (op.getPadding() != tile::Padding::zero || op.getResult().use_empty())
     return false;
   Type element = op.getType().getElementType();

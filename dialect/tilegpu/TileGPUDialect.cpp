@@ -179,7 +179,7 @@ SliceLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 
 LogicalResult
 MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                      ArrayRef<unsigned> warpsPerCTA) {
+                      ArrayRef<unsigned> warpsPerCTA, bool transposed) {
   if (warpsPerCTA.size() != 2)
     return emitError() << "mma layout is 2-D: warpsPerCTA needs 2 entries";
   for (unsigned w : warpsPerCTA)
@@ -266,6 +266,19 @@ Distribution::Distribution(ArrayRef<int64_t> tileShape, Attribute layoutAttr)
     // Rows g and g + 8; columns 2t and 2t + 1.
     innerOffset = [](size_t d, int64_t e) { return d == 0 ? 8 * e : e; };
     vectorWidth = 2;
+    if (mma.getTransposed()) {
+      // Every per-dimension fact swapped: rows 2t and 2t + 1, columns g and
+      // g + 8 (lane ids split over dimension 0 first, as the columns are
+      // above); no two registers are neighbours along the last dimension.
+      std::swap(threadsPerWarp[0], threadsPerWarp[1]);
+      std::swap(warpsPerCTA[0], warpsPerCTA[1]);
+      order = {0, 1};
+      std::swap(laneScale[0], laneScale[1]);
+      std::swap(warpScale[0], warpScale[1]);
+      std::swap(ctaTile[0], ctaTile[1]);
+      innerOffset = [](size_t d, int64_t e) { return d == 1 ? 8 * e : e; };
+      vectorWidth = 1;
+    }
   } else if (blocked) {
     threadsPerWarp = llvm::to_vector(blocked.getThreadsPerWarp());
     warpsPerCTA = llvm::to_vector(blocked.getWarpsPerCTA());

@@ -114,12 +114,29 @@ def TileGPU_MmaLayout : AttrDef<TileGPU_Dialect, "MmaLayout"> {
     loop iterations; every elementwise op, load and store works on it as on
     any layout.
 
+    With `transposed = true` the tile is the transpose of one in the layout
+    without it: element (i, j) sits where the untransposed layout puts
+    (j, i). A register-computed tile whose transpose is an mma's A operand
+    takes it (tilegpu-assign-layouts), so that the `tile.permute` to A renames
+    registers instead of moving data (the A fragments of m16n8k16, which the
+    warpgroup MMA takes from registers and tcgen05 from tensor memory).
+
     ```mlir
     tensor<64x64xf32, #tilegpu.mma<warpsPerCTA = [4, 1]>>
+    tensor<64x64xbf16, #tilegpu.mma<warpsPerCTA = [4, 1], transposed = true>>
     ```
   }];
-  let parameters = (ins ArrayRefParameter<"unsigned">:$warpsPerCTA);
-  let assemblyFormat = "`<` `warpsPerCTA` `=` `[` $warpsPerCTA `]` `>`";
+  let parameters = (ins ArrayRefParameter<"unsigned">:$warpsPerCTA,
+                    DefaultValuedParameter<"bool", "false">:$transposed);
+  let assemblyFormat = [{
+    `<` `warpsPerCTA` `=` `[` $warpsPerCTA `]`
+        (`,` `transposed` `=` $transposed^)? `>`
+  }];
+  let builders = [
+    AttrBuilder<(ins "::llvm::ArrayRef<unsigned>":$warpsPerCTA), [{
+      return $_get($_ctxt, warpsPerCTA, false);
+    }]>
+  ];
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     unsigned getNumWarps() const {
@@ -137,8 +154,14 @@ def TileGPU_MmaLayout : AttrDef<TileGPU_Dialect, "MmaLayout"> {
     /// wgmma.mma_async (m64nNk16 per warpgroup).
     bool fitsWgmma(int64_t M, int64_t N) const {
       unsigned w = getWarpsPerCTA()[0];
-      return getWarpsPerCTA()[1] == 1 && w % 4 == 0 && M % (16 * w) == 0 &&
-             N % 8 == 0 && N <= 256;
+      return !getTransposed() && getWarpsPerCTA()[1] == 1 && w % 4 == 0 &&
+             M % (16 * w) == 0 && N % 8 == 0 && N <= 256;
+    }
+    /// The same warps with `transposed` flipped: the layout of the
+    /// transpose of a tile in this one.
+    MmaLayoutAttr getTransposedLayout() const {
+      return MmaLayoutAttr::get(getContext(), getWarpsPerCTA(),
+                                !getTransposed());
     }
   }];
 }

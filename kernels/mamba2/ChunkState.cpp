@@ -40,6 +40,7 @@ void chunkState(const Config &cfg,
   persistentHint(cfg);
   if (cfg["wgmma"])
     hint("sm_90a", "wgmma", 1);
+  tmemAHint();
   // -1: by the block's width, as measured (below).
   occupancyHint(cfg, BN <= 64 ? 4 : 3);
   // Warp-specialised (B's copies by a producer warpgroup; only where the

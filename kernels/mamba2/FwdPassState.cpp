@@ -41,6 +41,7 @@ void fwdPassState(const Config &cfg,
   stagesHint(cfg);
   if (cfg["wgmma"])
     hint("sm_90a", "wgmma", 1);
+  tmemAHint();
   if (cfg["occupancy"])
     hint("default", "occupancy", cfg["occupancy"]);
   // x, Acs and dt issued a token block ahead (B goes by cp.async): 20-25%

@@ -157,3 +157,99 @@ module {
     return
   }
 }
+
+// -----
+
+// A 16-bit A computed in registers and transposed into a warpgroup mma
+// (x scaled per token, then (x * w)ᵀ · B: the state kernels' update) is
+// computed in the transposed accumulator layout, the load of x included,
+// and the per-token weights sliced from it; the transpose is then in the
+// accumulator's layout, which hands wgmma its A fragments from registers.
+// CHECK-LABEL: func.func @transposed_register_a
+// CHECK: tile.load %arg0{{.*}} -> tensor<64x64xbf16, #tilegpu.mma<warpsPerCTA = [4, 1], transposed = true>>
+// CHECK: tile.load %arg2{{.*}} -> tensor<64xf32, #tilegpu.slice<dim = 1, parent = #tilegpu.mma<warpsPerCTA = [4, 1], transposed = true>>>
+// CHECK: arith.mulf {{.*}} : tensor<64x64xf32, #tilegpu.mma<warpsPerCTA = [4, 1], transposed = true>>
+// CHECK: tile.permute {{.*}} -> tensor<64x64xbf16, #tilegpu.mma<warpsPerCTA = [4, 1]>>
+// CHECK: tile.mma {{.*}} : tensor<64x64xbf16, #tilegpu.mma<warpsPerCTA = [4, 1]>>, {{.*}}, tensor<64x128xf32, #tilegpu.mma<warpsPerCTA = [4, 1]>>
+//
+// Must not fire: the kernel's hint 'wgmma_register_a' = 0 (A staged in
+// shared memory, the transpose folded into the mma's read), ...
+// CHECK-LABEL: func.func @transposed_register_a_off
+// CHECK-NOT: transposed = true
+// CHECK: tile.permute {{.*}} -> tensor<64x64xbf16, #tilegpu.blocked
+// ... a transposed load (the mma reads its staged copy the other way
+// round), ...
+// CHECK-LABEL: func.func @transposed_load
+// CHECK-NOT: transposed = true
+// CHECK: tile.permute {{.*}} -> tensor<64x64xbf16, #tilegpu.blocked
+// ... and mma.sync (no wgmma hint).
+// CHECK-LABEL: func.func @transposed_register_a_mma_sync
+// CHECK-NOT: transposed = true
+// CHECK: return
+module attributes {tilegpu.target = "sm_90a", tilegpu.wgmma_available} {
+  func.func @transposed_register_a(%x: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %w: !tile.view<?xf32>) attributes {tile.hints = #tile.hints<{sm_90a = {wgmma = 1}}>} {
+    %c0 = arith.constant 0 : i32
+    %xt = tile.load %x[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+    %bt = tile.load %b[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x128xbf16>
+    %wt = tile.load %w[%c0] : !tile.view<?xf32> -> tensor<64xf32>
+    %wc = tile.reshape %wt : tensor<64xf32> -> tensor<64x1xf32>
+    %wb = tile.broadcast %wc : tensor<64x1xf32> -> tensor<64x64xf32>
+    %xf = arith.extf %xt : tensor<64x64xbf16> to tensor<64x64xf32>
+    %xs = arith.mulf %xf, %wb : tensor<64x64xf32>
+    %xh = arith.truncf %xs : tensor<64x64xf32> to tensor<64x64xbf16>
+    %a = tile.permute %xh [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+    %z = arith.constant dense<0.0> : tensor<64x128xf32>
+    %s = tile.mma %a, %bt, %z {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x128xbf16>, tensor<64x128xf32>
+    return
+  }
+  func.func @transposed_register_a_off(%x: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %w: !tile.view<?xf32>) attributes {tile.hints = #tile.hints<{sm_90a = {wgmma = 1, wgmma_register_a = 0}}>} {
+    %c0 = arith.constant 0 : i32
+    %xt = tile.load %x[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+    %bt = tile.load %b[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x128xbf16>
+    %wt = tile.load %w[%c0] : !tile.view<?xf32> -> tensor<64xf32>
+    %wc = tile.reshape %wt : tensor<64xf32> -> tensor<64x1xf32>
+    %wb = tile.broadcast %wc : tensor<64x1xf32> -> tensor<64x64xf32>
+    %xf = arith.extf %xt : tensor<64x64xbf16> to tensor<64x64xf32>
+    %xs = arith.mulf %xf, %wb : tensor<64x64xf32>
+    %xh = arith.truncf %xs : tensor<64x64xf32> to tensor<64x64xbf16>
+    %a = tile.permute %xh [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+    %z = arith.constant dense<0.0> : tensor<64x128xf32>
+    %s = tile.mma %a, %bt, %z {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x128xbf16>, tensor<64x128xf32>
+    return
+  }
+  func.func @transposed_load(%x: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>) attributes {tile.hints = #tile.hints<{sm_90a = {wgmma = 1}}>} {
+    %c0 = arith.constant 0 : i32
+    %xt = tile.load %x[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+    %bt = tile.load %b[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x128xbf16>
+    %a = tile.permute %xt [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+    %z = arith.constant dense<0.0> : tensor<64x128xf32>
+    %s = tile.mma %a, %bt, %z {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x128xbf16>, tensor<64x128xf32>
+    return
+  }
+  func.func @transposed_register_a_mma_sync(%x: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %w: !tile.view<?xf32>) {
+    %c0 = arith.constant 0 : i32
+    %xt = tile.load %x[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+    %bt = tile.load %b[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x128xbf16>
+    %xf = arith.extf %xt : tensor<64x64xbf16> to tensor<64x64xf32>
+    %xs = arith.mulf %xf, %xf : tensor<64x64xf32>
+    %xh = arith.truncf %xs : tensor<64x64xf32> to tensor<64x64xbf16>
+    %a = tile.permute %xh [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+    %z = arith.constant dense<0.0> : tensor<64x128xf32>
+    %s = tile.mma %a, %bt, %z {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x128xbf16>, tensor<64x128xf32>
+    return
+  }
+}
+
+// -----
+
+// A layout given in the input is kept (here the transposed mma layout, as
+// printed and parsed).
+// CHECK-LABEL: func.func @given_transposed
+// CHECK: tile.load {{.*}} -> tensor<64x32xbf16, #tilegpu.mma<warpsPerCTA = [2, 1], transposed = true>>
+module {
+  func.func @given_transposed(%x: !tile.view<?x?xbf16>) {
+    %c0 = arith.constant 0 : i32
+    %t = tile.load %x[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x32xbf16, #tilegpu.mma<warpsPerCTA = [2, 1], transposed = true>>
+    return
+  }
+}

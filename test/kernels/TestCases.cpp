@@ -400,6 +400,38 @@ Case mmaChainCase(std::mt19937 &rng, int64_t M, int64_t K, int64_t N1,
   return c;
 }
 
+/// S = sum_t round((x_t * w_t) to bf16)ᵀ B_t through test_scaled_t_bf16:
+/// x (T x P), w (T), B (T x N), none a multiple of the blocks.
+Case scaledUpdateCase(std::mt19937 &rng, int64_t T, int64_t P, int64_t N) {
+  const int64_t BP = 64, BN = 64;
+  Case c;
+  c.kernel = "test_scaled_t_bf16";
+  c.label = "scaled_t_bf16 " + std::to_string(T) + "x" + std::to_string(P) +
+            "x" + std::to_string(N) + " ((x w)^T B, A read transposed)";
+  c.grid = {ceilDiv(P, BP), ceilDiv(N, BN), 1};
+  // Rows padded to whole 16-byte units (the views promise it).
+  auto rowPad = [](int64_t cols) { return (8 - cols % 8) % 8; };
+  Tensor x = input(rng, DType::bf16, {T, P}, -1, 1, rowPad(P));
+  Tensor w = input(rng, DType::f32, {T}, 0, 2);
+  Tensor b = input(rng, DType::bf16, {T, N}, -1, 1, rowPad(N));
+  c.tensors = {x, w, b, output(DType::f32, {P, N}, {N, 1}, P * N)};
+  c.args = {size_t(0), size_t(1), size_t(2), size_t(3)};
+  c.expected = expectationsFor(c);
+  for (int64_t p = 0; p < P; ++p)
+    for (int64_t n = 0; n < N; ++n) {
+      double s = 0;
+      for (int64_t t = 0; t < T; ++t)
+        s += roundTo(roundTo(x.values[offset(x, {t, p})] * w.values[t],
+                             DType::f32),
+                     DType::bf16) *
+             b.values[offset(b, {t, n})];
+      c.expected[3][p * N + n] = s;
+    }
+  // The rounded products are exact and summed in f32.
+  c.tolerance = 1e-5;
+  return c;
+}
+
 Case inplaceCase(std::mt19937 &rng) {
   const int64_t N = 300;
   Case c;
@@ -502,6 +534,7 @@ std::vector<Case> opCases(std::mt19937 &rng) {
                                DType::bf16, 64, 64));
   cases.push_back(mmaChainCase(rng, 130, 50, 140, 90, "test_wgmma_chain_t_bf16",
                                DType::bf16, 64, 64));
+  cases.push_back(scaledUpdateCase(rng, 200, 100, 90));
   cases.push_back(mmaChainCase(rng, 200, 40, 70, 130, "test_wgmma_chain_f16",
                                DType::f16, 128, 128));
   cases.push_back(matmulCase(rng, "test_wgmma_bf16", "wgmma", DType::bf16, 150,

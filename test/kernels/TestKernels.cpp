@@ -251,6 +251,15 @@ const Register registrations[] = {
         },
         {{"BM", 64}, {"BK", 32}, {"BN1", 64}, {"BN2", 64}, {"WGMMA", 1},
          {"num_warps", 4}, {"TRANSPOSED", 1}}),
+    // The state kernels' update, (x * w)ᵀ B over a token loop, the scaled x
+    // transposed into A: from registers (wgmma) and tensor memory (tcgen05).
+    add("test_scaled_t_bf16",
+        [](const Config &c) {
+          define(tessel::test::scaledUpdateKernel<bf16>, c,
+                 {"x", "w", "b", "s"});
+        },
+        {{"BP", 64}, {"BN", 64}, {"BT", 64}, {"WGMMA", 1}, {"TMEM_A", 1},
+         {"num_warps", 4}}),
     // TMA: bf16 C = A Bᵀ (the shape of C·Bᵀ in compute_out) and tf32
     // C = Aᵀ B in K loops (copies prefetched into two buffers), f16 C = A B
     // with A two panels wide and no loop (copies into the scratch buffer).

@@ -155,6 +155,31 @@ inline void mmaChainKernel(const Config &cfg, View<T, 2> a, View<T, 2> b,
   store(o, {i, n}, transposed ? transpose(out) : out);
 }
 
+/// S = sum over token blocks k of (x_k * w_k)ᵀ B_k, the Mamba-2 state
+/// update: x (T x P) scaled per token in registers, its transpose the mma's
+/// A (with WGMMA on sm_90a, and tcgen05 on sm_100a/sm_103a: x read into the
+/// transposed accumulator layout from its TMA copy with ldmatrix.trans, A
+/// from registers or, with TMEM_A, tensor memory).
+template <class T>
+inline void scaledUpdateKernel(const Config &cfg, View<T, 2, kDense> x,
+                               View<float, 1> w, View<T, 2, kDense> b,
+                               View<float, 2> s) {
+  int64_t BP = cfg["BP"], BN = cfg["BN"], BT = cfg["BT"];
+  hint("default", "num_warps", cfg["num_warps"]);
+  if (cfg["WGMMA"])
+    hint("sm_90a", "wgmma", 1);
+  hint("default", "tcgen05_tmem_a", cfg["TMEM_A"]);
+  auto i = program_id(0), j = program_id(1);
+  Scalar kTiles = (dim(x, 0) + int(BT - 1)) / int(BT);
+  Tile out = for_range({0, kTiles}, zeros({BP, BN}), [&](Scalar k, Tile acc) {
+    Tile xt = load(x, {k, i}, {BT, BP});
+    Tile wt = load(w, {k}, {BT});
+    Tile xs = cast<T>(cast<float>(xt) * reshape(wt, {BT, 1}));
+    return mma(transpose(xs), load(b, {k, j}, {BT, BN}), acc);
+  });
+  store(s, {i, j}, out);
+}
+
 /// y = 2 x, stored by the TMA (`tma = true`): BM x BN tiles of a 3-D view
 /// whose first dimension the tile drops; y promises 16-byte alignment and
 /// unit stride (x promises nothing: its load stays an ordinary one).
