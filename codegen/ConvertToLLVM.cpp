@@ -2120,7 +2120,8 @@ LogicalResult KernelEmitter::emitMma(tile::MmaOp op) {
   // say) goes from registers to the mma without shared memory.
   auto aLayout = dyn_cast_or_null<tilegpu::MmaLayoutAttr>(
       tilegpu::getLayout(op.getA().getType()));
-  bool aInRegs = inPlace && !tf32 && !aT && aLayout && regs.count(aSrc) &&
+  bool aInRegs = inPlace && !tf32 && !aT && aLayout &&
+                 !aLayout.getTransposed() && regs.count(aSrc) &&
                  mmaLayout.getWarpsPerCTA()[1] == 1 &&
                  aLayout.getWarpsPerCTA() == mmaLayout.getWarpsPerCTA();
   // The scratch buffer is rewritten: earlier readers must be done (not
@@ -3301,11 +3302,6 @@ LogicalResult KernelEmitter::emitRemap(
   return success();
 }
 
-/// A permute writes the source into shared memory in the *result's*
-/// row-major order, so that the reads, where each thread takes consecutive
-/// elements of the result's fastest dimension, are consecutive addresses:
-/// bank-conflict free and merged into vector loads. (Writing in source order
-/// makes a transpose's reads stride by a whole row: a 32-way bank conflict.)
 LogicalResult KernelEmitter::emitFragmentLoad(tile::LoadOp op) {
   Value value = op.getResult();
   auto type = cast<RankedTensorType>(op.getType());
@@ -3404,6 +3400,11 @@ LogicalResult KernelEmitter::emitFragmentLoad(tile::LoadOp op) {
   return success();
 }
 
+/// A permute writes the source into shared memory in the *result's*
+/// row-major order, so that the reads, where each thread takes consecutive
+/// elements of the result's fastest dimension, are consecutive addresses:
+/// bank-conflict free and merged into vector loads. (Writing in source order
+/// makes a transpose's reads stride by a whole row: a 32-way bank conflict.)
 LogicalResult KernelEmitter::emitPermute(tile::PermuteOp op) {
   auto srcType = cast<RankedTensorType>(op.getSource().getType());
   auto type = cast<RankedTensorType>(op.getType());
@@ -4496,8 +4497,8 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     // The warp is done with this iteration's buffers (the MMAs reading them
     // waited for each copy, and for their own completion): one arrival per
     // consumer warp frees each for the producer's next copy. (Every use of
-    // a ring load is an mma in the loop body itself, loadsIntoMma, so each
-    // copy was waited for; waiting again here cost the GEMM of
+    // a ring load the producer fills is an mma in the loop body itself,
+    // loadsIntoMma without loadsIntoFragments, so each copy was waited for; waiting again here cost the GEMM of
     // bench/results/2026-11-30-warp-specialize.md its 8-9%.) Buffers read
     // by generic loads (ldmatrix for mma.sync) are ordered before the copy
     // engine's next write by a proxy fence; wgmma and tcgen05 read through

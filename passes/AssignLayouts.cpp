@@ -149,7 +149,32 @@ struct AssignLayouts
     Operation *def = permute.getSource().getDefiningOp();
     if (!def || !isElementwise(def))
       return {};
+    // (A tile that is also an mma operand itself keeps its own layout.)
+    for (Operation *user : permute.getSource().getUsers())
+      if (isa<tile::MmaOp>(user))
+        return {};
     return permute.getSource();
+  }
+
+  /// Whether every load into `root`'s class could be copied by the TMA and
+  /// read as fragments (16-bit tiles the TMA can box): in the transposed
+  /// layout, any other load would be one 2-byte global load per element.
+  static bool fragmentLoadsOnly(func::FuncOp kernel, LayoutClasses &classes,
+                                Value root) {
+    bool ok = true;
+    kernel.walk([&](tile::LoadOp load) {
+      if (classes.find(load.getResult()) != root)
+        return;
+      Type element = load.getType().getElementType();
+      BoolAttr allow = load.getAllowTmaAttr();
+      ok &= (element.isBF16() || element.isF16()) &&
+            load.getPadding() == tile::Padding::zero &&
+            !(allow && !allow.getValue()) &&
+            tmaBoxProblem(load, load.getView(), load.getType(),
+                          load.getSqueeze())
+                .empty();
+    });
+    return ok;
   }
 
   /// Broadcasts and unit-dimension reshapes into an mma-laid-out tile: their
@@ -213,6 +238,9 @@ struct AssignLayouts
     SmallVector<Value> tiles;
     // Anchors: layouts an op asks for, per tile.
     SmallVector<std::pair<Value, Attribute>> anchors;
+    // Register A operands reached through a transpose (transposedRegisterA),
+    // with their accumulator layout: anchored once the classes are known.
+    SmallVector<std::tuple<Value, Value, tilegpu::MmaLayoutAttr>> registerAs;
     kernel.walk([&](Operation *op) {
       for (Value result : op->getResults())
         if (isTile(result))
@@ -273,12 +301,15 @@ struct AssignLayouts
                           mma.getPrecision() == tile::Precision::f16;
         if (wgmma && registerA && sixteenBit &&
             layout.fitsWgmma(type.getDimSize(0), type.getDimSize(1)))
-          if (Value source = transposedRegisterA(mma.getA())) {
-            anchors.push_back({source, layout.getTransposedLayout()});
-            anchors.push_back({mma.getA(), layout});
-          }
+          if (Value source = transposedRegisterA(mma.getA()))
+            registerAs.push_back({source, mma.getA(), layout});
       }
     });
+    for (auto [source, a, layout] : registerAs)
+      if (fragmentLoadsOnly(kernel, classes, classes.find(source))) {
+        anchors.push_back({source, layout.getTransposedLayout()});
+        anchors.push_back({a, layout});
+      }
     // A class takes its anchors' layout when they agree, else the default.
     DenseMap<Value, Attribute> chosen;
     DenseSet<Value> conflicted;

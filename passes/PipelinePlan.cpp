@@ -105,8 +105,10 @@ std::string pipelineProblem(tile::LoadOp load) {
   if (std::string problem = laterIterationProblem(loop, load);
       !problem.empty())
     return problem;
+  // (One read of the copy into registers serves every use of a fragment
+  // load.)
   if (load->hasAttr(tilegpu::TileGPUDialect::getTmaAttrName()) &&
-      mmaOperandUses(load) > 1)
+      !loadsIntoFragments(load) && mmaOperandUses(load) > 1)
     return "a TMA copy that is more than one mma operand";
   return "";
 }

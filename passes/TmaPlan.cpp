@@ -28,7 +28,7 @@ bool foldsIntoMma(tile::PermuteOp op) {
   return true;
 }
 
-bool loadsIntoFragments(tile::LoadOp op) {
+bool readsFragments(tile::LoadOp op) {
   auto layout = dyn_cast_or_null<tilegpu::MmaLayoutAttr>(
       tilegpu::getLayout(op.getType()));
   if (!layout || !layout.getTransposed() ||
@@ -42,6 +42,11 @@ bool loadsIntoFragments(tile::LoadOp op) {
   return (element.isBF16() || element.isF16()) && shape.size() == 2 &&
          layout.getWarpsPerCTA()[1] == 1 && shape[0] % 16 == 0 &&
          shape[1] % (16 * wm) == 0;
+}
+
+bool loadsIntoFragments(tile::LoadOp op) {
+  return readsFragments(op) &&
+         op->hasAttr(tilegpu::TileGPUDialect::getTmaAttrName());
 }
 
 bool loadsIntoMma(tile::LoadOp op) {
@@ -161,9 +166,9 @@ std::string tmaBoxProblem(Operation *op, Value viewValue,
 std::string tmaLoadProblem(tile::LoadOp load) {
   if (BoolAttr allow = load.getAllowTmaAttr(); allow && !allow.getValue())
     return "the load says allow_tma = false";
-  if (!loadsIntoMma(load) && !residentOperand(load))
-    return "the tile is not only an mma operand loaded where it is used or "
-           "a loop-invariant one";
+  if (!loadsIntoMma(load) && !residentOperand(load) && !readsFragments(load))
+    return "the tile is not only an mma operand loaded where it is used, a "
+           "loop-invariant one, or one read as mma fragments";
   return tmaBoxProblem(load, load.getView(), load.getType(),
                        load.getSqueeze());
 }

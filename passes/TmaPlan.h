@@ -25,15 +25,19 @@ bool foldsIntoMma(tile::PermuteOp op);
 /// transpose), in the load's block, with nothing in between that writes
 /// memory: the mma copies it from global to shared memory where it is used,
 /// and it never occupies registers. Also true of loadsIntoFragments: those
-/// are staged in shared memory the same way (a ring in loops, the TMA), and
-/// read into registers where the load stands.
+/// are copied by the TMA like an mma operand (into a ring in a loop that
+/// issues them ahead), and read into registers where the load stands.
 bool loadsIntoMma(tile::LoadOp op);
 
 /// A load of 16-bit elements into the transposed mma layout (assign-layouts
 /// gives it to a tile computed in registers whose transpose is an mma's A,
-/// the load included): staged in shared memory like an mma operand and read
-/// with ldmatrix.trans, each 16 x 16 block one .x4 straight into the A
-/// fragments, instead of one 2-byte global load per element.
+/// the load included), which the TMA may copy (tilegpu-insert-tma decides).
+bool readsFragments(tile::LoadOp op);
+
+/// A readsFragments load the TMA copies: staged in shared memory like an
+/// mma operand and read with ldmatrix.trans, each 16 x 16 block one .x4
+/// straight into the A fragments, instead of one 2-byte global load per
+/// element.
 bool loadsIntoFragments(tile::LoadOp op);
 
 /// A load whose tile is only ever an mma operand, used in loops nested below

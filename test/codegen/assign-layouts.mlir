@@ -182,15 +182,20 @@ module {
 // CHECK-LABEL: func.func @transposed_load
 // CHECK-NOT: transposed = true
 // CHECK: tile.permute {{.*}} -> tensor<64x64xbf16, #tilegpu.blocked
+// ... a load of x the TMA cannot copy (its view promises no unit stride:
+// in the transposed layout it would be one 2-byte load per element), ...
+// CHECK-LABEL: func.func @transposed_register_a_strided
+// CHECK-NOT: transposed = true
+// CHECK: tile.permute {{.*}} -> tensor<64x64xbf16, #tilegpu.blocked
 // ... and mma.sync (no wgmma hint).
 // CHECK-LABEL: func.func @transposed_register_a_mma_sync
 // CHECK-NOT: transposed = true
 // CHECK: return
-module attributes {tilegpu.target = "sm_90a", tilegpu.wgmma_available} {
-  func.func @transposed_register_a(%x: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %w: !tile.view<?xf32>) attributes {tile.hints = #tile.hints<{sm_90a = {wgmma = 1}}>} {
+module attributes {tilegpu.target = "sm_90a", tilegpu.wgmma_available, tilegpu.tma_available} {
+  func.func @transposed_register_a(%x: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %w: !tile.view<?xf32>) attributes {tile.hints = #tile.hints<{sm_90a = {wgmma = 1}}>} {
     %c0 = arith.constant 0 : i32
-    %xt = tile.load %x[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
-    %bt = tile.load %b[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x128xbf16>
+    %xt = tile.load %x[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+    %bt = tile.load %b[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x128xbf16>
     %wt = tile.load %w[%c0] : !tile.view<?xf32> -> tensor<64xf32>
     %wc = tile.reshape %wt : tensor<64xf32> -> tensor<64x1xf32>
     %wb = tile.broadcast %wc : tensor<64x1xf32> -> tensor<64x64xf32>
@@ -202,10 +207,10 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.wgmma_available} {
     %s = tile.mma %a, %bt, %z {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x128xbf16>, tensor<64x128xf32>
     return
   }
-  func.func @transposed_register_a_off(%x: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %w: !tile.view<?xf32>) attributes {tile.hints = #tile.hints<{sm_90a = {wgmma = 1, wgmma_register_a = 0}}>} {
+  func.func @transposed_register_a_off(%x: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %w: !tile.view<?xf32>) attributes {tile.hints = #tile.hints<{sm_90a = {wgmma = 1, wgmma_register_a = 0}}>} {
     %c0 = arith.constant 0 : i32
-    %xt = tile.load %x[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
-    %bt = tile.load %b[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x128xbf16>
+    %xt = tile.load %x[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+    %bt = tile.load %b[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x128xbf16>
     %wt = tile.load %w[%c0] : !tile.view<?xf32> -> tensor<64xf32>
     %wc = tile.reshape %wt : tensor<64xf32> -> tensor<64x1xf32>
     %wb = tile.broadcast %wc : tensor<64x1xf32> -> tensor<64x64xf32>
@@ -217,19 +222,34 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.wgmma_available} {
     %s = tile.mma %a, %bt, %z {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x128xbf16>, tensor<64x128xf32>
     return
   }
-  func.func @transposed_load(%x: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>) attributes {tile.hints = #tile.hints<{sm_90a = {wgmma = 1}}>} {
+  func.func @transposed_load(%x: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>) attributes {tile.hints = #tile.hints<{sm_90a = {wgmma = 1}}>} {
     %c0 = arith.constant 0 : i32
-    %xt = tile.load %x[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
-    %bt = tile.load %b[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x128xbf16>
+    %xt = tile.load %x[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+    %bt = tile.load %b[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x128xbf16>
     %a = tile.permute %xt [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
     %z = arith.constant dense<0.0> : tensor<64x128xf32>
     %s = tile.mma %a, %bt, %z {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x128xbf16>, tensor<64x128xf32>
     return
   }
-  func.func @transposed_register_a_mma_sync(%x: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %w: !tile.view<?xf32>) {
+  func.func @transposed_register_a_strided(%x: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %w: !tile.view<?xf32>) attributes {tile.hints = #tile.hints<{sm_90a = {wgmma = 1}}>} {
     %c0 = arith.constant 0 : i32
     %xt = tile.load %x[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
-    %bt = tile.load %b[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x128xbf16>
+    %bt = tile.load %b[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x128xbf16>
+    %wt = tile.load %w[%c0] : !tile.view<?xf32> -> tensor<64xf32>
+    %wc = tile.reshape %wt : tensor<64xf32> -> tensor<64x1xf32>
+    %wb = tile.broadcast %wc : tensor<64x1xf32> -> tensor<64x64xf32>
+    %xf = arith.extf %xt : tensor<64x64xbf16> to tensor<64x64xf32>
+    %xs = arith.mulf %xf, %wb : tensor<64x64xf32>
+    %xh = arith.truncf %xs : tensor<64x64xf32> to tensor<64x64xbf16>
+    %a = tile.permute %xh [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+    %z = arith.constant dense<0.0> : tensor<64x128xf32>
+    %s = tile.mma %a, %bt, %z {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x128xbf16>, tensor<64x128xf32>
+    return
+  }
+  func.func @transposed_register_a_mma_sync(%x: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %w: !tile.view<?xf32>) {
+    %c0 = arith.constant 0 : i32
+    %xt = tile.load %x[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+    %bt = tile.load %b[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x128xbf16>
     %xf = arith.extf %xt : tensor<64x64xbf16> to tensor<64x64xf32>
     %xs = arith.mulf %xf, %xf : tensor<64x64xf32>
     %xh = arith.truncf %xs : tensor<64x64xf32> to tensor<64x64xbf16>

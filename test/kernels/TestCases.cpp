@@ -400,20 +400,23 @@ Case mmaChainCase(std::mt19937 &rng, int64_t M, int64_t K, int64_t N1,
   return c;
 }
 
-/// S = sum_t round((x_t * w_t) to bf16)ᵀ B_t through test_scaled_t_bf16:
-/// x (T x P), w (T), B (T x N), none a multiple of the blocks.
-Case scaledUpdateCase(std::mt19937 &rng, int64_t T, int64_t P, int64_t N) {
-  const int64_t BP = 64, BN = 64;
+/// S = sum_t round((x_t * w_t) to `dtype`)ᵀ B_t through `kernel` (BP
+/// head-dim rows per program): x (T x P), w (T), B (T x N), none a multiple
+/// of the blocks.
+Case scaledUpdateCase(std::mt19937 &rng, int64_t T, int64_t P, int64_t N,
+                      const std::string &kernel = "test_scaled_t_bf16",
+                      DType dtype = DType::bf16, int64_t BP = 64) {
+  const int64_t BN = 64;
   Case c;
-  c.kernel = "test_scaled_t_bf16";
-  c.label = "scaled_t_bf16 " + std::to_string(T) + "x" + std::to_string(P) +
+  c.kernel = kernel;
+  c.label = kernel.substr(5) + " " + std::to_string(T) + "x" + std::to_string(P) +
             "x" + std::to_string(N) + " ((x w)^T B, A read transposed)";
   c.grid = {ceilDiv(P, BP), ceilDiv(N, BN), 1};
   // Rows padded to whole 16-byte units (the views promise it).
   auto rowPad = [](int64_t cols) { return (8 - cols % 8) % 8; };
-  Tensor x = input(rng, DType::bf16, {T, P}, -1, 1, rowPad(P));
+  Tensor x = input(rng, dtype, {T, P}, -1, 1, rowPad(P));
   Tensor w = input(rng, DType::f32, {T}, 0, 2);
-  Tensor b = input(rng, DType::bf16, {T, N}, -1, 1, rowPad(N));
+  Tensor b = input(rng, dtype, {T, N}, -1, 1, rowPad(N));
   c.tensors = {x, w, b, output(DType::f32, {P, N}, {N, 1}, P * N)};
   c.args = {size_t(0), size_t(1), size_t(2), size_t(3)};
   c.expected = expectationsFor(c);
@@ -423,7 +426,7 @@ Case scaledUpdateCase(std::mt19937 &rng, int64_t T, int64_t P, int64_t N) {
       for (int64_t t = 0; t < T; ++t)
         s += roundTo(roundTo(x.values[offset(x, {t, p})] * w.values[t],
                              DType::f32),
-                     DType::bf16) *
+                     dtype) *
              b.values[offset(b, {t, n})];
       c.expected[3][p * N + n] = s;
     }
@@ -535,6 +538,8 @@ std::vector<Case> opCases(std::mt19937 &rng) {
   cases.push_back(mmaChainCase(rng, 130, 50, 140, 90, "test_wgmma_chain_t_bf16",
                                DType::bf16, 64, 64));
   cases.push_back(scaledUpdateCase(rng, 200, 100, 90));
+  cases.push_back(scaledUpdateCase(rng, 150, 200, 70, "test_scaled_t8_f16",
+                                   DType::f16, 128));
   cases.push_back(mmaChainCase(rng, 200, 40, 70, 130, "test_wgmma_chain_f16",
                                DType::f16, 128, 128));
   cases.push_back(matmulCase(rng, "test_wgmma_bf16", "wgmma", DType::bf16, 150,

@@ -260,6 +260,15 @@ const Register registrations[] = {
         },
         {{"BP", 64}, {"BN", 64}, {"BT", 64}, {"WGMMA", 1}, {"TMEM_A", 1},
          {"num_warps", 4}}),
+    // f16, x two 128-byte panels wide, two warpgroups (the tile's 128
+    // head-dim rows), 32 tokens a step.
+    add("test_scaled_t8_f16",
+        [](const Config &c) {
+          define(tessel::test::scaledUpdateKernel<f16>, c,
+                 {"x", "w", "b", "s"});
+        },
+        {{"BP", 128}, {"BN", 64}, {"BT", 32}, {"WGMMA", 1}, {"TMEM_A", 1},
+         {"num_warps", 8}}),
     // TMA: bf16 C = A Bᵀ (the shape of C·Bᵀ in compute_out) and tf32
     // C = Aᵀ B in K loops (copies prefetched into two buffers), f16 C = A B
     // with A two panels wide and no loop (copies into the scratch buffer).
