@@ -243,6 +243,31 @@ private:
 
   // Shared memory.
   Value sharedAddress(Value linear, Type element, int64_t byteOffset = 0);
+  /// Element (row, col) of a tile of `rows` rows of `eb`-byte elements as
+  /// the TMA writes it with the 128-byte swizzle: 128-byte panels of `rows`
+  /// rows one after the other, 16-byte chunk c of row r at c ^ (r % 8) (the
+  /// XOR only touches bits 4-6 of the offset, so any element, not just
+  /// 16-byte chunks, is found this way).
+  Value swizzledAddress(Value base, int64_t rows, int64_t eb, Value row,
+                        Value col) {
+    int64_t panel = 128 / eb;
+    Value inPanel = arith::AndIOp::create(b, loc, col, i32(panel - 1));
+    Value offset = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(
+            b, loc, arith::DivUIOp::create(b, loc, col, i32(panel)),
+            i32(rows * 128)),
+        arith::AddIOp::create(
+            b, loc, arith::MulIOp::create(b, loc, row, i32(128)),
+            arith::MulIOp::create(b, loc, inPanel, i32(eb))));
+    offset = arith::XOrIOp::create(
+        b, loc, offset,
+        arith::ShLIOp::create(b, loc,
+                              arith::AndIOp::create(b, loc, row, i32(7)),
+                              i32(4)));
+    return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
+                               ValueRange{offset});
+  }
   /// Byte `byteOffset` of the static scratch buffer, as a ptr<3>.
   Value scratch(int64_t byteOffset) {
     Value base = LLVM::AddressOfOp::create(b, loc, shared);
@@ -2188,30 +2213,12 @@ LogicalResult KernelEmitter::emitMma(tile::MmaOp op) {
     return c ? Value(arith::AddIOp::create(b, loc, v, i32(c))) : v;
   };
   // Element (row, col) of a staged operand (its rows and columns as
-  // staged): padded rows, or 128-byte panels of `rows` rows with chunk c of
-  // row r at c ^ (r % 8) (the XOR only touches bits 4-6 of the offset, so
-  // any element, not just 16-byte chunks, is found this way).
+  // staged): padded rows, or as the TMA wrote it (swizzledAddress).
   auto staged = [&](Value base, StageLayout layout, int64_t pitch,
                     int64_t rows, Value row, Value col) -> Value {
     if (!layout.swizzled)
       return elementAddress(base, at(row, col, pitch), element);
-    int64_t panel = 128 / eb;
-    Value inPanel = arith::AndIOp::create(b, loc, col, i32(panel - 1));
-    Value offset = arith::AddIOp::create(
-        b, loc,
-        arith::MulIOp::create(
-            b, loc, arith::DivUIOp::create(b, loc, col, i32(panel)),
-            i32(rows * 128)),
-        arith::AddIOp::create(
-            b, loc, arith::MulIOp::create(b, loc, row, i32(128)),
-            arith::MulIOp::create(b, loc, inPanel, i32(eb))));
-    offset = arith::XOrIOp::create(
-        b, loc, offset,
-        arith::ShLIOp::create(b, loc,
-                              arith::AndIOp::create(b, loc, row, i32(7)),
-                              i32(4)));
-    return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
-                               ValueRange{offset});
+    return swizzledAddress(base, rows, eb, row, col);
   };
   auto aAddr = [&](Value row, Value col) {
     return staged(aBase, aStage, pitchA, rowsA, row, col);
@@ -3322,26 +3329,8 @@ LogicalResult KernelEmitter::emitFragmentLoad(tile::LoadOp op) {
       stageOperand(value, 0, StageLayout::swizzled128(), /*slot=*/0);
   deferredLoads.erase(value);
   waitTma(staged.tma);
-  // Element (row, col) as the TMA wrote it: 128-byte panels of `rows`
-  // rows, 16-byte chunk c of row r at c ^ (r % 8).
-  int64_t panel = 128 / eb;
-  auto address = [&](Value row, Value col) -> Value {
-    Value inPanel = arith::AndIOp::create(b, loc, col, i32(panel - 1));
-    Value offset = arith::AddIOp::create(
-        b, loc,
-        arith::MulIOp::create(
-            b, loc, arith::DivUIOp::create(b, loc, col, i32(panel)),
-            i32(rows * 128)),
-        arith::AddIOp::create(
-            b, loc, arith::MulIOp::create(b, loc, row, i32(128)),
-            arith::MulIOp::create(b, loc, inPanel, i32(eb))));
-    offset = arith::XOrIOp::create(
-        b, loc, offset,
-        arith::ShLIOp::create(b, loc,
-                              arith::AndIOp::create(b, loc, row, i32(7)),
-                              i32(4)));
-    return LLVM::GEPOp::create(b, loc, staged.base.getType(), b.getI8Type(),
-                               staged.base, ValueRange{offset});
+  auto address = [&](Value row, Value col) {
+    return swizzledAddress(staged.base, rows, eb, row, col);
   };
   // Where each element offset of the thread's pattern sits (Distribution:
   // rows 2t, 2t + 1 (+ 8, + 16, ...), columns g (+ 8, + 16 W, ...) from
