@@ -254,17 +254,16 @@ private:
     Value inPanel = arith::AndIOp::create(b, loc, col, i32(panel - 1));
     Value offset = arith::AddIOp::create(
         b, loc,
-        arith::MulIOp::create(
-            b, loc, arith::DivUIOp::create(b, loc, col, i32(panel)),
-            i32(rows * 128)),
-        arith::AddIOp::create(
-            b, loc, arith::MulIOp::create(b, loc, row, i32(128)),
-            arith::MulIOp::create(b, loc, inPanel, i32(eb))));
+        arith::MulIOp::create(b, loc,
+                              arith::DivUIOp::create(b, loc, col, i32(panel)),
+                              i32(rows * 128)),
+        arith::AddIOp::create(b, loc,
+                              arith::MulIOp::create(b, loc, row, i32(128)),
+                              arith::MulIOp::create(b, loc, inPanel, i32(eb))));
     offset = arith::XOrIOp::create(
         b, loc, offset,
-        arith::ShLIOp::create(b, loc,
-                              arith::AndIOp::create(b, loc, row, i32(7)),
-                              i32(4)));
+        arith::ShLIOp::create(
+            b, loc, arith::AndIOp::create(b, loc, row, i32(7)), i32(4)));
     return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
                                ValueRange{offset});
   }
@@ -348,7 +347,8 @@ private:
 
   // TMA. The loads and stores tilegpu-insert-tma marks (tilegpu.tma; the
   // rules are in passes/TmaPlan.h: mma operands loaded where they are used,
-  // or loop-invariant ones, and stores asking for it, of 2-D boxes whose
+  // or loop-invariant ones, loads read as A fragments (loadsIntoFragments),
+  // and stores asking for it, of 2-D boxes whose
   // rows are whole 128-byte panels, from views with 16-byte alignment and
   // unit stride) go through the tensor memory accelerator: one thread issues
   // cp.async.bulk.tensor per panel into a swizzled buffer, completing on an
@@ -664,9 +664,9 @@ private:
   };
   /// Warp-specialised, the loads whose kernel-long rings the producer fills
   /// (planWarpSpecialization) go to `wsHere` instead.
-  FailureOr<SmallVector<Prefetch>>
-  planPrefetch(scf::ForOp loop, SmallVector<Operation *> &slice,
-               SmallVector<WsRing *> &wsHere);
+  FailureOr<SmallVector<Prefetch>> planPrefetch(scf::ForOp loop,
+                                                SmallVector<Operation *> &slice,
+                                                SmallVector<WsRing *> &wsHere);
   /// Other loads of a loop (their tiles go to registers) issued
   /// `tilegpu.distance` iterations ahead: the loop carries a set of their
   /// registers per iteration ahead.
@@ -701,8 +701,10 @@ private:
   /// in a warpgroup #tilegpu.mma layout: asyncAccLayout).
   bool usesWgmma(tile::MmaOp op);
   /// Whether something reads the shared-memory copy of `load` (staged for
-  /// its mmas) through the generic proxy: an mma that is neither wgmma nor
-  /// tcgen05 (mma.sync's ldmatrix), directly or through a transpose.
+  /// its mmas, or read into registers) through the generic proxy: an mma
+  /// that is neither wgmma nor tcgen05 (mma.sync's ldmatrix), directly or
+  /// through a transpose, or any other user (a fragment load's
+  /// ldmatrix.trans).
   bool readsGeneric(tile::LoadOp load);
   /// How `op` stages its A (`isA`) or B operand, staged transposed when the
   /// operand is a folded permute.
@@ -1708,7 +1710,7 @@ LogicalResult KernelEmitter::planTensorMaps() {
     WalkResult planned =
         plan(load, "load", load.getView(), load.getType(), boxOf(load),
              /*store=*/false, [&] { return tmaLoadProblem(load); });
-    if (tmaOf.count(load) && !loadsIntoMma(load))
+    if (tmaOf.count(load) && !stagedLoad(load))
       residentLoads.insert(load);
     return planned;
   });
@@ -3348,14 +3350,14 @@ LogicalResult KernelEmitter::emitFragmentLoad(tile::LoadOp op) {
   // the block, read transposed: a0..a3 of m16n8k16's A.
   Value laneRow = arith::AddIOp::create(
       b, loc, arith::AndIOp::create(b, loc, lane, i32(7)),
-      arith::MulIOp::create(b, loc, arith::ShRUIOp::create(b, loc, lane, i32(4)),
-                            i32(8)));
+      arith::MulIOp::create(
+          b, loc, arith::ShRUIOp::create(b, loc, lane, i32(4)), i32(8)));
   Value laneCol = arith::AddIOp::create(
       b, loc, arith::MulIOp::create(b, loc, warp, i32(16)),
       arith::MulIOp::create(
           b, loc,
-          arith::AndIOp::create(b, loc, arith::ShRUIOp::create(b, loc, lane, i32(3)),
-                                i32(1)),
+          arith::AndIOp::create(
+              b, loc, arith::ShRUIOp::create(b, loc, lane, i32(3)), i32(1)),
           i32(8)));
   auto vecType = VectorType::get({2}, element);
   for (int64_t i = 0; i * 16 * W < cols; ++i)
@@ -3372,11 +3374,12 @@ LogicalResult KernelEmitter::emitFragmentLoad(tile::LoadOp op) {
         Value pair = LLVM::BitcastOp::create(
             b, loc, vecType, LLVM::ExtractValueOp::create(b, loc, m, q));
         for (int64_t e = 0; e < 2; ++e) {
-          auto it = regOf.find({k0 + 8 * (q / 2) + e, i * 16 * W + 8 * (q % 2)});
+          auto it =
+              regOf.find({k0 + 8 * (q / 2) + e, i * 16 * W + 8 * (q % 2)});
           if (it == regOf.end())
             return fail(op, "an ldmatrix fragment outside the tile's "
-                            "registers (tile " + Twine(rows) + "x" +
-                            Twine(cols) + ")");
+                            "registers (tile " +
+                                Twine(rows) + "x" + Twine(cols) + ")");
           out[it->second] =
               LLVM::ExtractElementOp::create(b, loc, pair, i32(e));
         }
@@ -3401,12 +3404,11 @@ LogicalResult KernelEmitter::emitPermute(tile::PermuteOp op) {
   // A transpose between an mma layout and its transposed form: each thread
   // already holds the elements it needs (the two layouts swap every
   // per-dimension fact), so only the register order changes.
-  auto srcMma = dyn_cast_or_null<tilegpu::MmaLayoutAttr>(
-      tilegpu::getLayout(srcType));
+  auto srcMma =
+      dyn_cast_or_null<tilegpu::MmaLayoutAttr>(tilegpu::getLayout(srcType));
   if (srcMma && isTranspose(op) &&
       tilegpu::getLayout(type) == srcMma.getTransposedLayout()) {
-    Distribution srcDist = distributionOf(srcType),
-                 dist = distributionOf(type);
+    Distribution srcDist = distributionOf(srcType), dist = distributionOf(type);
     std::map<std::pair<int64_t, int64_t>, int64_t> regOf;
     for (int64_t r = 0; r < srcDist.numRegisters; ++r)
       regOf[{srcDist.regOffsets[r][1], srcDist.regOffsets[r][0]}] = r;
@@ -3692,7 +3694,7 @@ KernelEmitter::planPrefetch(scf::ForOp loop, SmallVector<Operation *> &slice,
     auto distance =
         load ? load->getAttrOfType<IntegerAttr>(kDistanceAttr) : IntegerAttr();
     // (Loads into registers: planRegisterPrefetch.)
-    if (!distance || !loadsIntoMma(load))
+    if (!distance || !stagedLoad(load))
       continue;
     if (std::string problem = pipelineProblem(load); !problem.empty())
       return load->emitError() << "'" << kDistanceAttr
@@ -3757,7 +3759,7 @@ KernelEmitter::planRegisterPrefetch(scf::ForOp loop,
     auto load = dyn_cast<tile::LoadOp>(op);
     auto distance =
         load ? load->getAttrOfType<IntegerAttr>(kDistanceAttr) : IntegerAttr();
-    if (!distance || loadsIntoMma(load))
+    if (!distance || stagedLoad(load))
       continue;
     if (std::string problem = registerPipelineProblem(load); !problem.empty())
       return load->emitError() << "'" << kDistanceAttr
@@ -3859,7 +3861,7 @@ LogicalResult KernelEmitter::planWarpSpecialization() {
     // (A load read into registers from its ring, loadsIntoFragments, keeps
     // a ring the consumers fill themselves.)
     if (!why.empty() || !distance || !loop || !loadsIntoMma(load) ||
-        loadsIntoFragments(load) || !tmaOf.count(load))
+        !tmaOf.count(load))
       return;
     auto fail = [&](const Twine &reason) {
       if (why.empty())
@@ -4280,10 +4282,9 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
         int64_t t = v + d;
         if (t < 0)
           continue;
-        SmallVector<Value> values =
-            ifElse(runs[t], typesAt(d),
-                   [&] { return issueFor(target[t], i32(t), d); },
-                   [&] { return poison(d); });
+        SmallVector<Value> values = ifElse(
+            runs[t], typesAt(d), [&] { return issueFor(target[t], i32(t), d); },
+            [&] { return poison(d); });
         forEachSet(d, values, [&](unsigned i, ArrayRef<Value> set) {
           sets[i][t].assign(set.begin(), set.end());
         });
@@ -4487,11 +4488,11 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     // waited for each copy, and for their own completion): one arrival per
     // consumer warp frees each for the producer's next copy. (Every use of
     // a ring load the producer fills is an mma in the loop body itself,
-    // loadsIntoMma without loadsIntoFragments, so each copy was waited for; waiting again here cost the GEMM of
-    // bench/results/2026-11-30-warp-specialize.md its 8-9%.) Buffers read
-    // by generic loads (ldmatrix for mma.sync) are ordered before the copy
-    // engine's next write by a proxy fence; wgmma and tcgen05 read through
-    // the async proxy.
+    // loadsIntoMma, so each copy was waited for; waiting again here cost
+    // the GEMM of bench/results/2026-11-30-warp-specialize.md its 8-9%.)
+    // Buffers read by generic loads (ldmatrix for mma.sync) are ordered before
+    // the copy engine's next write by a proxy fence; wgmma and tcgen05 read
+    // through the async proxy.
     bool generic = false;
     for (auto [ring, full] : wsStages)
       generic |= ring->genericReads;
@@ -4648,8 +4649,9 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
       emitResident(load);
       return success();
     }
+    // (Marked by insert-tma, so copied by the TMA: tmaOf has it.)
     if (loadsIntoFragments(load))
-      return tmaOf.count(load) ? emitFragmentLoad(load) : emitLoad(load);
+      return emitFragmentLoad(load);
     if (loadsIntoMma(load)) {
       deferredLoads.insert(load.getResult());
       return success();
@@ -4857,13 +4859,13 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
   if (failed(planTensorMaps()) || failed(planWarpSpecialization()))
     return failure();
   // Generic code reaches the dynamic shared memory (rings, resident
-  // buffers) only through the loads staged there for an mma: copied by
-  // cp.async rather than the TMA, or read by mma.sync (ldmatrix) rather than
-  // wgmma/tcgen05. (Everything else the threads stage goes to the static
-  // scratch buffer.) Conservatively per kernel.
+  // buffers) only through the loads staged there: copied by cp.async rather
+  // than the TMA, or read by mma.sync's or a fragment load's ldmatrix rather
+  // than by wgmma/tcgen05. (Everything else the threads stage goes to the
+  // static scratch buffer.) Conservatively per kernel.
   genericDynamicShared = false;
   kernel.walk([&](tile::LoadOp load) {
-    if (!loadsIntoMma(load) && !residentLoads.contains(load))
+    if (!stagedLoad(load) && !residentLoads.contains(load))
       return;
     genericDynamicShared |= !tmaOf.count(load) || readsGeneric(load);
   });

@@ -125,7 +125,7 @@ struct AssignLayouts
       IntegerAttr registerA = kernelHint(
           kernel, target, *tcgen05 ? "tcgen05_tmem_a" : "wgmma_register_a");
       assign(kernel, numWarps, *wgmma || (*tcgen05 && numWarps == 4),
-             !registerA || registerA.getInt() != 0);
+             !registerA || registerA.getInt() != 0, *tcgen05);
     }
   }
 
@@ -141,11 +141,9 @@ struct AssignLayouts
     auto permute = a.getDefiningOp<tile::PermuteOp>();
     if (!permute || !isTranspose(permute))
       return {};
-    for (OpOperand &use : permute.getResult().getUses()) {
-      auto user = dyn_cast<tile::MmaOp>(use.getOwner());
-      if (!user || use.get() != user.getA())
+    for (OpOperand &use : permute.getResult().getUses())
+      if (!isa<tile::MmaOp>(use.getOwner()) || use.getOperandNumber() != 0)
         return {};
-    }
     Operation *def = permute.getSource().getDefiningOp();
     if (!def || !isElementwise(def))
       return {};
@@ -167,12 +165,12 @@ struct AssignLayouts
         return;
       Type element = load.getType().getElementType();
       BoolAttr allow = load.getAllowTmaAttr();
-      ok &= (element.isBF16() || element.isF16()) &&
-            load.getPadding() == tile::Padding::zero &&
-            !(allow && !allow.getValue()) &&
-            tmaBoxProblem(load, load.getView(), load.getType(),
-                          load.getSqueeze())
-                .empty();
+      ok &=
+          (element.isBF16() || element.isF16()) &&
+          load.getPadding() == tile::Padding::zero &&
+          !(allow && !allow.getValue()) &&
+          tmaBoxProblem(load, load.getView(), load.getType(), load.getSqueeze())
+              .empty();
     });
     return ok;
   }
@@ -232,7 +230,7 @@ struct AssignLayouts
   }
 
   void assign(func::FuncOp kernel, unsigned numWarps, bool wgmma,
-              bool registerA) {
+              bool registerA, bool tcgen05) {
     MLIRContext *ctx = kernel.getContext();
     LayoutClasses classes;
     SmallVector<Value> tiles;
@@ -299,8 +297,16 @@ struct AssignLayouts
         // holds A's fragments (see transposedRegisterA).
         bool sixteenBit = mma.getPrecision() == tile::Precision::bf16 ||
                           mma.getPrecision() == tile::Precision::f16;
-        if (wgmma && registerA && sixteenBit &&
-            layout.fitsWgmma(type.getDimSize(0), type.getDimSize(1)))
+        // (tcgen05: where A fits in tensor memory beside the accumulator,
+        // K / 2 columns per 64 rows after N, stored in power-of-two repeats,
+        // as the lowering requires; other tcgen05 mmas may still take
+        // columns, and then the lowering stages A from the registers.)
+        int64_t M = type.getDimSize(0), N = type.getDimSize(1),
+                K = cast<RankedTensorType>(mma.getA().getType()).getDimSize(1);
+        bool fitsTmem = !tcgen05 || (N + M / 64 * K / 2 <= 512 &&
+                                     llvm::isPowerOf2_64(K / 8));
+        if (wgmma && registerA && sixteenBit && fitsTmem &&
+            layout.fitsWgmma(M, N))
           if (Value source = transposedRegisterA(mma.getA()))
             registerAs.push_back({source, mma.getA(), layout});
       }

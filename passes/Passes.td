@@ -93,6 +93,16 @@ def TileGPUAssignLayouts : Pass<"tilegpu-assign-layouts", "mlir::ModuleOp"> {
     the inserted dimensions), so that per-row values meet the tile in the
     threads that hold its rows.
 
+    With the warpgroup or tensor-memory MMAs, a 16-bit tile computed in
+    registers whose transpose is only ever an mma's A operand gets the
+    transposed accumulator layout (`#tilegpu.mma<..., transposed = true>`),
+    and the transpose the accumulator's: the transpose then renames
+    registers and A goes to the mma from registers (tensor memory). Not when
+    the kernel's `wgmma_register_a` / `tcgen05_tmem_a` hint is 0, the tile is
+    itself an mma operand, a load in its group is one the TMA could not copy
+    (it would become one 2-byte load per element), or (tcgen05) A would not
+    fit in tensor memory beside the accumulator.
+
     Before:
     ```mlir
     %t = tile.load %x[%i] : !tile.view<?xf32> -> tensor<256xf32>
@@ -119,6 +129,8 @@ def TileGPUInsertTma : Pass<"tilegpu-insert-tma", "mlir::ModuleOp"> {
       nothing writing memory in between (copied where the mma uses it, or
       prefetched by the loop around it) or loop-invariant for mmas in loops
       below it (copied once into its own buffer);
+    - each `tile.load` of 16-bit elements in the transposed mma layout
+      (read into registers with ldmatrix.trans from the copy);
     - each `tile.store` with `tma = true` that is the only access to its
       view;
     when the tile is one TMA box: a 2-D tile of 2- or 4-byte elements from

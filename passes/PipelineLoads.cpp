@@ -49,7 +49,7 @@ struct AssignLatencies
         // Into shared memory (an mma's operand), or into registers the loop
         // carries (within the kernel's prefetch_registers).
         std::string problem = pipelineProblem(load);
-        if (!problem.empty() && !loadsIntoMma(load))
+        if (!problem.empty() && !stagedLoad(load))
           problem = registers > 0
                         ? registerPipelineProblem(load)
                         : "a tile into registers, and the kernel's "
@@ -68,7 +68,7 @@ struct AssignLatencies
         if (IntegerAttr hint = load.getLatencyAttr()) {
           latency = hint.getInt();
           from = "the load's hint";
-        } else if (stages > 0 && loadsIntoMma(load)) {
+        } else if (stages > 0 && stagedLoad(load)) {
           latency = stages - 1;
           from = "the kernel's num_stages";
         }
@@ -189,7 +189,7 @@ struct ScheduleLoads
           load->emitRemark("not scheduled: a latency below 1");
         continue;
       }
-      if (!loadsIntoMma(load)) {
+      if (!stagedLoad(load)) {
         inRegisters.push_back({load, latency.getInt()});
         continue;
       }

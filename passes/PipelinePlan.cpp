@@ -100,7 +100,7 @@ std::string pipelineProblem(tile::LoadOp load) {
   auto loop = dyn_cast<scf::ForOp>(load->getParentOp());
   if (!loop)
     return "the load is not directly in a loop's body";
-  if (!loadsIntoMma(load))
+  if (!stagedLoad(load))
     return "the tile is not only mma operands loaded in the loop's body";
   if (std::string problem = laterIterationProblem(loop, load);
       !problem.empty())
@@ -127,7 +127,7 @@ std::string prologueAheadProblem(scf::ForOp inner,
     return kNoLoadAhead.str();
   StringRef tma = tilegpu::TileGPUDialect::getTmaAttrName();
   for (tile::LoadOp load : ahead) {
-    if (!loadsIntoMma(load))
+    if (!stagedLoad(load))
       return "it carries a load into registers ahead";
     if (!load->hasAttr(tma))
       return "it issues a cp.async copy ahead (its groups are counted per "
@@ -197,7 +197,7 @@ std::string registerPipelineProblem(tile::LoadOp load) {
     return "the load is not directly in a loop's body";
   if (load.getResult().use_empty())
     return "the tile is not used";
-  if (loadsIntoMma(load))
+  if (stagedLoad(load))
     return "the tile only feeds mma operands (copied to shared memory)";
   if (load->hasAttr(tilegpu::TileGPUDialect::getTmaAttrName()))
     return "the TMA copies it (a loop-invariant mma operand)";

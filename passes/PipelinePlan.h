@@ -97,11 +97,13 @@ std::string prologueAheadProblem(
 int64_t mmaOperandUses(tile::LoadOp load);
 
 /// Why `load` cannot be issued ahead by the loop around it, or "": it
-/// stands directly in an scf.for body, its tile only feeds mma operands in
-/// that body (loadsIntoMma: the copy goes to shared memory, never to
-/// registers), nothing in the loop writes its view, its indices can be
-/// evaluated for a later iteration, and a TMA copy (each wait on its
-/// mbarrier takes the next phase) feeds a single mma operand.
+/// stands directly in an scf.for body, it is staged in shared memory
+/// (stagedLoad: its tile only feeds mma operands in that body, or it is a
+/// TMA copy read into registers as A fragments where it stands), nothing in
+/// the loop writes its view, its indices can be evaluated for a later
+/// iteration, and a TMA copy (each wait on its mbarrier takes the next
+/// phase) feeds a single mma operand, unless it is read into registers
+/// (once, at the load).
 std::string pipelineProblem(tile::LoadOp load);
 
 /// Why `load` cannot be issued iterations ahead into registers the loop

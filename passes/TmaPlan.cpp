@@ -28,7 +28,7 @@ bool foldsIntoMma(tile::PermuteOp op) {
   return true;
 }
 
-bool readsFragments(tile::LoadOp op) {
+bool fragmentLoadCandidate(tile::LoadOp op) {
   auto layout = dyn_cast_or_null<tilegpu::MmaLayoutAttr>(
       tilegpu::getLayout(op.getType()));
   if (!layout || !layout.getTransposed() ||
@@ -45,13 +45,15 @@ bool readsFragments(tile::LoadOp op) {
 }
 
 bool loadsIntoFragments(tile::LoadOp op) {
-  return readsFragments(op) &&
+  return fragmentLoadCandidate(op) &&
          op->hasAttr(tilegpu::TileGPUDialect::getTmaAttrName());
 }
 
+bool stagedLoad(tile::LoadOp op) {
+  return loadsIntoMma(op) || loadsIntoFragments(op);
+}
+
 bool loadsIntoMma(tile::LoadOp op) {
-  if (loadsIntoFragments(op))
-    return true;
   if (op.getPadding() != tile::Padding::zero || op.getResult().use_empty())
     return false;
   Type element = op.getType().getElementType();
@@ -166,7 +168,8 @@ std::string tmaBoxProblem(Operation *op, Value viewValue,
 std::string tmaLoadProblem(tile::LoadOp load) {
   if (BoolAttr allow = load.getAllowTmaAttr(); allow && !allow.getValue())
     return "the load says allow_tma = false";
-  if (!loadsIntoMma(load) && !residentOperand(load) && !readsFragments(load))
+  if (!loadsIntoMma(load) && !residentOperand(load) &&
+      !fragmentLoadCandidate(load))
     return "the tile is not only an mma operand loaded where it is used, a "
            "loop-invariant one, or one read as mma fragments";
   return tmaBoxProblem(load, load.getView(), load.getType(),

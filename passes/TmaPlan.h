@@ -24,21 +24,24 @@ bool foldsIntoMma(tile::PermuteOp op);
 /// A load whose tile only feeds mma operands (directly or through a folded
 /// transpose), in the load's block, with nothing in between that writes
 /// memory: the mma copies it from global to shared memory where it is used,
-/// and it never occupies registers. Also true of loadsIntoFragments: those
-/// are copied by the TMA like an mma operand (into a ring in a loop that
-/// issues them ahead), and read into registers where the load stands.
+/// and it never occupies registers.
 bool loadsIntoMma(tile::LoadOp op);
 
 /// A load of 16-bit elements into the transposed mma layout (assign-layouts
 /// gives it to a tile computed in registers whose transpose is an mma's A,
 /// the load included), which the TMA may copy (tilegpu-insert-tma decides).
-bool readsFragments(tile::LoadOp op);
+bool fragmentLoadCandidate(tile::LoadOp op);
 
-/// A readsFragments load the TMA copies: staged in shared memory like an
+/// A fragmentLoadCandidate the TMA copies: staged in shared memory like an
 /// mma operand and read with ldmatrix.trans, each 16 x 16 block one .x4
 /// straight into the A fragments, instead of one 2-byte global load per
 /// element.
 bool loadsIntoFragments(tile::LoadOp op);
+
+/// A load staged in shared memory, where the pipeline may issue it ahead
+/// into a ring: loadsIntoMma (the mma reads the copy) or loadsIntoFragments
+/// (the threads read it into registers where the load stands).
+bool stagedLoad(tile::LoadOp op);
 
 /// A load whose tile is only ever an mma operand, used in loops nested below
 /// it (a loop-invariant operand), and whose view nothing after it writes:
@@ -57,7 +60,8 @@ std::string tmaBoxProblem(mlir::Operation *op, mlir::Value view,
                           std::optional<llvm::ArrayRef<int64_t>> squeeze);
 
 /// Why `load` does not qualify for the TMA, or "": it is not marked
-/// `allow_tma = false`, it is an mma operand loaded where it is used
+/// `allow_tma = false`, it is a fragmentLoadCandidate or an mma operand
+/// loaded where it is used
 /// (loadsIntoMma) or a resident one (residentOperand), and its box fits.
 std::string tmaLoadProblem(tile::LoadOp load);
 

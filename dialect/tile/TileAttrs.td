@@ -65,13 +65,17 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
       the accumulator's layout (an mma result scaled in registers) goes to
       wgmma from registers (1, the default) or is staged in shared memory
       (0). In compute_out the register form saves the 8 KB that lets 4
-      CTAs fit per SM: 7-12% faster on the H200.
+      CTAs fit per SM: 7-12% faster on the H200. With 1, a tile computed in
+      registers whose transpose is the A operand is laid out for that too
+      (the transposed accumulator layout; its loads read by ldmatrix.trans
+      from their TMA copies); 0 also keeps that off.
     - `tcgen05`: 0 keeps a kernel's mmas on `mma.sync` on sm_100a/sm_103a;
       1 (the default there) lets every eligible 16-bit mma use tcgen05.mma;
       diagnosed on sm_90a.
     - `tcgen05_tmem_a`: with tcgen05, an A operand computed in registers in
-      the accumulator's layout goes through tensor memory (1, the default)
-      or is staged in shared memory (0).
+      the accumulator's layout, or the transpose of one in the transposed
+      accumulator layout, goes through tensor memory (1, the default) or is
+      staged in shared memory (0; the Mamba-2 state kernels' choice).
     - `tcgen05_tmem_acc`: with tcgen05, an accumulator carried by a loop
       whose body has that one tcgen05 mma (and uses the accumulator nowhere
       else) stays in tensor memory across the loop (1, the default): stored

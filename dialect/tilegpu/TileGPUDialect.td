@@ -102,7 +102,8 @@ def TileGPU_BlockedLayout : AttrDef<TileGPU_Dialect, "BlockedLayout"> {
 
 def TileGPU_MmaLayout : AttrDef<TileGPU_Dialect, "MmaLayout"> {
   let mnemonic = "mma";
-  let summary = "The accumulator of mma.sync m16n8 spread over warps";
+  let summary = "The accumulator of mma.sync m16n8 spread over warps, or "
+                "its transpose";
   let description = [{
     A 2-D tile held the way `mma.sync.aligned.m16n8kK` keeps its f32
     accumulator: warp (wm, wn) of the `warpsPerCTA` grid (warps numbered with

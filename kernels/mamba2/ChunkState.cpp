@@ -86,10 +86,13 @@ const Register registration{{
             variant("BLOCK_N", {64, 128}, 128, "state columns per program"),
             tunable("BLOCK_T", {32, 64, 128}, 64, "tokens per mma"),
             tunable("num_warps", {4, 8}, 4, "warps per program"),
-            // Off: 0.839 vs 0.863 ms at n=128 but 0.629 vs 0.564 at n=64.
+            // Off: with A from registers (below) 1.7-4% faster at L = 4096
+            // and 16384, 4% slower at 65536 on the H200 (bench/results/
+            // 2026-11-30-transposed-register-a.md); the tuned table picks.
             tunable("wgmma", {0, 1}, 0,
-                    "warpgroup MMA on sm_90a (its A, x scaled per token, is "
-                    "staged from registers)"),
+                    "warpgroup MMA on sm_90a (its A, x scaled per token, "
+                    "from registers: x read by ldmatrix.trans from its TMA "
+                    "copy)"),
             // With 128 columns 3 CTAs per SM (168 registers, 20 bytes
             // spilled on sm_90a) beat 2 (208): states 0.863 -> 0.819 ms at b=1
             // L=65536 h=80 n=128, 1.346 -> 1.275 at Q=128 (bench/results/

@@ -67,13 +67,13 @@ inline void warpSpecializeHint(const dsl::Config &cfg, int64_t ctas,
 }
 
 /// The state kernels' A, (x * w)ᵀ, stays staged in shared memory on sm_100a
-/// and sm_103a: read into registers as the transpose of the accumulator's
-/// layout (tilegpu-assign-layouts), into tensor memory and from there, ptxas
-/// gave chunk_state 156 registers and 256 tensor-memory columns (2 CTAs per
-/// SM instead of 4) at BLOCK_N = 128, 56 bytes spilled at BLOCK_N = 64, and
-/// fwd_pass_state 218 registers (2 CTAs instead of 4). Not measured (no
-/// Blackwell GPU here): by that count alone.
-/// (bench/results/2026-11-30-transposed-register-a.md)
+/// and sm_103a. The other way (x read into registers in the transposed
+/// accumulator layout, tilegpu-assign-layouts, and A passed through tensor
+/// memory) ptxas gave chunk_state 156 registers and 256 tensor-memory
+/// columns at BLOCK_N = 128 (2 CTAs per SM instead of 4), 56 bytes spilled
+/// at BLOCK_N = 64, and fwd_pass_state 218 registers (2 CTAs instead of 4).
+/// Decided by those counts alone: no Blackwell GPU here
+/// (bench/results/2026-11-30-transposed-register-a.md).
 inline void tmemAHint(Loc loc = Loc::current()) {
   for (const char *target : {"sm_100a", "sm_103a"})
     dsl::hint(target, "tcgen05_tmem_a", 0, loc);

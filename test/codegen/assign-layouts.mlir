@@ -187,6 +187,12 @@ module {
 // CHECK-LABEL: func.func @transposed_register_a_strided
 // CHECK-NOT: transposed = true
 // CHECK: tile.permute {{.*}} -> tensor<64x64xbf16, #tilegpu.blocked
+// ... a transpose that is also the B operand (mma(%a, %a)), and a scaled
+// tile that is itself an mma's A besides, ...
+// CHECK-LABEL: func.func @transposed_register_a_also_b
+// CHECK-NOT: transposed = true
+// CHECK-LABEL: func.func @transposed_register_a_also_a
+// CHECK-NOT: transposed = true
 // ... and mma.sync (no wgmma hint).
 // CHECK-LABEL: func.func @transposed_register_a_mma_sync
 // CHECK-NOT: transposed = true
@@ -244,6 +250,30 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.wgmma_available, tilegpu.t
     %a = tile.permute %xh [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
     %z = arith.constant dense<0.0> : tensor<64x128xf32>
     %s = tile.mma %a, %bt, %z {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x128xbf16>, tensor<64x128xf32>
+    return
+  }
+  func.func @transposed_register_a_also_b(%x: !tile.view<?x?xbf16, align = 16, unit_stride>) attributes {tile.hints = #tile.hints<{sm_90a = {wgmma = 1}}>} {
+    %c0 = arith.constant 0 : i32
+    %xt = tile.load %x[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+    %xf = arith.extf %xt : tensor<64x64xbf16> to tensor<64x64xf32>
+    %xs = arith.mulf %xf, %xf : tensor<64x64xf32>
+    %xh = arith.truncf %xs : tensor<64x64xf32> to tensor<64x64xbf16>
+    %a = tile.permute %xh [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %s = tile.mma %a, %a, %z {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    return
+  }
+  func.func @transposed_register_a_also_a(%x: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>) attributes {tile.hints = #tile.hints<{sm_90a = {wgmma = 1}}>} {
+    %c0 = arith.constant 0 : i32
+    %xt = tile.load %x[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+    %bt = tile.load %b[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x128xbf16>
+    %xf = arith.extf %xt : tensor<64x64xbf16> to tensor<64x64xf32>
+    %xs = arith.mulf %xf, %xf : tensor<64x64xf32>
+    %xh = arith.truncf %xs : tensor<64x64xf32> to tensor<64x64xbf16>
+    %a = tile.permute %xh [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+    %z = arith.constant dense<0.0> : tensor<64x128xf32>
+    %s = tile.mma %a, %bt, %z {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x128xbf16>, tensor<64x128xf32>
+    %t = tile.mma %xh, %bt, %z {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x128xbf16>, tensor<64x128xf32>
     return
   }
   func.func @transposed_register_a_mma_sync(%x: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %w: !tile.view<?xf32>) {

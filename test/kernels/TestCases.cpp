@@ -409,8 +409,9 @@ Case scaledUpdateCase(std::mt19937 &rng, int64_t T, int64_t P, int64_t N,
   const int64_t BN = 64;
   Case c;
   c.kernel = kernel;
-  c.label = kernel.substr(5) + " " + std::to_string(T) + "x" + std::to_string(P) +
-            "x" + std::to_string(N) + " ((x w)^T B, A read transposed)";
+  c.label = kernel.substr(5) + " " + std::to_string(T) + "x" +
+            std::to_string(P) + "x" + std::to_string(N) +
+            " ((x w)^T B, A read transposed)";
   c.grid = {ceilDiv(P, BP), ceilDiv(N, BN), 1};
   // Rows padded to whole 16-byte units (the views promise it).
   auto rowPad = [](int64_t cols) { return (8 - cols % 8) % 8; };
@@ -424,9 +425,9 @@ Case scaledUpdateCase(std::mt19937 &rng, int64_t T, int64_t P, int64_t N,
     for (int64_t n = 0; n < N; ++n) {
       double s = 0;
       for (int64_t t = 0; t < T; ++t)
-        s += roundTo(roundTo(x.values[offset(x, {t, p})] * w.values[t],
-                             DType::f32),
-                     dtype) *
+        s += roundTo(
+                 roundTo(x.values[offset(x, {t, p})] * w.values[t], DType::f32),
+                 dtype) *
              b.values[offset(b, {t, n})];
       c.expected[3][p * N + n] = s;
     }

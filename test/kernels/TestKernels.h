@@ -157,9 +157,10 @@ inline void mmaChainKernel(const Config &cfg, View<T, 2> a, View<T, 2> b,
 
 /// S = sum over token blocks k of (x_k * w_k)ᵀ B_k, the Mamba-2 state
 /// update: x (T x P) scaled per token in registers, its transpose the mma's
-/// A (with WGMMA on sm_90a, and tcgen05 on sm_100a/sm_103a: x read into the
-/// transposed accumulator layout from its TMA copy with ldmatrix.trans, A
-/// from registers or, with TMEM_A, tensor memory).
+/// A (with WGMMA on sm_90a, and tcgen05 on sm_100a/sm_103a at 4 warps: x
+/// read into the transposed accumulator layout from its TMA copy with
+/// ldmatrix.trans, A from registers or, with TMEM_A, tensor memory; at 8
+/// warps sm_100a/sm_103a keep mma.sync and the staged A).
 template <class T>
 inline void scaledUpdateKernel(const Config &cfg, View<T, 2, kDense> x,
                                View<float, 1> w, View<T, 2, kDense> b,
