@@ -267,6 +267,22 @@ private:
     return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
                                ValueRange{offset});
   }
+  /// ldmatrix: `count` 8x8 16-bit matrices, from the rows whose addresses
+  /// the lanes give (ptr<3>), transposed with `trans`; per matrix the
+  /// thread's 32-bit word (a pair of elements).
+  SmallVector<Value> loadMatrices(Value address, int count, bool trans) {
+    auto structType = LLVM::LLVMStructType::getLiteral(
+        b.getContext(), SmallVector<Type>(count, b.getI32Type()));
+    Value m = NVVM::LdMatrixOp::create(
+        b, loc, structType, address, count,
+        trans ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+        NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8),
+        NVVM::LdStMatrixEltType::B16);
+    SmallVector<Value> out;
+    for (int i = 0; i < count; ++i)
+      out.push_back(LLVM::ExtractValueOp::create(b, loc, m, i));
+    return out;
+  }
   /// Byte `byteOffset` of the static scratch buffer, as a ptr<3>.
   Value scratch(int64_t byteOffset) {
     Value base = LLVM::AddressOfOp::create(b, loc, shared);
@@ -1896,7 +1912,8 @@ KernelEmitter::Staged KernelEmitter::stageOperand(Value value,
       sharedBytes, byteOffset + elements * storageBytes(type.getElementType()));
   Value dst = scratch(byteOffset);
   auto load = value.getDefiningOp<tile::LoadOp>();
-  if (load && deferredLoads.contains(value)) {
+  // (A fragment load is copied where it stands, emitFragmentLoad.)
+  if (load && (deferredLoads.contains(value) || loadsIntoFragments(load))) {
     if (tmaOf.count(load)) {
       if (scratchMbar[slot] < 0)
         scratchMbar[slot] = numMbarriers++;
@@ -2240,20 +2257,10 @@ LogicalResult KernelEmitter::emitMma(tile::MmaOp op) {
   // `count` 8x8 b16 matrices from the rows whose address each lane gives,
   // as mma operand registers.
   auto ldmatrix = [&](Value address, int count, bool trans) {
-    auto structType = LLVM::LLVMStructType::getLiteral(
-        b.getContext(), SmallVector<Type>(count, i32Type));
-    Value m = NVVM::LdMatrixOp::create(
-        b, loc, structType, address, count,
-        trans ? NVVM::MMALayout::col : NVVM::MMALayout::row,
-        NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8),
-        NVVM::LdStMatrixEltType::B16);
-    SmallVector<Value> out;
-    for (int i = 0; i < count; ++i) {
-      Value v = LLVM::ExtractValueOp::create(b, loc, m, i);
-      if (element.isF16()) // NVVM takes f16 pairs as vector<2xf16>
+    SmallVector<Value> out = loadMatrices(address, count, trans);
+    if (element.isF16()) // NVVM takes f16 pairs as vector<2xf16>
+      for (Value &v : out)
         v = LLVM::BitcastOp::create(b, loc, VectorType::get({2}, element), v);
-      out.push_back(v);
-    }
     return out;
   };
   auto toTf32 = [&](Value x) {
@@ -3326,10 +3333,8 @@ LogicalResult KernelEmitter::emitFragmentLoad(tile::LoadOp op) {
     fenceAsyncShared();
     barrier();
   }
-  deferredLoads.insert(value);
   Staged staged =
       stageOperand(value, 0, StageLayout::swizzled128(), /*slot=*/0);
-  deferredLoads.erase(value);
   waitTma(staged.tma);
   auto address = [&](Value row, Value col) {
     return swizzledAddress(staged.base, rows, eb, row, col);
@@ -3342,12 +3347,10 @@ LogicalResult KernelEmitter::emitFragmentLoad(tile::LoadOp op) {
   for (int64_t r = 0; r < dist.numRegisters; ++r)
     regOf[{dist.regOffsets[r][0], dist.regOffsets[r][1]}] = r;
   SmallVector<Value> out(dist.numRegisters);
-  Type i32Type = b.getI32Type();
-  auto structType = LLVM::LLVMStructType::getLiteral(
-      b.getContext(), SmallVector<Type>(4, i32Type));
   // Lanes 0-7, 8-15, 16-23, 24-31 name the rows of the four 8x8 matrices:
   // (K 0-7, M 0-7), (K 0-7, M 8-15), (K 8-15, M 0-7), (K 8-15, M 8-15) of
-  // the block, read transposed: a0..a3 of m16n8k16's A.
+  // the block, read transposed: a0..a3 of m16n8k16's A (the lanes of
+  // emitMma's transposed A, fragA, for warp w's rows 16 w + 16 W i).
   Value laneRow = arith::AddIOp::create(
       b, loc, arith::AndIOp::create(b, loc, lane, i32(7)),
       arith::MulIOp::create(
@@ -3362,17 +3365,13 @@ LogicalResult KernelEmitter::emitFragmentLoad(tile::LoadOp op) {
   auto vecType = VectorType::get({2}, element);
   for (int64_t i = 0; i * 16 * W < cols; ++i)
     for (int64_t k0 = 0; k0 < rows; k0 += 16) {
-      Value m = NVVM::LdMatrixOp::create(
-          b, loc, structType,
+      SmallVector<Value> words = loadMatrices(
           address(arith::AddIOp::create(b, loc, laneRow, i32(k0)),
                   arith::AddIOp::create(b, loc, laneCol, i32(i * 16 * W))),
-          4, NVVM::MMALayout::col,
-          NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8),
-          NVVM::LdStMatrixEltType::B16);
+          4, /*trans=*/true);
       for (int64_t q = 0; q < 4; ++q) {
         // a_q: rows k0 + 8 (q / 2) + {0, 1}, column 16 W i + 8 (q % 2).
-        Value pair = LLVM::BitcastOp::create(
-            b, loc, vecType, LLVM::ExtractValueOp::create(b, loc, m, q));
+        Value pair = LLVM::BitcastOp::create(b, loc, vecType, words[q]);
         for (int64_t e = 0; e < 2; ++e) {
           auto it =
               regOf.find({k0 + 8 * (q / 2) + e, i * 16 * W + 8 * (q % 2)});

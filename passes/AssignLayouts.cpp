@@ -164,13 +164,9 @@ struct AssignLayouts
       if (classes.find(load.getResult()) != root)
         return;
       Type element = load.getType().getElementType();
-      BoolAttr allow = load.getAllowTmaAttr();
-      ok &=
-          (element.isBF16() || element.isF16()) &&
-          load.getPadding() == tile::Padding::zero &&
-          !(allow && !allow.getValue()) &&
-          tmaBoxProblem(load, load.getView(), load.getType(), load.getSqueeze())
-              .empty();
+      ok &= (element.isBF16() || element.isF16()) &&
+            load.getPadding() == tile::Padding::zero &&
+            tmaCopyProblem(load).empty();
     });
     return ok;
   }

@@ -165,6 +165,13 @@ std::string tmaBoxProblem(Operation *op, Value viewValue,
   return "";
 }
 
+std::string tmaCopyProblem(tile::LoadOp load) {
+  if (BoolAttr allow = load.getAllowTmaAttr(); allow && !allow.getValue())
+    return "the load says allow_tma = false";
+  return tmaBoxProblem(load, load.getView(), load.getType(),
+                       load.getSqueeze());
+}
+
 std::string tmaLoadProblem(tile::LoadOp load) {
   if (BoolAttr allow = load.getAllowTmaAttr(); allow && !allow.getValue())
     return "the load says allow_tma = false";
@@ -172,8 +179,7 @@ std::string tmaLoadProblem(tile::LoadOp load) {
       !fragmentLoadCandidate(load))
     return "the tile is not only an mma operand loaded where it is used, a "
            "loop-invariant one, or one read as mma fragments";
-  return tmaBoxProblem(load, load.getView(), load.getType(),
-                       load.getSqueeze());
+  return tmaCopyProblem(load);
 }
 
 std::string tmaStoreProblem(tile::StoreOp store) {

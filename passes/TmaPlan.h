@@ -59,10 +59,14 @@ std::string tmaBoxProblem(mlir::Operation *op, mlir::Value view,
                           mlir::RankedTensorType type,
                           std::optional<llvm::ArrayRef<int64_t>> squeeze);
 
-/// Why `load` does not qualify for the TMA, or "": it is not marked
-/// `allow_tma = false`, it is a fragmentLoadCandidate or an mma operand
-/// loaded where it is used
-/// (loadsIntoMma) or a resident one (residentOperand), and its box fits.
+/// Why the TMA cannot copy `load`'s tile whatever its role, or "": it is
+/// not marked `allow_tma = false` and its box fits (tmaBoxProblem).
+std::string tmaCopyProblem(tile::LoadOp load);
+
+/// Why `load` does not qualify for the TMA, or "": it is a
+/// fragmentLoadCandidate or an mma operand loaded where it is used
+/// (loadsIntoMma) or a resident one (residentOperand), and tmaCopyProblem
+/// has nothing to say.
 std::string tmaLoadProblem(tile::LoadOp load);
 
 /// Why `store` does not qualify, or "": it asks for the TMA (`tma = true`),
