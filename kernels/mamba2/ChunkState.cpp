@@ -41,8 +41,15 @@ void chunkState(const Config &cfg,
   if (cfg["wgmma"])
     hint("sm_90a", "wgmma", 1);
   tmemAHint();
-  // -1: by the block's width, as measured (below).
-  occupancyHint(cfg, BN <= 64 ? 4 : 3);
+  // -1: by the block's width, as measured (below). 256 columns: 2 CTAs per
+  // SM, and 1 on sm_90a, where the 64 x 256 f32 accumulator of mma.sync
+  // then keeps its registers (1068 bytes spilled at 2; chunk_state 0.813
+  // against 0.824 ms at b=1 L=65536 h=80 n=256 on the H200, bench/results/
+  // 2026-11-30-chunk-state-256.md). On sm_100a/sm_103a the accumulator is
+  // in tensor memory (256 columns each): 153 registers, no spills at 2.
+  occupancyHint(cfg, BN <= 64 ? 4 : BN <= 128 ? 3 : 2);
+  if (BN > 128)
+    occupancyHint(cfg, 1, "sm_90a");
   // Warp-specialised (B's copies by a producer warpgroup; only where the
   // chunk takes several token blocks, a loop): 2 CTAs per SM (256 threads
   // each at 4 warps, the producer's included), so that the consumers keep
@@ -81,9 +88,12 @@ const Register registration{{
             tunable("BLOCK_P", {32, 64}, 64, "head-dim rows per program"),
             // 128 reads x once for n = 128 (the states at b=1 L=65536 h=80
             // on the H200: 1.017 -> 0.860 ms with state_passing, bench/
-            // results/2026-11-29-split-states.md); the library takes 64
-            // when n <= 64 (no empty half-blocks).
-            variant("BLOCK_N", {64, 128}, 128, "state columns per program"),
+            // results/2026-11-29-split-states.md), 256 for n = 256
+            // (chunk_state 0.871 -> 0.813 ms there, 0.474 -> 0.375 at b=4
+            // h=8 Q=128: 2026-11-30-chunk-state-256.md); the library takes
+            // the narrowest block that covers n (64 when n <= 64, no empty
+            // half-blocks).
+            variant("BLOCK_N", {64, 128, 256}, 128, "state columns per program"),
             tunable("BLOCK_T", {32, 64, 128}, 64, "tokens per mma"),
             tunable("num_warps", {4, 8}, 4, "warps per program"),
             // Off: with A from registers (below) 1.7-4% faster at L = 4096
@@ -101,7 +111,7 @@ const Register registration{{
             // (2026-11-29-wgmma-register-a.md).
             tunable("occupancy", {-1, 0, 1, 2, 3, 4}, -1,
                     "CTAs per SM to fit (0: ptxas decides; -1: 4 for 64 "
-                    "state columns, 3 for 128)"),
+                    "state columns, 3 for 128, 2 for 256 (1 on sm_90a))"),
             // On since the per-chunk states are 16-bit: chunk_state +
             // state_passing 0.76 -> 0.68 ms at b=1 L=65536 h=80 n=128, 0.50
             // -> 0.47 at n=64 on the H200 (with f32 states it lost at

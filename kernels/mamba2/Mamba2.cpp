@@ -193,7 +193,8 @@ Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d, int sms,
   aot::chunk_state_variant csv;
   csv.Q = d.Q;
   csv.X_DTYPE = xDtype;
-  csv.BLOCK_N = d.n <= 64 ? 64 : 128;
+  // The narrowest state block that covers n (each block reads x once).
+  csv.BLOCK_N = d.n <= 64 ? 64 : d.n <= 128 ? 128 : 256;
   aot::state_passing_variant spv;
   spv.Q = d.Q;
   spv.X_DTYPE = xDtype;

@@ -271,8 +271,8 @@ int64_t serialCtas(const Dims &d) {
 }
 
 StatePath statePath(const Dims &d, const char *force) {
-  // chunk_state's grid: (nc h, p / 64, ceil(n / BLOCK_N) b) with BLOCK_N 64
-  // or 128; y and z at most 65535 (checked for the smaller block).
+  // chunk_state's grid: (nc h, p / 64, ceil(n / BLOCK_N) b) with BLOCK_N 64,
+  // 128 or 256; y and z at most 65535 (checked for the smallest block).
   if (d.nc * d.h > int64_t(0x7fffffff) || d.b * ((d.n + 63) / 64) > 65535)
     return StatePath::serial;
   if (force && std::string(force) == "serial")

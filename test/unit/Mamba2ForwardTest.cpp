@@ -106,7 +106,7 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
   // chunk_state's state columns per program as the library picks them;
   // state_passing at its default blocks (16 x 64: p = 40 leaves a partial
   // block in p).
-  const int64_t chunkN = c.n <= 64 ? 64 : 128;
+  const int64_t chunkN = c.n <= 64 ? 64 : c.n <= 128 ? 128 : 256;
   auto chunkK = traceOne(ctx, "chunk_state",
                          {{"Q", c.Q},
                           {"X_DTYPE", static_cast<int64_t>(c.x)},
@@ -306,8 +306,10 @@ INSTANTIATE_TEST_SUITE_P(
           c.dt = DType::f16, c.blockP = 32, c.blockN = 32, c.blockT = 32,
           c.blockM = 32, c.blockK = 16, c.blockS = 16;
         }),
-        // More than 64 state columns (chunk_state's 128-column blocks, two
-        // of them, with two batch rows), p not a multiple of 16.
+        // More than 64 state columns: chunk_state's 128-column block and
+        // its 256-column one, each ragged, with two batch rows; p not a
+        // multiple of 16.
+        with(base(2, 150, 2, 40, 96, 1, 64), [](Case &c) { c.init = true; }),
         with(base(2, 150, 2, 40, 200, 1, 64), [](Case &c) { c.init = true; }),
         // Everything at once.
         with(base(2, 230, 4, 64, 64, 2, 128), [](Case &c) {
