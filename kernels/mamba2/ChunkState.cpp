@@ -42,14 +42,14 @@ void chunkState(const Config &cfg,
     hint("sm_90a", "wgmma", 1);
   tmemAHint();
   // -1: by the block's width, as measured (below). 256 columns: 2 CTAs per
-  // SM, and 1 on sm_90a, where the 64 x 256 f32 accumulator of mma.sync
-  // then keeps its registers (1068 bytes spilled at 2; chunk_state 0.813
-  // against 0.824 ms at b=1 L=65536 h=80 n=256 on the H200, bench/results/
-  // 2026-11-30-chunk-state-256.md). On sm_100a/sm_103a the accumulator is
-  // in tensor memory (256 columns each): 153 registers, no spills at 2.
+  // SM. On sm_90a ptxas then has 255 registers for mma.sync's 64 x 256 f32
+  // accumulator and the loads issued a token block ahead: 88 bytes spilled
+  // at Q = 256, none at Q = 128; without the register prefetch none spill,
+  // but chunk_state is 10% slower (0.879 against 0.791 ms at b=1 L=65536
+  // h=80 n=256 on the H200, bench/results/2026-11-30-chunk-state-256.md).
+  // On sm_100a/sm_103a the accumulator is in tensor memory (256 columns
+  // each): 150-153 registers, no spills.
   occupancyHint(cfg, BN <= 64 ? 4 : BN <= 128 ? 3 : 2);
-  if (BN > 128)
-    occupancyHint(cfg, 1, "sm_90a");
   // Warp-specialised (B's copies by a producer warpgroup; only where the
   // chunk takes several token blocks, a loop): 2 CTAs per SM (256 threads
   // each at 4 warps, the producer's included), so that the consumers keep
@@ -111,7 +111,7 @@ const Register registration{{
             // (2026-11-29-wgmma-register-a.md).
             tunable("occupancy", {-1, 0, 1, 2, 3, 4}, -1,
                     "CTAs per SM to fit (0: ptxas decides; -1: 4 for 64 "
-                    "state columns, 3 for 128, 2 for 256 (1 on sm_90a))"),
+                    "state columns, 3 for 128, 2 for 256)"),
             // On since the per-chunk states are 16-bit: chunk_state +
             // state_passing 0.76 -> 0.68 ms at b=1 L=65536 h=80 n=128, 0.50
             // -> 0.47 at n=64 on the H200 (with f32 states it lost at
