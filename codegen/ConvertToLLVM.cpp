@@ -4956,6 +4956,26 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
   int threads = 32 * numWarps + (specialize ? 128 : 0);
   fn->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
               b.getDenseI32ArrayAttr({threads, 1, 1}));
+  // The cluster hint becomes .reqnctapercluster (with .explicitcluster): the
+  // runtime reads the shape from the cubin, launches with it and rejects a
+  // grid that is not a multiple of it.
+  auto hints =
+      kernel->getAttrOfType<tile::HintsAttr>(tile::TileDialect::getHintsAttrName());
+  if (auto cluster =
+          hints ? dyn_cast_or_null<DenseI64ArrayAttr>(
+                      hints.lookup(targetOf(kernel), "cluster"))
+                : DenseI64ArrayAttr()) {
+    if (kernel->hasAttr(kPersistentAttr))
+      return kernel.emitError()
+             << "hint 'cluster' on a persistent kernel: its CTAs walk the "
+                "programs one by one, so a cluster's CTAs would not take "
+                "neighbouring programs";
+    SmallVector<int32_t, 3> dims(3, 1);
+    for (auto [d, size] : llvm::enumerate(cluster.asArrayRef()))
+      dims[d] = static_cast<int32_t>(size);
+    fn->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(),
+                b.getDenseI32ArrayAttr(dims));
+  }
   IntegerAttr occupancy = kernelHint("occupancy");
   if (specialize) {
     // (The split between producer and consumers: planWarpSpecialization.)

@@ -167,6 +167,10 @@ void define(void (*fn)(const Config &, Ps...), const Config &cfg,
 /// is an error at the kernel).
 void hint(const std::string &target, const std::string &name, int64_t value,
           Loc loc = Loc::current());
+/// An array-valued hint (`cluster`: `hint("sm_90a", "cluster",
+/// std::vector<int64_t>{2, 1})`).
+void hint(const std::string &target, const std::string &name,
+          const std::vector<int64_t> &values, Loc loc = Loc::current());
 
 } // namespace tessel::dsl
 

@@ -190,8 +190,10 @@ void endKernel(Loc where) {
   func::ReturnOp::create(t.getBuilder(), t.loc(where));
 }
 
-void hint(const std::string &target, const std::string &name, int64_t value,
-          Loc where) {
+namespace {
+/// Sets the kernel's hint `name` for `target` to what `make` builds.
+void setHint(const std::string &target, const std::string &name,
+             function_ref<Attribute(OpBuilder &)> make, Loc where) {
   Tracer &t = Tracer::current();
   OpBuilder &b = t.getBuilder();
   auto funcs = t.getModule().getOps<func::FuncOp>();
@@ -208,12 +210,27 @@ void hint(const std::string &target, const std::string &name, int64_t value,
   NamedAttrList forTarget;
   if (auto old = dyn_cast_or_null<DictionaryAttr>(entries.get(target)))
     forTarget = NamedAttrList(old);
-  forTarget.set(name, b.getI64IntegerAttr(value));
+  forTarget.set(name, make(b));
   entries.set(target, forTarget.getDictionary(ctx));
   auto attr = tile::HintsAttr::getChecked([&] { return t.error(where); }, ctx,
                                           entries.getDictionary(ctx));
   if (attr)
     func->setAttr(hintsName, attr);
+}
+} // namespace
+
+void hint(const std::string &target, const std::string &name, int64_t value,
+          Loc where) {
+  setHint(
+      target, name, [&](OpBuilder &b) { return b.getI64IntegerAttr(value); },
+      where);
+}
+
+void hint(const std::string &target, const std::string &name,
+          const std::vector<int64_t> &values, Loc where) {
+  setHint(
+      target, name,
+      [&](OpBuilder &b) { return b.getDenseI64ArrayAttr(values); }, where);
 }
 
 TraceResult traceKernel(MLIRContext &context, const KernelDef &kernel,

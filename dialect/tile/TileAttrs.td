@@ -54,8 +54,13 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
       with loads issued iterations ahead (loads whose tiles land in
       registers; per iteration ahead, up to 4 as their latency asks), 0..255; default 0 (off): the registers held across an
       iteration can cost more than the latency saves;
-    - `cluster`: CTA cluster shape, 1 to 3 positive sizes whose product is at
-      most 16;
+    - `cluster`: CTA cluster shape, 1 to 3 positive sizes (x, y, z; missing
+      ones are 1) whose product is at most 16. It becomes the kernel's
+      required cluster shape (`.reqnctapercluster`, `.explicitcluster`): the
+      runtime launches with it and refuses a grid that it does not divide.
+      Nothing in the kernel uses the cluster yet (no multicast or
+      distributed shared memory): it only co-schedules the CTAs. Not with
+      `persistent` (diagnosed);
     - `wgmma`: 1 asks for warpgroup MMA (`wgmma.mma_async`) where the tile
       allows; an sm_90a instruction: any other target is diagnosed. 0 or
       absent: `mma.sync`. On the H200 wgmma pays where its operands arrive

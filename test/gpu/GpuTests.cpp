@@ -164,6 +164,14 @@ Row runCase(const Case &c, rt::Stream &stream, bool time) {
                                           : " is not persistent"));
   if (s.ok())
     s = kernel.launch(config, run.args, stream.get());
+  if (!c.launchError.empty()) {
+    // A launch that must be refused, with this error.
+    row.pass = !s.ok() && s.message().find(c.launchError) != std::string::npos;
+    row.detail = s.ok() ? "launched; expected an error containing '" +
+                              c.launchError + "'"
+                        : s.message();
+    return row;
+  }
   if (s.ok())
     s = stream.synchronize();
   if (s.ok())

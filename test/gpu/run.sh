@@ -28,7 +28,7 @@ if python3 -c "import torch" 2>/dev/null; then
     # cuFuncGetParamInfo until it says there is no more.)
     # Both ways to the chunk states (the library's choice is the split here).
     for path in split serial; do
-      for n in 64 128; do
+      for n in 64 128 256; do
         for tool in racecheck memcheck; do
           printf 'forward %s n=%s %s: ' "$path" "$n" "$tool"
           TESSEL_MAMBA2_STATE_PATH=$path \

@@ -61,10 +61,11 @@ std::vector<std::vector<double>> expectationsFor(const Case &c) {
   return e;
 }
 
-Case copyCase(std::mt19937 &rng, int pad, bool transposed) {
+Case copyCase(std::mt19937 &rng, int pad, bool transposed,
+              const char *kernel = nullptr, int64_t M = 37) {
   const char *names[] = {"test_copy_zero", "test_copy_neg_inf",
                          "test_copy_nan"};
-  const int64_t M = 37, N = 53, BM = 16, BN = 32;
+  const int64_t N = 53, BM = 16, BN = 32;
   int64_t gm = ceilDiv(M, BM), gn = ceilDiv(N, BN);
   Case c;
   c.label = std::string("load/store ragged 37x53, ") +
@@ -72,7 +73,7 @@ Case copyCase(std::mt19937 &rng, int pad, bool transposed) {
             (pad == 0   ? "zero"
              : pad == 1 ? "neg_inf"
                         : "nan");
-  c.kernel = names[pad];
+  c.kernel = kernel ? kernel : names[pad];
   c.grid = {gm, gn, 1};
   Tensor x = input(rng, DType::f32, {M, N});
   if (transposed) {
@@ -513,6 +514,15 @@ std::vector<Case> opCases(std::mt19937 &rng) {
   for (int pad = 0; pad < 3; ++pad)
     cases.push_back(copyCase(rng, pad, /*transposed=*/pad == 1));
   cases.push_back(copyCase(rng, 0, /*transposed=*/true));
+  // Clusters of 2 CTAs along x: 50 rows are 4 row blocks (ragged); 37 rows
+  // are 3, which the runtime must refuse to launch.
+  Case cluster = copyCase(rng, 0, false, "test_cluster_copy", 50);
+  cluster.label = "clusters of 2 CTAs (compiled in), ragged 50x53";
+  cases.push_back(cluster);
+  Case odd = copyCase(rng, 0, false, "test_cluster_copy", 37);
+  odd.label = "clusters of 2 CTAs: a grid of 3 x 2 is refused";
+  odd.launchError = "is not a multiple of the cluster";
+  cases.push_back(odd);
   cases.push_back(squeezeCase(rng));
   cases.push_back(tmaStoreCase(rng, DType::f32));
   cases.push_back(tmaStoreCase(rng, DType::bf16));

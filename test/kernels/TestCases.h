@@ -56,6 +56,9 @@ struct Case {
   /// For a persistent kernel: the CTAs to launch (LaunchConfig::
   /// persistentCtas; 0: as many as fit at once).
   int64_t persistentCtas = 0;
+  /// Not empty: the launch must fail with an error that contains this (the
+  /// outputs are then not checked; the interpreter skips such a case).
+  std::string launchError;
 };
 
 /// The poison value of an output element before the kernel runs.

@@ -21,6 +21,14 @@ void copyKernel(const Config &cfg, View<float, 2> x, View<float, 2> y) {
   store(y, {i, j}, t);
 }
 
+/// copyKernel compiled for clusters of two CTAs along x (hint `cluster`):
+/// the runtime launches it with that shape and rejects a grid it does not
+/// divide.
+void clusterCopyKernel(const Config &cfg, View<float, 2> x, View<float, 2> y) {
+  hint("default", "cluster", std::vector<int64_t>{2, 1});
+  copyKernel(cfg, x, y);
+}
+
 /// y[b, i, j] = x[b, i, j] + gx * 10000 + gy * 100 + gz (the grid's
 /// sizes), one 16 x 32 block per program of a 3-D grid (x: column blocks,
 /// y: row blocks, z: batches), compiled persistent: the programs, their ids
@@ -151,6 +159,11 @@ const Register registrations[] = {
           define(copyKernel, c, {"x", "y"});
         },
         {{"PAD", 2}}),
+    add("test_cluster_copy",
+        [](const Config &c) {
+          define(clusterCopyKernel, c, {"x", "y"});
+        },
+        {{"PAD", 0}}),
     add("test_squeeze_bf16",
         [](const Config &c) {
           define(squeezeKernel, c, {"x", "y"});

@@ -149,6 +149,8 @@ TEST(OpCases, InterpreterMatchesReferences) {
       rng, 2, 700, 37, dsl::defaultConfig(*chunkCumsum).all().at("BLOCK_H")));
   std::vector<std::string> routedKernels;
   for (const Case &c : cases) {
+    if (!c.launchError.empty())
+      continue; // a launch the runtime refuses (the interpreter has none)
     for (bool route : {false, true}) {
       std::string error;
       bool routed = false;
@@ -178,6 +180,8 @@ TEST(OpCases, PersistentGridMatchesReferences) {
   unsigned seed = freshSeed();
   std::mt19937 rng(seed);
   for (const Case &c : opCases(rng)) {
+    if (!c.launchError.empty())
+      continue;
     std::string error;
     auto got = runOnInterpreter(c, error, false, nullptr, /*persistent=*/true);
     ASSERT_EQ(error, "") << c.label;
