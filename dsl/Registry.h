@@ -168,7 +168,8 @@ void define(void (*fn)(const Config &, Ps...), const Config &cfg,
 void hint(const std::string &target, const std::string &name, int64_t value,
           Loc loc = Loc::current());
 /// An array-valued hint (`cluster`: `hint("sm_90a", "cluster",
-/// std::vector<int64_t>{2, 1})`).
+/// std::vector<int64_t>{2, 1})`). Spell the vector out for one size: a bare
+/// `{2}` picks the integer overload, which the `cluster` hint rejects.
 void hint(const std::string &target, const std::string &name,
           const std::vector<int64_t> &values, Loc loc = Loc::current());
 

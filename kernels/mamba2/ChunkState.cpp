@@ -93,7 +93,8 @@ const Register registration{{
             // h=8 Q=128: 2026-11-30-chunk-state-256.md); the library takes
             // the narrowest block that covers n (64 when n <= 64, no empty
             // half-blocks).
-            variant("BLOCK_N", {64, 128, 256}, 128, "state columns per program"),
+            variant("BLOCK_N", {64, 128, 256}, 128,
+                    "state columns per program"),
             tunable("BLOCK_T", {32, 64, 128}, 64, "tokens per mma"),
             tunable("num_warps", {4, 8}, 4, "warps per program"),
             // Off: with A from registers (below) 1.7-4% faster at L = 4096

@@ -26,6 +26,17 @@ module attributes {tilegpu.target = "sm_100a"} {
 
 // -----
 
+// The target's entry wins over the default one.
+// CHECK-LABEL: llvm.func @cluster_target_wins(
+// CHECK-SAME: nvvm.cluster_dim = array<i32: 4, 1, 1>
+module attributes {tilegpu.target = "sm_90a"} {
+  func.func @cluster_target_wins(%x: !tile.view<?xf32>) attributes {tile.hints = #tile.hints<{default = {cluster = array<i64: 2, 2>}, sm_90a = {cluster = array<i64: 4>}}>} {
+    return
+  }
+}
+
+// -----
+
 // Another target's cluster does not apply.
 // CHECK-LABEL: llvm.func @cluster_other_target(
 // CHECK-NOT: nvvm.cluster_dim

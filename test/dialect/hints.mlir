@@ -15,13 +15,13 @@ func.func @per_target() attributes {tile.hints = #tile.hints<{
 // Every target key and every hint, at the edges of their ranges.
 // CHECK-LABEL: func.func @all_targets
 // CHECK-SAME: default = {num_stages = 1 : i64, num_warps = 1 : i64, occupancy = 1 : i64}
-// CHECK-SAME: sm_100a = {cluster = array<i64: 2, 2, 4>, num_warps = 32 : i64}
-// CHECK-SAME: sm_103a = {cluster = array<i64: 16>, num_stages = 8 : i64}
+// CHECK-SAME: sm_100a = {cluster = array<i64: 2, 2, 2>, num_warps = 32 : i64}
+// CHECK-SAME: sm_103a = {cluster = array<i64: 8>, num_stages = 8 : i64}
 // CHECK-SAME: sm_90a = {cluster = array<i64: 2, 1>, occupancy = 32 : i64}
 func.func @all_targets() attributes {tile.hints = #tile.hints<{
     sm_90a = {occupancy = 32, cluster = array<i64: 2, 1>},
-    sm_100a = {num_warps = 32, cluster = array<i64: 2, 2, 4>},
-    sm_103a = {num_stages = 8, cluster = array<i64: 16>},
+    sm_100a = {num_warps = 32, cluster = array<i64: 2, 2, 2>},
+    sm_103a = {num_stages = 8, cluster = array<i64: 8>},
     default = {num_warps = 1, occupancy = 1, num_stages = 1}}>} {
   return
 }
