@@ -59,8 +59,17 @@ void computeOut(const Config &cfg,
   // by 7-12%); on Blackwell the same rule by analogy, not measured (there 4
   // fit without spills, 128 registers, and use all 512 tensor-memory
   // columns, 128 each).
+  // One block of tokens per chunk (Q = BLOCK_M) with the state dimension in
+  // loops: the intra-chunk loop runs once, and at 128 registers ptxas
+  // spilled 472 bytes on sm_90a. There 3 CTAs per SM (161 registers without
+  // refresh_in_loops, no spills) were 14-15% faster on the H200: 1.606 ->
+  // 1.374 ms at b=1 L=65536 h=80 n=128 Q=64, 0.427 -> 0.364 at L=16384
+  // g=8 (bench/results/2026-11-30-q64.md). With N_MAX = 64 4 stay (1.067
+  // against 1.186 ms at n=64).
+  const bool oneBlock = Q == BM && cfg["N_MAX"] == 0;
   occupancyHint(cfg, 3);
-  if (cfg["wgmma"] && cfg["wgmma_register_a"] && !cfg["tma_store"])
+  if (cfg["wgmma"] && cfg["wgmma_register_a"] && !cfg["tma_store"] &&
+      !oneBlock)
     occupancyHint(cfg, 4, "sm_90a");
   if (cfg["tcgen05_tmem_a"] && !cfg["tma_store"]) {
     occupancyHint(cfg, 4, "sm_100a");
@@ -77,9 +86,14 @@ void computeOut(const Config &cfg,
   // there it stays off (bench/results/2026-11-30-refresh-in-loops.md). On
   // sm_100a/sm_103a too, not measured: 116 registers instead of 123, no
   // spills either way.
-  if (cfg["refresh_in_loops"] && cfg["N_MAX"] == 0)
-    for (const char *target : {"sm_90a", "sm_100a", "sm_103a"})
+  // With one block of tokens per chunk (oneBlock, above) sm_90a keeps it off
+  // (no spills at 3 CTAs per SM without it: 161 registers; 16 bytes with).
+  if (cfg["refresh_in_loops"] && cfg["N_MAX"] == 0) {
+    if (!oneBlock)
+      hint("sm_90a", "refresh_in_loops", 1);
+    for (const char *target : {"sm_100a", "sm_103a"})
       hint(target, "refresh_in_loops", 1);
+  }
 
   // Heads vary fastest: the programs running at once share their blocks of
   // C and B (read from L2 instead of once per head from memory).
