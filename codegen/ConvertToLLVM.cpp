@@ -4959,11 +4959,8 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
   // The cluster hint becomes .reqnctapercluster (with .explicitcluster): the
   // runtime reads the shape from the cubin, launches with it and rejects a
   // grid that is not a multiple of it.
-  auto hints = kernel->getAttrOfType<tile::HintsAttr>(
-      tile::TileDialect::getHintsAttrName());
-  if (auto cluster = hints ? dyn_cast_or_null<DenseI64ArrayAttr>(
-                                 hints.lookup(targetOf(kernel), "cluster"))
-                           : DenseI64ArrayAttr()) {
+  if (auto cluster = kernelHintAs<DenseI64ArrayAttr>(kernel, targetOf(kernel),
+                                                     "cluster")) {
     if (kernel->hasAttr(kPersistentAttr))
       return kernel.emitError()
              << "hint 'cluster' on a persistent kernel: its CTAs walk the "

@@ -31,16 +31,21 @@ inline llvm::StringRef targetOf(mlir::Operation *op) {
   return target ? target.getValue() : "sm_90a";
 }
 
-/// The integer hint `name` of `kernel` for `target` (its entry, else
-/// `default`), or null.
+/// The hint `name` of `kernel` for `target` (its entry, else `default`) as
+/// a `T`, or null.
+template <class T>
+T kernelHintAs(mlir::func::FuncOp kernel, llvm::StringRef target,
+               llvm::StringRef name) {
+  auto hints = kernel->getAttrOfType<tile::HintsAttr>(
+      tile::TileDialect::getHintsAttrName());
+  return hints ? mlir::dyn_cast_or_null<T>(hints.lookup(target, name)) : T();
+}
+
+/// The integer hint `name` of `kernel` for `target`, or null.
 inline mlir::IntegerAttr kernelHint(mlir::func::FuncOp kernel,
                                     llvm::StringRef target,
                                     llvm::StringRef name) {
-  auto hints = kernel->getAttrOfType<tile::HintsAttr>(
-      tile::TileDialect::getHintsAttrName());
-  return hints ? mlir::dyn_cast_or_null<mlir::IntegerAttr>(
-                     hints.lookup(target, name))
-               : mlir::IntegerAttr();
+  return kernelHintAs<mlir::IntegerAttr>(kernel, target, name);
 }
 
 /// A 2-D transpose: tile.permute [1, 0].

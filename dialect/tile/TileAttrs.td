@@ -55,9 +55,10 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
       registers; per iteration ahead, up to 4 as their latency asks), 0..255; default 0 (off): the registers held across an
       iteration can cost more than the latency saves;
     - `cluster`: CTA cluster shape, 1 to 3 positive sizes (x, y, z; missing
-      ones are 1) whose product is at most 8 (the portable cluster size). It becomes the kernel's
-      required cluster shape (`.reqnctapercluster`, `.explicitcluster`): the
-      runtime launches with it and refuses a grid that it does not divide.
+      ones are 1) whose product is at most 8 (the portable cluster size). It
+      becomes the kernel's required cluster shape (`.reqnctapercluster`,
+      `.explicitcluster`): the runtime launches with it and refuses a grid
+      that it does not divide.
       Nothing in the kernel uses the cluster yet (no multicast or
       distributed shared memory): it only co-schedules the CTAs. Not with
       `persistent` (diagnosed);

@@ -193,8 +193,7 @@ Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d, int sms,
   aot::chunk_state_variant csv;
   csv.Q = d.Q;
   csv.X_DTYPE = xDtype;
-  // The narrowest state block that covers n (each block reads x once).
-  csv.BLOCK_N = d.n <= 64 ? 64 : d.n <= 128 ? 128 : 256;
+  csv.BLOCK_N = chunkStateBlockN(d.n);
   aot::state_passing_variant spv;
   spv.Q = d.Q;
   spv.X_DTYPE = xDtype;

@@ -45,6 +45,12 @@ rt::Status checkWorkspace(const tessel_mamba2_forward_args *args,
 /// scan over chunks, elementwise).
 enum class StatePath { serial, split };
 
+/// chunk_state's state columns per program for `n`: the narrowest block
+/// that covers it (each block reads x once).
+inline int64_t chunkStateBlockN(int64_t n) {
+  return n <= 64 ? 64 : n <= 128 ? 128 : 256;
+}
+
 /// fwd_pass_state's CTAs with 64 p-rows and 64 state columns each.
 int64_t serialCtas(const Dims &dims);
 

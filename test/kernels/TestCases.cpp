@@ -68,8 +68,9 @@ Case copyCase(std::mt19937 &rng, int pad, bool transposed,
   const int64_t N = 53, BM = 16, BN = 32;
   int64_t gm = ceilDiv(M, BM), gn = ceilDiv(N, BN);
   Case c;
-  c.label = std::string("load/store ragged 37x53, ") +
-            (transposed ? "transposed view" : "row-major") + ", padding " +
+  c.label = "load/store ragged " + std::to_string(M) + "x" + std::to_string(N) +
+            ", " + (transposed ? "transposed view" : "row-major") +
+            ", padding " +
             (pad == 0   ? "zero"
              : pad == 1 ? "neg_inf"
                         : "nan");

@@ -12,6 +12,7 @@
 
 #include "TestUtil.h"
 #include "kernels/mamba2/Reference.h"
+#include "kernels/mamba2/Validate.h"
 
 #include <gtest/gtest.h>
 
@@ -106,7 +107,7 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
   // chunk_state's state columns per program as the library picks them;
   // state_passing at its default blocks (16 x 64: p = 40 leaves a partial
   // block in p).
-  const int64_t chunkN = c.n <= 64 ? 64 : c.n <= 128 ? 128 : 256;
+  const int64_t chunkN = mamba2::detail::chunkStateBlockN(c.n);
   auto chunkK = traceOne(ctx, "chunk_state",
                          {{"Q", c.Q},
                           {"X_DTYPE", static_cast<int64_t>(c.x)},
