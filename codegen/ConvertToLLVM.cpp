@@ -457,22 +457,33 @@ private:
   // back (setmaxnreg.dec), the consumers take them (setmaxnreg.inc), and
   // CTA barriers among the consumers are a named barrier the producer does
   // not take part in.
+  // With the hint `ring_slots`, the loads share one ring (the same buffers,
+  // mbarriers and counter) instead.
   struct WsRing {
     tile::LoadOp load;
     int64_t slots = 2, bytes = 0, offset = 0;
     int64_t full = -1, empty = -1; // first mbarrier of each kind
     Value counterSlot;             // its copy counter (see ringCounter)
+    unsigned counterOf = 0;        // the ring whose counter it counts with
     bool genericReads = false;     // read by mma.sync (ldmatrix)
+    bool swizzled = false;         // staged in the TMA's 128-byte swizzle
   };
   /// How many copies into a warp-specialised ring the running thread has
   /// issued (the producer) or consumed (a consumer).
   Value ringCounter(WsRing &ring) {
-    if (!ring.counterSlot)
-      ring.counterSlot = newSlot();
-    return ring.counterSlot;
+    WsRing &owner = wsRings[ring.counterOf];
+    if (!owner.counterSlot)
+      owner.counterSlot = newSlot();
+    return owner.counterSlot;
   }
   SmallVector<WsRing> wsRings;
   DenseMap<Operation *, unsigned> wsRingOf;
+  /// The ring loads of the loops being emitted: a consumer takes each copy
+  /// (its counter's next) where the load stands, in program order as the
+  /// producer issued them, and `wsTaken` collects the current iteration's
+  /// buffers, freed when it ends.
+  DenseMap<Operation *, WsRing *> wsPending;
+  SmallVector<std::pair<WsRing *, MbarRef>> *wsTaken = nullptr;
   bool warpSpecialized = false;
   /// Emitting the producer's walk (issueTma then runs in the one producer
   /// thread, not in thread 0).
@@ -488,6 +499,17 @@ private:
   void emitProducer(Block &block);
   /// The buffer and the phase of the ring's copy `k` (i32).
   std::pair<Value, Value> wsStageAndPhase(const WsRing &ring, Value k);
+  /// A consumer takes the ring's next copy for the load it holds.
+  void takeRingCopy(WsRing &ring);
+  /// Whether `op` is or holds a load the producer fills.
+  bool holdsRingLoad(Operation &op) {
+    return op
+        .walk([&](tile::LoadOp load) {
+          return wsRingOf.count(load) ? WalkResult::interrupt()
+                                      : WalkResult::advance();
+        })
+        .wasInterrupted();
+  }
 
   // tcgen05 (sm_100a, sm_103a). A 16-bit mma (or a tf32 one with K-major
   // operands: asyncAccLayout) whose accumulator is in
@@ -3815,8 +3837,13 @@ static bool producerOp(Operation *op) {
 
 LogicalResult KernelEmitter::planWarpSpecialization() {
   IntegerAttr hint = kernelHint("warp_specialize");
-  if (!hint || !hint.getInt())
+  if (!hint || !hint.getInt()) {
+    if (IntegerAttr ring = kernelHint("ring_slots"); ring && ring.getInt())
+      return kernel.emitError()
+             << "'ring_slots' shares the producer's ring: it needs "
+                "'warp_specialize' (for this target)";
     return success();
+  }
   auto problem = [&]() {
     InFlightDiagnostic d = kernel.emitError();
     d << "'warp_specialize' on a kernel that cannot be warp-specialised: ";
@@ -3902,13 +3929,7 @@ LogicalResult KernelEmitter::planWarpSpecialization() {
     ring.genericReads = readsGeneric(load);
     ring.slots = distance.getInt() + 1;
     ring.bytes = ringBufferBytes(load, *layout);
-    ring.offset = alignFor(top, *layout);
-    top = ring.offset + ring.slots * ring.bytes;
-    ring.full = numMbarriers;
-    ring.empty = numMbarriers + ring.slots;
-    numMbarriers += 2 * ring.slots;
-    for (int64_t j = 0; j < ring.slots; ++j)
-      mbarArrivals[ring.empty + j] = numWarps; // one per consumer warp
+    ring.swizzled = layout->swizzled;
     wsRingOf[load] = wsRings.size();
     wsRings.push_back(ring);
   });
@@ -3918,6 +3939,71 @@ LogicalResult KernelEmitter::planWarpSpecialization() {
     return problem() << "no loop issues a TMA copy ahead (a load into an "
                         "mma marked tilegpu.distance by "
                         "tilegpu-schedule-loads, through the TMA)";
+  // One ring for all (hint ring_slots = N): copies go out and are taken in
+  // program order (the producer's walk, and the consumers' counter read
+  // where each load stands), so a buffer stays taken from its load to the
+  // end of that iteration. A load before a nested loop (or a branch) that
+  // cycles the ring would hold its buffer while the producer needs it:
+  // refused. Then at most the loads of one iteration are held at once, and
+  // N above that leaves the producer room to run ahead.
+  IntegerAttr sharedHint = kernelHint("ring_slots");
+  int64_t shared = sharedHint ? sharedHint.getInt() : 0;
+  if (shared > 0) {
+    int64_t held = 0;
+    std::string order;
+    kernel.walk([&](scf::ForOp loop) {
+      int64_t direct = 0;
+      for (Operation &op : loop.getBody()->without_terminator()) {
+        auto load = dyn_cast<tile::LoadOp>(op);
+        if (load && wsRingOf.count(load))
+          ++direct;
+        else if (direct && order.empty() && holdsRingLoad(op))
+          order = "a load the producer fills comes before a nested '" +
+                  op.getName().getStringRef().str() +
+                  "' that holds one too in the same loop body";
+      }
+      held = std::max(held, direct);
+    });
+    if (!order.empty())
+      return problem() << "'ring_slots' shares one ring, but " << order;
+    if (shared <= held)
+      return problem() << "'ring_slots' is " << shared
+                       << ", but a loop iteration holds " << held
+                       << " of the ring's buffers at once (ask for more)";
+    int64_t bytes = 0;
+    bool swizzled = false;
+    for (WsRing &ring : wsRings) {
+      bytes = std::max(bytes, ring.bytes);
+      swizzled |= ring.swizzled;
+    }
+    int64_t align = swizzled ? 1024 : 16;
+    bytes = (bytes + align - 1) / align * align;
+    int64_t full = numMbarriers, empty = numMbarriers + shared;
+    numMbarriers += 2 * shared;
+    for (int64_t j = 0; j < shared; ++j)
+      mbarArrivals[empty + j] = numWarps; // one per consumer warp
+    for (WsRing &ring : wsRings) {
+      ring.slots = shared;
+      ring.bytes = bytes;
+      ring.offset = 0;
+      ring.full = full;
+      ring.empty = empty;
+      ring.counterOf = 0; // one counter, the first ring's
+    }
+    top = shared * bytes;
+  } else {
+    for (auto [i, ring] : llvm::enumerate(wsRings)) {
+      int64_t align = ring.swizzled ? 1024 : 16;
+      ring.offset = (top + align - 1) / align * align;
+      top = ring.offset + ring.slots * ring.bytes;
+      ring.full = numMbarriers;
+      ring.empty = numMbarriers + ring.slots;
+      numMbarriers += 2 * ring.slots;
+      for (int64_t j = 0; j < ring.slots; ++j)
+        mbarArrivals[ring.empty + j] = numWarps; // one per consumer warp
+      ring.counterOf = i;
+    }
+  }
   if (top > kRingBudgetBytes)
     return problem() << "its rings take " << top << " bytes of the "
                      << kRingBudgetBytes
@@ -3949,20 +4035,12 @@ LogicalResult KernelEmitter::planWarpSpecialization() {
 }
 
 void KernelEmitter::emitProducer(Block &block) {
-  auto holdsRing = [&](Operation &op) {
-    return op
-        .walk([&](tile::LoadOp load) {
-          return wsRingOf.count(load) ? WalkResult::interrupt()
-                                      : WalkResult::advance();
-        })
-        .wasInterrupted();
-  };
   for (Operation &op : block) {
     if (op.hasTrait<OpTrait::IsTerminator>())
       continue;
     loc = op.getLoc();
     if (auto forOp = dyn_cast<scf::ForOp>(op)) {
-      if (!holdsRing(op))
+      if (!holdsRingLoad(op))
         continue;
       auto loop = scf::ForOp::create(b, loc, regs[forOp.getLowerBound()][0],
                                      regs[forOp.getUpperBound()][0],
@@ -3974,7 +4052,7 @@ void KernelEmitter::emitProducer(Block &block) {
       continue;
     }
     if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
-      if (!holdsRing(op))
+      if (!holdsRingLoad(op))
         continue;
       ifElse(
           regs[ifOp.getCondition()][0], {},
@@ -4466,21 +4544,16 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
         regs[load.getResult()] = carried;
     }
   }
-  // This iteration's copies from the producer: buffer and phase from the
-  // count of copies consumed so far.
+  // This iteration's copies from the producer, taken where the loads stand
+  // (takeRingCopy).
   SmallVector<std::pair<WsRing *, MbarRef>> wsStages;
-  for (WsRing *ring : wsHere) {
-    Value k = LLVM::LoadOp::create(b, loc, b.getI32Type(), ringCounter(*ring));
-    auto [stage, phase] = wsStageAndPhase(*ring, k);
-    prefetchedAt[ring->load.getResult()] =
-        ringBuffer(ring->offset, ring->bytes, stage);
-    MbarRef full{ring->full, stage, ring->slots, phase};
-    prefetchedMbar[ring->load.getResult()] = full;
-    LLVM::StoreOp::create(b, loc, arith::AddIOp::create(b, loc, k, i32(1)),
-                          ringCounter(*ring));
-    wsStages.push_back({ring, full});
-  }
-  if (failed(emitBlock(*op.getBody())))
+  for (WsRing *ring : wsHere)
+    wsPending[ring->load] = ring;
+  auto *outerTaken = wsTaken;
+  wsTaken = &wsStages;
+  LogicalResult bodyEmitted = emitBlock(*op.getBody());
+  wsTaken = outerTaken;
+  if (failed(bodyEmitted))
     return failure();
   if (!wsStages.empty()) {
     // The warp is done with this iteration's buffers (the MMAs reading them
@@ -4540,6 +4613,7 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   for (WsRing *ring : wsHere) {
     prefetchedAt.erase(ring->load.getResult());
     prefetchedMbar.erase(ring->load.getResult());
+    wsPending.erase(ring->load);
   }
   for (tile::LoadOp load : preload) {
     preloaded.erase(load);
@@ -4635,8 +4709,24 @@ LogicalResult KernelEmitter::emitBlock(Block &block) {
   return success();
 }
 
+void KernelEmitter::takeRingCopy(WsRing &ring) {
+  // Buffer and phase from the count of copies taken so far (of this ring,
+  // or of the one ring all loads share).
+  Value k = LLVM::LoadOp::create(b, loc, b.getI32Type(), ringCounter(ring));
+  auto [stage, phase] = wsStageAndPhase(ring, k);
+  prefetchedAt[ring.load.getResult()] =
+      ringBuffer(ring.offset, ring.bytes, stage);
+  MbarRef full{ring.full, stage, ring.slots, phase};
+  prefetchedMbar[ring.load.getResult()] = full;
+  LLVM::StoreOp::create(b, loc, arith::AddIOp::create(b, loc, k, i32(1)),
+                        ringCounter(ring));
+  wsTaken->push_back({&ring, full});
+}
+
 LogicalResult KernelEmitter::emitOp(Operation &op) {
   if (auto load = dyn_cast<tile::LoadOp>(op)) {
+    if (auto it = wsPending.find(load); it != wsPending.end())
+      takeRingCopy(*it->second);    // (then deferred to its mma, below)
     if (preloaded.contains(load)) { // issued an iteration ahead (emitFor)
       auto words = preloadedWords.find(load);
       if (words != preloadedWords.end())

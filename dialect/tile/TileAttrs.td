@@ -137,6 +137,15 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
       whole warpgroups (or more than 28); where the rings exceed the ring
       budget, or the occupancy leaves fewer than 24 registers per thread.
       0 or absent: off.
+    - `ring_slots`: with `warp_specialize`, 0 or absent gives each load
+      the producer fills a ring of its own (distance + 1 buffers); N > 0
+      makes them all share one ring of N buffers (each the size of the
+      largest load's), filled and drained in program order with one copy
+      counter: shared memory then follows the number of copies in flight,
+      not the number of loads. Diagnosed where a loop body holds a load
+      the producer fills before a nested loop or branch that holds one too
+      (its buffer would stay taken while the nested loop cycles the ring),
+      and where N is not larger than the loads one loop iteration holds.
 
     ```mlir
     func.func @k(...) attributes {tile.hints = #tile.hints<{

@@ -96,6 +96,8 @@ static LogicalResult verifyHint(function_ref<InFlightDiagnostic()> emitError,
   }
   if (name == "prefetch_registers")
     return intHint(0, 255, /*pow2=*/false);
+  if (name == "ring_slots")
+    return intHint(0, 16, /*pow2=*/false);
   if (name == "cluster") {
     auto dims = dyn_cast<DenseI64ArrayAttr>(hint.getValue());
     if (!dims || dims.empty() || dims.size() > 3)
@@ -118,12 +120,13 @@ static LogicalResult verifyHint(function_ref<InFlightDiagnostic()> emitError,
                             "cluster size) are supported";
     return success();
   }
-  return emitError() << "unknown hint '" << name << "' for target '" << target
-                     << "' (known: num_warps, occupancy, num_stages, "
-                        "cluster, wgmma, wgmma_register_a, tcgen05, "
-                        "tcgen05_tmem_a, tcgen05_tmem_acc, pdl, route_mma_operands, "
-                        "prefetch_registers, persistent, prologue_ahead, refresh_in_loops, "
-                        "warp_specialize, producer_registers)";
+  return emitError()
+         << "unknown hint '" << name << "' for target '" << target
+         << "' (known: num_warps, occupancy, num_stages, "
+            "cluster, wgmma, wgmma_register_a, tcgen05, "
+            "tcgen05_tmem_a, tcgen05_tmem_acc, pdl, route_mma_operands, "
+            "prefetch_registers, persistent, prologue_ahead, refresh_in_loops, "
+            "warp_specialize, producer_registers, ring_slots)";
 }
 
 LogicalResult HintsAttr::verify(function_ref<InFlightDiagnostic()> emitError,

@@ -75,9 +75,17 @@ void computeOut(const Config &cfg,
     occupancyHint(cfg, 4, "sm_100a");
     occupancyHint(cfg, 4, "sm_103a");
   }
-  // Warp-specialised, the rings live as long as the kernel (81920 bytes of
-  // shared memory with BLOCK_K = 64): 2 CTAs per SM.
-  warpSpecializeHint(cfg, 2);
+  // Warp-specialised, the rings live as long as the kernel: one per load
+  // (81920 bytes of shared memory with BLOCK_K = 64), 2 CTAs per SM; or,
+  // with ring_slots, one ring of that many 8 KB buffers that every load
+  // shares (40960 bytes at 5), 3 CTAs per SM, the producer keeping 24
+  // registers so that the consumers get 136.
+  warpSpecializeHint(cfg, cfg["ring_slots"] ? 3 : 2);
+  if (cfg["warp_specialize"] && cfg["ring_slots"])
+    for (const char *target : {"sm_90a", "sm_100a", "sm_103a"}) {
+      hint(target, "ring_slots", cfg["ring_slots"]);
+      hint(target, "producer_registers", 24);
+    }
   if (cfg["prefetch_registers"])
     hint("default", "prefetch_registers", cfg["prefetch_registers"]);
   // Addresses recomputed per loop iteration: no spills at 128 registers
@@ -274,6 +282,9 @@ const Register registration{{
                     "held)"),
             persistentTunable(0, "on the H200 0-15% slower, bench/results/2026-11-30-persistent.md"),
             warpSpecializeTunable(0, "on the H200 25-51% slower at 2 CTAs per SM, bench/results/2026-11-30-warp-specialize.md"),
+            tunable("ring_slots", {0, 4, 5, 6}, 0,
+                    "warp-specialised: the buffers of the one ring all the "
+                    "producer's copies share (0: a ring per load)"),
             pdlTunable(),
         },
     // (token block x head, p block, batch)
@@ -299,6 +310,9 @@ const Register registration{{
         return "BLOCK_K must divide N_MAX";
       if (cfg.get("warp_specialize") && !cfg.get("wgmma"))
         return "warp_specialize is built and measured with wgmma only";
+      if (cfg.get("ring_slots") && !cfg.get("warp_specialize"))
+        return "ring_slots shares the producer's ring: it needs "
+               "warp_specialize";
       return "";
     },
 }};

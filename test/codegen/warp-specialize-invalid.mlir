@@ -208,3 +208,77 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
     return
   }
 }
+
+// -----
+
+// One shared ring (ring_slots) of 2 buffers for a loop whose iterations
+// hold two copies each: the producer could never run ahead.
+module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
+  // expected-error @below {{'warp_specialize' on a kernel that cannot be warp-specialised: 'ring_slots' is 2, but a loop iteration holds 2 of the ring's buffers at once (ask for more)}}
+  func.func @ring_too_small(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %n: i32) attributes {tile.hints = #tile.hints<{default = {num_warps = 4, warp_specialize = 1, ring_slots = 2}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32>) : i32 {
+      %x = tile.load %a[%c0, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+      %y = tile.load %b[%c0, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+      %yt = tile.permute %y [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+      %d = tile.mma %x, %yt, %acc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %d : tensor<64x64xf32>
+    }
+    tile.store %r, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
+
+// -----
+
+// A shared ring where an outer loop's copy comes before the inner loop
+// that cycles the ring: its buffer would stay taken while the inner loop
+// needs every buffer in turn (a deadlock for inner loops longer than the
+// ring).
+module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
+  // expected-error @below {{'warp_specialize' on a kernel that cannot be warp-specialised: 'ring_slots' shares one ring, but a load the producer fills comes before a nested 'scf.for' that holds one too in the same loop body}}
+  func.func @ring_held_across_loop(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %x: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %n: i32, %m: i32) attributes {tile.hints = #tile.hints<{default = {num_warps = 4, warp_specialize = 1, ring_slots = 4}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %out = scf.for %j = %c0 to %m step %c1 iter_args(%o = %z) -> (tensor<64x64xf32>) : i32 {
+      %w = tile.load %x[%j, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+      %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32>) : i32 {
+        %u = tile.load %a[%c0, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+        %v = tile.load %b[%j, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+        %vt = tile.permute %v [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+        %d = tile.mma %u, %vt, %acc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+        scf.yield %d : tensor<64x64xf32>
+      }
+      %p = arith.truncf %r : tensor<64x64xf32> to tensor<64x64xbf16>
+      %o2 = tile.mma %p, %w, %o {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %o2 : tensor<64x64xf32>
+    }
+    tile.store %out, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
+
+// -----
+
+// ring_slots without warp_specialize (for this target): no producer, no
+// ring to share.
+module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
+  // expected-error @below {{'ring_slots' shares the producer's ring: it needs 'warp_specialize' (for this target)}}
+  func.func @ring_without_producer(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %n: i32) attributes {tile.hints = #tile.hints<{default = {num_warps = 4, ring_slots = 4}, sm_100a = {warp_specialize = 1}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32>) : i32 {
+      %x = tile.load %a[%c0, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+      %y = tile.load %b[%c0, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+      %yt = tile.permute %y [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+      %d = tile.mma %x, %yt, %acc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %d : tensor<64x64xf32>
+    }
+    tile.store %r, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32>
+    return
+  }
+}

@@ -129,6 +129,79 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
 
 // -----
 
+// One ring for every copy (hint ring_slots = 3): an outer loop whose body
+// runs a K loop (two copies per iteration) and then copies a third tile for
+// a second mma, as compute_out's intra-chunk loop does. The three loads
+// share 3 buffers of 8192 bytes (24576 bytes, where rings of their own
+// would take 49152), 3 `full` and 3 `empty` mbarriers, and one copy
+// counter: the producer issues in program order (the K loop's two, then
+// the outer body's one), and the consumers take each copy where its load
+// stands, the outer one after the K loop. 3 CTAs of 256 threads start with
+// 80 registers; the producer keeps 24, the consumers take 136.
+// CHECK-LABEL: module attributes {tilegpu.dynamic_shared_bytes = 24576 : i64
+// CHECK: llvm.mlir.global internal @tessel_mbar() {{.*}} : !llvm.array<6 x i64>
+// CHECK-LABEL: llvm.func @shared_ring
+// CHECK-SAME: nvvm.maxnreg = 80 : i32, nvvm.reqntid = array<i32: 256, 1, 1>
+// CHECK-COUNT-3: nvvm.mbarrier.init %{{.*}}, %c1_i32
+// CHECK-COUNT-3: nvvm.mbarrier.init %{{.*}}, %c4_i32
+// CHECK-NOT: nvvm.mbarrier.init
+// CHECK: nvvm.setmaxregister decrease 24
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: %[[K1:.*]] = llvm.load %[[COUNTER:.*]] : !llvm.ptr -> i32
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: llvm.store %{{.*}}, %[[COUNTER]] : i32, !llvm.ptr
+// CHECK: llvm.load %[[COUNTER]] : !llvm.ptr -> i32
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: llvm.store %{{.*}}, %[[COUNTER]] : i32, !llvm.ptr
+// CHECK: }
+// CHECK: llvm.load %[[COUNTER]] : !llvm.ptr -> i32
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: llvm.store %{{.*}}, %[[COUNTER]] : i32, !llvm.ptr
+// CHECK: nvvm.setmaxregister increase 136
+// CHECK-NOT: nvvm.cp.async.bulk.tensor
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: llvm.load %[[COUNTER]] : !llvm.ptr -> i32
+// CHECK: llvm.load %[[COUNTER]] : !llvm.ptr -> i32
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK: nvvm.mbarrier.arrive
+// CHECK: nvvm.mbarrier.arrive
+// CHECK: scf.yield
+// CHECK: llvm.load %[[COUNTER]] : !llvm.ptr -> i32
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK: nvvm.mbarrier.arrive
+// CHECK-NOT: nvvm.mbarrier.arrive
+// CHECK: scf.yield
+// CHECK: llvm.return
+module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
+  func.func @shared_ring(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %x: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %n: i32, %m: i32) attributes {tile.hints = #tile.hints<{default = {num_warps = 4}, sm_90a = {warp_specialize = 1, ring_slots = 3, occupancy = 3, producer_registers = 24}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %i = tile.program_id 0
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %out = scf.for %j = %c0 to %m step %c1 iter_args(%o = %z) -> (tensor<64x64xf32>) : i32 {
+      %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32>) : i32 {
+        %u = tile.load %a[%i, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+        %v = tile.load %b[%j, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+        %vt = tile.permute %v [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+        %d = tile.mma %u, %vt, %acc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+        scf.yield %d : tensor<64x64xf32>
+      }
+      %p = arith.truncf %r : tensor<64x64xf32> to tensor<64x64xbf16>
+      %w = tile.load %x[%j, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+      %o2 = tile.mma %p, %w, %o {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %o2 : tensor<64x64xf32>
+    }
+    tile.store %out, %c[%i, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
+
+// -----
+
 // Must not fire: the same K loop without the hint, or with it for another
 // target: one warpgroup, .minnctapersm where hinted, no setmaxnreg, the
 // copies issued in the loop by thread 0 behind a CTA barrier.

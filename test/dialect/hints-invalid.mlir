@@ -24,7 +24,7 @@ func.func @target_not_dictionary() attributes {tile.hints = #tile.hints<{default
 
 // -----
 
-// expected-error @below {{unknown hint 'warps' for target 'sm_90a' (known: num_warps, occupancy, num_stages, cluster, wgmma, wgmma_register_a, tcgen05, tcgen05_tmem_a, tcgen05_tmem_acc, pdl, route_mma_operands, prefetch_registers, persistent, prologue_ahead, refresh_in_loops, warp_specialize, producer_registers)}}
+// expected-error @below {{unknown hint 'warps' for target 'sm_90a' (known: num_warps, occupancy, num_stages, cluster, wgmma, wgmma_register_a, tcgen05, tcgen05_tmem_a, tcgen05_tmem_acc, pdl, route_mma_operands, prefetch_registers, persistent, prologue_ahead, refresh_in_loops, warp_specialize, producer_registers, ring_slots)}}
 func.func @unknown_hint() attributes {tile.hints = #tile.hints<{sm_90a = {warps = 4}}>} {
   return
 }
@@ -184,6 +184,13 @@ func.func @producer_registers_odd() attributes {tile.hints = #tile.hints<{sm_90a
 
 // expected-error @below {{hint 'producer_registers' of target 'default' must be in [24, 256], got 16}}
 func.func @producer_registers_too_few() attributes {tile.hints = #tile.hints<{default = {producer_registers = 16}}>} {
+  return
+}
+
+// -----
+
+// expected-error @below {{hint 'ring_slots' of target 'sm_90a' must be in [0, 16], got 17}}
+func.func @ring_slots_too_many() attributes {tile.hints = #tile.hints<{sm_90a = {ring_slots = 17}}>} {
   return
 }
 

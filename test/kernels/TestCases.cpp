@@ -602,7 +602,9 @@ std::vector<Case> opCases(std::mt19937 &rng) {
       {"test_persistent_tma_wgmma_bf16", "persistent tma wgmma pipelined 2/3"},
       {"test_persistent_ahead_bf16",
        "persistent tma wgmma 2/3, prologues ahead,"},
-      {"test_persistent_ws_bf16", "warp-specialised persistent tma wgmma 2/3"}};
+      {"test_persistent_ws_bf16", "warp-specialised persistent tma wgmma 2/3"},
+      {"test_persistent_ws_ring_bf16",
+       "warp-specialised persistent tma wgmma 2/3, one ring of 4"}};
   for (auto [kernel, what] : persistent)
     for (int64_t ctas : {4, 0}) {
       Case c = matmulCase(rng, kernel, what, DType::bf16, 300, 520, 200, 64,
@@ -621,10 +623,19 @@ std::vector<Case> opCases(std::mt19937 &rng) {
     cases.push_back(matmulCase(rng, "test_ws_tma_wgmma_bf16",
                                "warp-specialised tma wgmma 2/3", DType::bf16,
                                150, 200, K, 64, 128, false, true, true));
+  for (int64_t K : {300, 100, 20})
+    cases.push_back(matmulCase(rng, "test_ws_ring_bf16",
+                               "warp-specialised tma wgmma 2/3, one ring of 3",
+                               DType::bf16, 150, 200, K, 64, 128, false, true,
+                               true));
   cases.push_back(nestedTriCase(
       rng, "test_ws_nested_tri_bf16",
       "warp-specialised tma bf16 150x200x300 B^T, K loops of 0-3 tiles by "
       "column block"));
+  cases.push_back(nestedTriCase(
+      rng, "test_ws_ring_nested_tri_bf16",
+      "warp-specialised tma bf16 150x200x300 B^T, K loops of 0-3 tiles by "
+      "column block, one ring of 3"));
   cases.push_back(matmulCase(rng, "test_tma_f16_once", "tma", DType::f16, 130,
                              70, 100, 64, 64, false, false, true));
   cases.push_back(matmulCase(rng, "test_tma_wgmma_bf16", "tma wgmma",
@@ -742,17 +753,19 @@ std::vector<Case> timedCases(std::mt19937 &rng) {
   // issued by the consumer warps or by a producer warpgroup: 128 CTAs of
   // 64x128, 32 K steps each; then 512 tiles of 16 K steps, one CTA per tile
   // or persistent (each CTA walking tiles; warp-specialised, the producer
-  // runs into the next tile while the consumers finish this one).
+  // runs into the next tile while the consumers finish this one), the
+  // warp-specialised ones also with one shared ring.
   std::vector<Case> cases;
-  for (const char *kernel :
-       {"test_tma_wgmma_pipe_bf16", "test_ws_tma_wgmma_bf16"})
+  for (const char *kernel : {"test_tma_wgmma_pipe_bf16",
+                             "test_ws_tma_wgmma_bf16", "test_ws_ring_bf16"})
     cases.push_back(matmulCase(rng, kernel,
                                std::string(kernel) + ", timed:",
                                DType::bf16, 1024, 1024, 2048, 64, 128, false,
                                true, true));
   for (const char *kernel :
        {"test_tma_wgmma_pipe_bf16", "test_ws_tma_wgmma_bf16",
-        "test_persistent_tma_wgmma_bf16", "test_persistent_ws_bf16"})
+        "test_persistent_tma_wgmma_bf16", "test_persistent_ws_bf16",
+        "test_persistent_ws_ring_bf16"})
     cases.push_back(matmulCase(rng, kernel,
                                std::string(kernel) + ", timed:",
                                DType::bf16, 2048, 2048, 1024, 64, 128, false,

@@ -379,6 +379,23 @@ const Register registrations[] = {
         },
         {{"BM", 64}, {"BN", 64}, {"BK", 64}, {"WGMMA", 1}, {"num_warps", 4},
          {"LAT_A", 3}, {"LAT_B", 2}, {"TRIANGULAR", 1}, {"WS", 1}}),
+    // The same three with one ring that every copy shares (hint
+    // ring_slots): 3 buffers of the larger tile's 16384 bytes for A's 8192
+    // and B's 16384 (4 in the persistent kernel), filled and drained in
+    // program order.
+    add("test_ws_ring_bf16",
+        tmaMatmulBf16,
+        pipelinedGemm({{"WS", 1}, {"RING", 3}, {"OCC", 2}})),
+    add("test_persistent_ws_ring_bf16",
+        tmaMatmulBf16,
+        pipelinedGemm({{"PERSISTENT", 1}, {"WS", 1}, {"RING", 4}, {"OCC", 2}})),
+    add("test_ws_ring_nested_tri_bf16",
+        [](const Config &c) {
+          define(tessel::test::nestedPipeKernel<bf16>, c, {"a", "b", "c"});
+        },
+        {{"BM", 64}, {"BN", 64}, {"BK", 64}, {"WGMMA", 1}, {"num_warps", 4},
+         {"LAT_A", 3}, {"LAT_B", 2}, {"TRIANGULAR", 1}, {"WS", 1},
+         {"RING", 3}}),
     add("test_tma_f16_once",
         [](const Config &c) {
           define(tessel::test::matmulTransposedKernel<f16, kDense>, c, {"a", "b", "c"});

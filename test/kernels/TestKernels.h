@@ -43,6 +43,8 @@ inline void matmulTransposedKernel(const Config &cfg, View<T, 2, F> a,
     hint("default", "prologue_ahead", cfg["PROLOGUE_AHEAD"]);
   if (cfg.has("WS"))
     hint("default", "warp_specialize", cfg["WS"]);
+  if (cfg.has("RING"))
+    hint("default", "ring_slots", cfg["RING"]);
   if (cfg.has("OCC"))
     hint("default", "occupancy", cfg["OCC"]);
   auto i = program_id(0), j = program_id(1);
@@ -99,6 +101,8 @@ inline void nestedPipeKernel(const Config &cfg, View<T, 2, kDense> a,
     hint("default", "prologue_ahead", cfg["PROLOGUE_AHEAD"]);
   if (cfg.has("WS"))
     hint("default", "warp_specialize", cfg["WS"]);
+  if (cfg.has("RING"))
+    hint("default", "ring_slots", cfg["RING"]);
   LoadOptions la{.latency = int(cfg["LAT_A"])};
   LoadOptions lb{.latency = int(cfg["LAT_B"])};
   auto i = program_id(0);
