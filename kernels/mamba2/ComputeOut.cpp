@@ -282,7 +282,10 @@ const Register registration{{
                     "held)"),
             persistentTunable(0, "on the H200 0-15% slower, bench/results/2026-11-30-persistent.md"),
             warpSpecializeTunable(0, "on the H200 25-51% slower at 2 CTAs per SM, bench/results/2026-11-30-warp-specialize.md"),
-            tunable("ring_slots", {0, 4, 5, 6}, 0,
+            // One ring of 4: at parity with the default (1.698 against
+            // 1.677 ms at b=1 L=65536 h=80 n=128), slower at n = 64
+            // (bench/results/2026-11-30-ablation-shared-ring.md).
+            tunable("ring_slots", {0, 3, 4, 5, 6, 8}, 0,
                     "warp-specialised: the buffers of the one ring all the "
                     "producer's copies share (0: a ring per load)"),
             pdlTunable(),
