@@ -67,24 +67,49 @@ void computeOut(const Config &cfg,
   // g=8 (bench/results/2026-11-30-q64.md). With N_MAX = 64 4 stay (1.067
   // against 1.186 ms at n=64).
   const bool oneBlock = Q == BM && cfg["N_MAX"] == 0;
+  // A producer warpgroup (below) by default, and y through the TMA with
+  // it. With one block of tokens per chunk the consumers' 136 registers
+  // spill 136 bytes on sm_90a, and still compute_out was 17% faster than
+  // without a producer at 3 CTAs per SM (1.135 against 1.368 ms at b=1
+  // L=65536 h=80 n=128 Q=64; refresh_in_loops there spills 152).
+  const bool ws = cfg["warp_specialize"] > 0 ||
+                  (cfg["warp_specialize"] < 0 && cfg["wgmma"]);
+  const bool tmaStore =
+      cfg["tma_store"] > 0 || (cfg["tma_store"] < 0 && ws);
   occupancyHint(cfg, 3);
-  if (cfg["wgmma"] && cfg["wgmma_register_a"] && !cfg["tma_store"] &&
-      !oneBlock)
+  if (cfg["wgmma"] && cfg["wgmma_register_a"] && !tmaStore && !oneBlock)
     occupancyHint(cfg, 4, "sm_90a");
-  if (cfg["tcgen05_tmem_a"] && !cfg["tma_store"]) {
+  if (cfg["tcgen05_tmem_a"] && !tmaStore) {
     occupancyHint(cfg, 4, "sm_100a");
     occupancyHint(cfg, 4, "sm_103a");
   }
-  // Warp-specialised, the rings live as long as the kernel: one per load
-  // (81920 bytes of shared memory with BLOCK_K = 64), 2 CTAs per SM; or,
+  // Warp-specialised (the default), the rings live as long as the kernel:
   // with ring_slots, one ring of that many 8 KB buffers that every load
-  // shares (40960 bytes at 5), 3 CTAs per SM, the producer keeping 24
-  // registers so that the consumers get 136.
-  warpSpecializeHint(cfg, cfg["ring_slots"] ? 3 : 2);
-  if (cfg["warp_specialize"] && cfg["ring_slots"])
+  // shares (32768 bytes at 4), 3 CTAs per SM, the producer keeping 24
+  // registers so that the consumers get 136; with ring_slots = 0 one ring
+  // per load (81920 bytes with BLOCK_K = 64), 2 CTAs per SM. -1: 4 buffers
+  // with the state dimension in loops (a K step holds 2, x_s 1), 5 with it
+  // unrolled (N_MAX > 0: each source block holds its B blocks and x_s).
+  // And y through shared memory and the TMA (tma_store): the CTA then
+  // leaves without waiting for its stores to drain (6% of compute_out's
+  // stall samples were that wait). On the H200 with both 4-9% faster than
+  // 4 CTAs per SM without a producer: 1.513 against 1.669 ms at b=1
+  // L=65536 h=80 n=128, 0.386 against 0.426 at L=16384, 1.317 against
+  // 1.372 at n = 64 (bench/results/2026-11-30-ablation-shared-ring.md);
+  // without tma_store the producer only draws level. sm_100a/sm_103a the
+  // same by analogy, not measured (3 CTAs per SM, 384 of the 512
+  // tensor-memory columns, no spills).
+  const int64_t ringSlots = cfg["ring_slots"] >= 0 ? cfg["ring_slots"]
+                            : cfg["N_MAX"] > 0     ? 5
+                                                   : 4;
+  if (ws)
     for (const char *target : {"sm_90a", "sm_100a", "sm_103a"}) {
-      hint(target, "ring_slots", cfg["ring_slots"]);
-      hint(target, "producer_registers", 24);
+      hint(target, "warp_specialize", 1);
+      occupancyHint(cfg, ringSlots ? 3 : 2, target);
+      if (ringSlots) {
+        hint(target, "ring_slots", ringSlots);
+        hint(target, "producer_registers", 24);
+      }
     }
   if (cfg["prefetch_registers"])
     hint("default", "prefetch_registers", cfg["prefetch_registers"]);
@@ -207,7 +232,7 @@ void computeOut(const Config &cfg,
       },
       [&] { return out; });
   store(y, {bi, r, hi, pb}, cast<X>(out),
-        {.squeeze = {0, 2}, .tma = cfg["tma_store"] != 0});
+        {.squeeze = {0, 2}, .tma = tmaStore});
 }
 
 const std::array<std::string, 13> kArgNames = {
@@ -265,14 +290,17 @@ const Register registration{{
             // L=65536 h=80 n=128 (2026-11-29-wgmma-register-a.md); 3 beat 2
             // (238): bench/results/2026-11-29-mamba2-layouts-pipelining.md.
             tunable("occupancy", {-1, 0, 1, 2, 3, 4, 5}, -1,
-                    "CTAs per SM to fit (0: ptxas decides; -1: 4 where they "
-                    "fit in shared memory, else 3)"),
+                    "CTAs per SM to fit (0: ptxas decides; -1: 3 "
+                    "warp-specialised with one ring, 2 with a ring per load; "
+                    "else 4 where they fit in shared memory, else 3)"),
             tunable("prefetch_registers", {0, 16, 32}, 0,
                     "registers per thread for loads issued a block ahead"),
-            // Off: staging y takes 8 KB more shared memory (57344 bytes):
-            // 3 CTAs per SM instead of 4.
-            tunable("tma_store", {0, 1}, 0,
-                    "y through shared memory and the TMA (sm_90a and later)"),
+            // On with the producer (see warp_specialize above). Without
+            // it, staging y takes 8 KB more shared memory (57344 bytes):
+            // 3 CTAs per SM instead of 4, 6% slower.
+            tunable("tma_store", {-1, 0, 1}, -1,
+                    "y through shared memory and the TMA (sm_90a and "
+                    "later; -1: with the producer warpgroup)"),
             // 3 was 16-26% slower on the H200: the third buffer per load
             // costs a CTA per SM (bench/results/2026-11-30-pipeline-depth.md).
             stagesTunable("3: 16-26% slower on the H200"),
@@ -281,13 +309,16 @@ const Register registration{{
                     "the thread index and parameters (fewer registers "
                     "held)"),
             persistentTunable(0, "on the H200 0-15% slower, bench/results/2026-11-30-persistent.md"),
-            warpSpecializeTunable(0, "on the H200 25-51% slower at 2 CTAs per SM, bench/results/2026-11-30-warp-specialize.md"),
-            // One ring of 4: at parity with the default (1.698 against
-            // 1.677 ms at b=1 L=65536 h=80 n=128), slower at n = 64
-            // (bench/results/2026-11-30-ablation-shared-ring.md).
-            tunable("ring_slots", {0, 3, 4, 5, 6, 8}, 0,
+            tunable("warp_specialize", {-1, 0, 1}, -1,
+                    "the loops' TMA copies issued by a producer warpgroup "
+                    "(1; with one shared ring and tma_store 4-9% faster on "
+                    "the H200, bench/results/2026-11-30-ablation-shared-"
+                    "ring.md), by the kernel's warps (0), or -1: 1 but with "
+                    "one block of tokens per chunk (Q = BLOCK_M, N_MAX = 0)"),
+            tunable("ring_slots", {-1, 0, 3, 4, 5, 6, 8}, -1,
                     "warp-specialised: the buffers of the one ring all the "
-                    "producer's copies share (0: a ring per load)"),
+                    "producer's copies share (0: a ring per load; -1: 4, "
+                    "or 5 with N_MAX > 0)"),
             pdlTunable(),
         },
     // (token block x head, p block, batch)
@@ -311,9 +342,9 @@ const Register registration{{
         return "BLOCK_S must divide BLOCK_M";
       if (cfg.get("N_MAX") % cfg.get("BLOCK_K"))
         return "BLOCK_K must divide N_MAX";
-      if (cfg.get("warp_specialize") && !cfg.get("wgmma"))
+      if (cfg.get("warp_specialize") > 0 && !cfg.get("wgmma"))
         return "warp_specialize is built and measured with wgmma only";
-      if (cfg.get("ring_slots") && !cfg.get("warp_specialize"))
+      if (cfg.get("ring_slots") > 0 && cfg.get("warp_specialize") == 0)
         return "ring_slots shares the producer's ring: it needs "
                "warp_specialize";
       return "";
