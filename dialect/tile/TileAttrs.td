@@ -137,7 +137,7 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
       whole warpgroups (or more than 28); where the rings exceed the ring
       budget, or the occupancy leaves fewer than 24 registers per thread.
       0 or absent: off.
-    - `ring_slots`: with `warp_specialize`, 0 or absent gives each load
+    - `ring_slots` (0-16): with `warp_specialize`, 0 or absent gives each load
       the producer fills a ring of its own (distance + 1 buffers); N > 0
       makes them all share one ring of N buffers (each the size of the
       largest load's), filled and drained in program order with one copy
@@ -145,7 +145,8 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
       not the number of loads. Diagnosed where a loop body holds a load
       the producer fills before a nested loop or branch that holds one too
       (its buffer would stay taken while the nested loop cycles the ring),
-      and where N is not larger than the loads one loop iteration holds.
+      where N is not larger than the loads one loop iteration holds, and
+      where the kernel has no `warp_specialize` for the target.
 
     ```mlir
     func.func @k(...) attributes {tile.hints = #tile.hints<{

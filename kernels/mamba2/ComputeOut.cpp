@@ -21,6 +21,17 @@ using namespace tessel::dsl;
 
 namespace {
 
+/// Whether the kernel gets a producer warpgroup: `warp_specialize` 1, or
+/// -1 (the default) where there is a copy for it to issue: wgmma, and rows
+/// of whole 128-byte TMA panels (64 16-bit elements) in the state or head
+/// dimension.
+bool producerWarpgroup(const Config &cfg) {
+  if (cfg.get("warp_specialize") >= 0)
+    return cfg.get("warp_specialize") > 0;
+  return cfg.get("wgmma") &&
+         (cfg.get("BLOCK_K") >= 64 || cfg.get("BLOCK_P") >= 64);
+}
+
 template <class X>
 void computeOut(const Config &cfg,
                 View<X, 4, kDense> x,          // (b, L, h, p)
@@ -53,7 +64,9 @@ void computeOut(const Config &cfg,
   // Not measured (no Blackwell GPU here).
   for (const char *target : {"sm_100a", "sm_103a"})
     hint(target, "tcgen05_tmem_acc", 2);
-  // -1: 4 CTAs per SM where their shared memory fits (49408 bytes each: A
+  // Without the producer warpgroup (warp_specialize 0; the default has it,
+  // below), occupancy -1: 4 CTAs per SM where their shared memory fits
+  // (49408 bytes each: A
   // of P·x from registers on sm_90a, through tensor memory on sm_100a/
   // sm_103a, and y stored directly), else 3. Measured on the H200 (4 beat 3
   // by 7-12%); on Blackwell the same rule by analogy, not measured (there 4
@@ -72,8 +85,7 @@ void computeOut(const Config &cfg,
   // spill 136 bytes on sm_90a, and still compute_out was 17% faster than
   // without a producer at 3 CTAs per SM (1.135 against 1.368 ms at b=1
   // L=65536 h=80 n=128 Q=64; refresh_in_loops there spills 152).
-  const bool ws = cfg["warp_specialize"] > 0 ||
-                  (cfg["warp_specialize"] < 0 && cfg["wgmma"]);
+  const bool ws = producerWarpgroup(cfg);
   const bool tmaStore =
       cfg["tma_store"] > 0 || (cfg["tma_store"] < 0 && ws);
   occupancyHint(cfg, 3);
@@ -92,20 +104,32 @@ void computeOut(const Config &cfg,
   // unrolled (N_MAX > 0: each source block holds its B blocks and x_s).
   // And y through shared memory and the TMA (tma_store): the CTA then
   // leaves without waiting for its stores to drain (6% of compute_out's
-  // stall samples were that wait). On the H200 with both 4-9% faster than
-  // 4 CTAs per SM without a producer: 1.513 against 1.669 ms at b=1
-  // L=65536 h=80 n=128, 0.386 against 0.426 at L=16384, 1.317 against
-  // 1.372 at n = 64 (bench/results/2026-11-30-ablation-shared-ring.md);
+  // stall samples were that wait). On the H200 with both 1-12.5% faster
+  // than 4 CTAs per SM without a producer (compute_out 1.724 -> 1.561 ms at
+  // b=1 L=65536 h=80 n=128, 0.430 -> 0.388 at L=16384, 1.343 -> 1.175 at
+  // Q=128, 1.341 -> 1.326 at n = 64: bench/results/2026-11-30-ablation-
+  // shared-ring.md);
   // without tma_store the producer only draws level. sm_100a/sm_103a the
   // same by analogy, not measured (3 CTAs per SM, 384 of the 512
   // tensor-memory columns, no spills).
   const int64_t ringSlots = cfg["ring_slots"] >= 0 ? cfg["ring_slots"]
                             : cfg["N_MAX"] > 0     ? 5
                                                    : 4;
+  // 3 CTAs per SM where one warpgroup of consumers and the ring (buffers of
+  // the largest 16-bit tile, 1 KB aligned) with y's staging fit in a third
+  // of the SM's shared memory, else 2 (a ring per load: 2).
+  const int64_t slotBytes =
+      (2 * std::max({BM * BK, BS * BK, BS * BP, BP * BK}) + 1023) / 1024 *
+      1024;
+  const int64_t ringBytes = ringSlots * slotBytes + (tmaStore ? 2 * BM * BP : 0);
+  const int64_t wsCtas =
+      ringSlots && cfg["num_warps"] == 4 && 3 * (ringBytes + 2048) <= 233472
+          ? 3
+          : 2;
   if (ws)
     for (const char *target : {"sm_90a", "sm_100a", "sm_103a"}) {
       hint(target, "warp_specialize", 1);
-      occupancyHint(cfg, ringSlots ? 3 : 2, target);
+      occupancyHint(cfg, wsCtas, target);
       if (ringSlots) {
         hint(target, "ring_slots", ringSlots);
         hint(target, "producer_registers", 24);
@@ -311,10 +335,11 @@ const Register registration{{
             persistentTunable(0, "on the H200 0-15% slower, bench/results/2026-11-30-persistent.md"),
             tunable("warp_specialize", {-1, 0, 1}, -1,
                     "the loops' TMA copies issued by a producer warpgroup "
-                    "(1; with one shared ring and tma_store 4-9% faster on "
-                    "the H200, bench/results/2026-11-30-ablation-shared-"
-                    "ring.md), by the kernel's warps (0), or -1: 1 but with "
-                    "one block of tokens per chunk (Q = BLOCK_M, N_MAX = 0)"),
+                    "(1; with one shared ring and tma_store 1-12.5% faster "
+                    "on the H200, bench/results/2026-11-30-ablation-shared-"
+                    "ring.md), by the kernel's warps (0), or -1: 1 with "
+                    "wgmma and 64-element rows in BLOCK_K or BLOCK_P (a "
+                    "copy the TMA can issue), else 0"),
             tunable("ring_slots", {-1, 0, 3, 4, 5, 6, 8}, -1,
                     "warp-specialised: the buffers of the one ring all the "
                     "producer's copies share (0: a ring per load; -1: 4, "
@@ -344,7 +369,7 @@ const Register registration{{
         return "BLOCK_K must divide N_MAX";
       if (cfg.get("warp_specialize") > 0 && !cfg.get("wgmma"))
         return "warp_specialize is built and measured with wgmma only";
-      if (cfg.get("ring_slots") > 0 && cfg.get("warp_specialize") == 0)
+      if (cfg.get("ring_slots") > 0 && !producerWarpgroup(cfg))
         return "ring_slots shares the producer's ring: it needs "
                "warp_specialize";
       return "";

@@ -380,9 +380,9 @@ const Register registrations[] = {
         {{"BM", 64}, {"BN", 64}, {"BK", 64}, {"WGMMA", 1}, {"num_warps", 4},
          {"LAT_A", 3}, {"LAT_B", 2}, {"TRIANGULAR", 1}, {"WS", 1}}),
     // The same three with one ring that every copy shares (hint
-    // ring_slots): 3 buffers of the larger tile's 16384 bytes for A's 8192
-    // and B's 16384 (4 in the persistent kernel), filled and drained in
-    // program order.
+    // ring_slots), filled and drained in program order: in the GEMMs 3
+    // buffers (4 persistent) of the larger tile's 16384 bytes for A's 8192
+    // and B's 16384; in the nested K loops 3 of 8192 for both.
     add("test_ws_ring_bf16",
         tmaMatmulBf16,
         pipelinedGemm({{"WS", 1}, {"RING", 3}, {"OCC", 2}})),
