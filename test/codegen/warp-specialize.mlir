@@ -202,6 +202,45 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
 
 // -----
 
+// One shared ring for loads of two sizes (A 64x64 = 8192 bytes, B 128x64 =
+// 16384): each of its 3 buffers takes the larger (49152 bytes in all), the
+// producer's copies and the consumers' reads step by 16384 bytes (buffer =
+// count mod 3), and each copy still expects its own bytes.
+// CHECK-LABEL: module attributes {tilegpu.dynamic_shared_bytes = 49152 : i64
+// CHECK: llvm.mlir.global internal @tessel_mbar() {{.*}} : !llvm.array<6 x i64>
+// CHECK-LABEL: llvm.func @shared_ring_mixed
+// CHECK: nvvm.setmaxregister decrease
+// CHECK: arith.remui %{{.*}}, %c3_i32
+// CHECK: arith.muli %{{.*}}, %c16384_i32
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c8192_i32
+// CHECK: arith.remui %{{.*}}, %c3_i32
+// CHECK: arith.muli %{{.*}}, %c16384_i32
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c16384_i32
+// CHECK: nvvm.setmaxregister increase
+// CHECK: arith.remui %{{.*}}, %c3_i32
+// CHECK: arith.muli %{{.*}}, %c16384_i32
+// CHECK: arith.remui %{{.*}}, %c3_i32
+// CHECK: arith.muli %{{.*}}, %c16384_i32
+// CHECK: llvm.return
+module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
+  func.func @shared_ring_mixed(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %n: i32) attributes {tile.hints = #tile.hints<{default = {num_warps = 4}, sm_90a = {warp_specialize = 1, ring_slots = 3}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<64x128xf32>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x128xf32>) : i32 {
+      %x = tile.load %a[%c0, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+      %y = tile.load %b[%c0, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<128x64xbf16>
+      %yt = tile.permute %y [1, 0] : tensor<128x64xbf16> -> tensor<64x128xbf16>
+      %d = tile.mma %x, %yt, %acc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x128xbf16>, tensor<64x128xf32>
+      scf.yield %d : tensor<64x128xf32>
+    }
+    tile.store %r, %c[%c0, %c0] : tensor<64x128xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
+
+// -----
+
 // Must not fire: the same K loop without the hint, or with it for another
 // target: one warpgroup, .minnctapersm where hinted, no setmaxnreg, the
 // copies issued in the loop by thread 0 behind a CTA barrier.
