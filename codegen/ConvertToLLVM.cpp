@@ -466,7 +466,7 @@ private:
     Value counterSlot;             // its copy counter (see ringCounter)
     unsigned counterOf = 0;        // the ring whose counter it counts with
     bool genericReads = false;     // read by mma.sync (ldmatrix)
-    bool swizzled = false;         // staged in the TMA's 128-byte swizzle
+    StageLayout layout;            // as the load is staged
   };
   /// How many copies into a warp-specialised ring the running thread has
   /// issued (the producer) or consumed (a consumer).
@@ -3929,7 +3929,7 @@ LogicalResult KernelEmitter::planWarpSpecialization() {
     ring.genericReads = readsGeneric(load);
     ring.slots = distance.getInt() + 1;
     ring.bytes = ringBufferBytes(load, *layout);
-    ring.swizzled = layout->swizzled;
+    ring.layout = *layout;
     wsRingOf[load] = wsRings.size();
     wsRings.push_back(ring);
   });
@@ -3946,6 +3946,14 @@ LogicalResult KernelEmitter::planWarpSpecialization() {
   // cycles the ring would hold its buffer while the producer needs it:
   // refused. Then at most the loads of one iteration are held at once, and
   // N above that leaves the producer room to run ahead.
+  // `slots` buffers' `full` and `empty` mbarriers (the first of each).
+  auto ringBarriers = [&](int64_t slots) {
+    int64_t full = numMbarriers, empty = numMbarriers + slots;
+    numMbarriers += 2 * slots;
+    for (int64_t j = 0; j < slots; ++j)
+      mbarArrivals[empty + j] = numWarps; // one per consumer warp
+    return std::make_pair(full, empty);
+  };
   IntegerAttr sharedHint = kernelHint("ring_slots");
   int64_t shared = sharedHint ? sharedHint.getInt() : 0;
   if (shared > 0) {
@@ -3970,18 +3978,13 @@ LogicalResult KernelEmitter::planWarpSpecialization() {
       return problem() << "'ring_slots' is " << shared
                        << ", but a loop iteration holds " << held
                        << " of the ring's buffers at once (ask for more)";
+    // Buffers of the largest load, each aligned as every load needs.
     int64_t bytes = 0;
-    bool swizzled = false;
-    for (WsRing &ring : wsRings) {
+    for (WsRing &ring : wsRings)
       bytes = std::max(bytes, ring.bytes);
-      swizzled |= ring.swizzled;
-    }
-    int64_t align = swizzled ? 1024 : 16;
-    bytes = (bytes + align - 1) / align * align;
-    int64_t full = numMbarriers, empty = numMbarriers + shared;
-    numMbarriers += 2 * shared;
-    for (int64_t j = 0; j < shared; ++j)
-      mbarArrivals[empty + j] = numWarps; // one per consumer warp
+    for (WsRing &ring : wsRings)
+      bytes = alignFor(bytes, ring.layout);
+    auto [full, empty] = ringBarriers(shared);
     for (WsRing &ring : wsRings) {
       ring.slots = shared;
       ring.bytes = bytes;
@@ -3993,14 +3996,9 @@ LogicalResult KernelEmitter::planWarpSpecialization() {
     top = shared * bytes;
   } else {
     for (auto [i, ring] : llvm::enumerate(wsRings)) {
-      int64_t align = ring.swizzled ? 1024 : 16;
-      ring.offset = (top + align - 1) / align * align;
+      ring.offset = alignFor(top, ring.layout);
       top = ring.offset + ring.slots * ring.bytes;
-      ring.full = numMbarriers;
-      ring.empty = numMbarriers + ring.slots;
-      numMbarriers += 2 * ring.slots;
-      for (int64_t j = 0; j < ring.slots; ++j)
-        mbarArrivals[ring.empty + j] = numWarps; // one per consumer warp
+      std::tie(ring.full, ring.empty) = ringBarriers(ring.slots);
       ring.counterOf = i;
     }
   }

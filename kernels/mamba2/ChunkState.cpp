@@ -54,8 +54,7 @@ void chunkState(const Config &cfg,
   // chunk takes several token blocks, a loop): 2 CTAs per SM (256 threads
   // each at 4 warps, the producer's included), so that the consumers keep
   // their registers.
-  if (Q > BT)
-    warpSpecializeHint(cfg, 2);
+  warpSpecializeHint(cfg, Q > BT && cfg["warp_specialize"], 2);
   hint("default", "prefetch_registers", cfg["prefetch_registers"]);
 
   // Heads vary fastest: neighbouring programs read the same chunk of B (and

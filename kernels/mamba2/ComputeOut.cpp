@@ -66,12 +66,11 @@ void computeOut(const Config &cfg,
     hint(target, "tcgen05_tmem_acc", 2);
   // Without the producer warpgroup (warp_specialize 0; the default has it,
   // below), occupancy -1: 4 CTAs per SM where their shared memory fits
-  // (49408 bytes each: A
-  // of P·x from registers on sm_90a, through tensor memory on sm_100a/
-  // sm_103a, and y stored directly), else 3. Measured on the H200 (4 beat 3
-  // by 7-12%); on Blackwell the same rule by analogy, not measured (there 4
-  // fit without spills, 128 registers, and use all 512 tensor-memory
-  // columns, 128 each).
+  // (49408 bytes each: A of P·x from registers on sm_90a, through tensor
+  // memory on sm_100a/sm_103a, and y stored directly), else 3. Measured on
+  // the H200 (4 beat 3 by 7-12%); on Blackwell the same rule by analogy, not
+  // measured (there 4 fit without spills, 128 registers, and use all 512
+  // tensor-memory columns, 128 each).
   // One block of tokens per chunk (Q = BLOCK_M) with the state dimension in
   // loops: the intra-chunk loop runs once, and at 128 registers ptxas
   // spilled 472 bytes on sm_90a. There 3 CTAs per SM (161 registers without
@@ -108,10 +107,9 @@ void computeOut(const Config &cfg,
   // than 4 CTAs per SM without a producer (compute_out 1.724 -> 1.561 ms at
   // b=1 L=65536 h=80 n=128, 0.430 -> 0.388 at L=16384, 1.343 -> 1.175 at
   // Q=128, 1.341 -> 1.326 at n = 64: bench/results/2026-11-30-ablation-
-  // shared-ring.md);
-  // without tma_store the producer only draws level. sm_100a/sm_103a the
-  // same by analogy, not measured (3 CTAs per SM, 384 of the 512
-  // tensor-memory columns, no spills).
+  // shared-ring.md); without tma_store the producer only draws level.
+  // sm_100a/sm_103a the same by analogy, not measured (3 CTAs per SM, 384
+  // of the 512 tensor-memory columns, no spills).
   const int64_t ringSlots = cfg["ring_slots"] >= 0 ? cfg["ring_slots"]
                             : cfg["N_MAX"] > 0     ? 5
                                                    : 4;
@@ -121,19 +119,15 @@ void computeOut(const Config &cfg,
   const int64_t slotBytes =
       (2 * std::max({BM * BK, BS * BK, BS * BP, BP * BK}) + 1023) / 1024 *
       1024;
-  const int64_t ringBytes = ringSlots * slotBytes + (tmaStore ? 2 * BM * BP : 0);
-  const int64_t wsCtas =
-      ringSlots && cfg["num_warps"] == 4 && 3 * (ringBytes + 2048) <= 233472
-          ? 3
-          : 2;
-  if (ws)
+  const int64_t sharedBytes =
+      ringSlots * slotBytes + (tmaStore ? 2 * BM * BP : 0);
+  const bool threeFit =
+      ringSlots && cfg["num_warps"] == 4 && 3 * (sharedBytes + 2048) <= 233472;
+  warpSpecializeHint(cfg, ws, threeFit ? 3 : 2);
+  if (ws && ringSlots)
     for (const char *target : {"sm_90a", "sm_100a", "sm_103a"}) {
-      hint(target, "warp_specialize", 1);
-      occupancyHint(cfg, wsCtas, target);
-      if (ringSlots) {
-        hint(target, "ring_slots", ringSlots);
-        hint(target, "producer_registers", 24);
-      }
+      hint(target, "ring_slots", ringSlots);
+      hint(target, "producer_registers", 24);
     }
   if (cfg["prefetch_registers"])
     hint("default", "prefetch_registers", cfg["prefetch_registers"]);
@@ -314,9 +308,10 @@ const Register registration{{
             // L=65536 h=80 n=128 (2026-11-29-wgmma-register-a.md); 3 beat 2
             // (238): bench/results/2026-11-29-mamba2-layouts-pipelining.md.
             tunable("occupancy", {-1, 0, 1, 2, 3, 4, 5}, -1,
-                    "CTAs per SM to fit (0: ptxas decides; -1: 3 "
-                    "warp-specialised with one ring, 2 with a ring per load; "
-                    "else 4 where they fit in shared memory, else 3)"),
+                    "CTAs per SM to fit (0: ptxas decides; -1, "
+                    "warp-specialised: 3 where one ring fits three times "
+                    "with 4 warps, else 2; without the producer: 4 where "
+                    "they fit in shared memory, else 3)"),
             tunable("prefetch_registers", {0, 16, 32}, 0,
                     "registers per thread for loads issued a block ahead"),
             // On with the producer (see warp_specialize above). Without

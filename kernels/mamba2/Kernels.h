@@ -54,12 +54,12 @@ inline dsl::Param warpSpecializeTunable(int64_t value, std::string measured) {
                       "the loops' TMA copies issued by a producer warpgroup "
                       "(1; " + measured + ") or by the kernel's warps (0)");
 }
-/// With it, `ctas` CTAs per SM to fit (the occupancy tunable's -1): the
-/// rings take shared memory for the whole kernel, and the producer warpgroup
-/// registers.
-inline void warpSpecializeHint(const dsl::Config &cfg, int64_t ctas,
+/// Where `on` (the kernel's reading of that tunable), the hint, and `ctas`
+/// CTAs per SM to fit (the occupancy tunable's -1): the rings take shared
+/// memory for the whole kernel, and the producer warpgroup registers.
+inline void warpSpecializeHint(const dsl::Config &cfg, bool on, int64_t ctas,
                                Loc loc = Loc::current()) {
-  if (cfg["warp_specialize"])
+  if (on)
     for (const char *target : {"sm_90a", "sm_100a", "sm_103a"}) {
       dsl::hint(target, "warp_specialize", 1, loc);
       occupancyHint(cfg, ctas, target, loc);
