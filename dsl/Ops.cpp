@@ -349,6 +349,8 @@ DType Scalar::dtype() const {
 }
 
 int64_t Config::get(const std::string &name, Loc loc) const {
+  if (reads)
+    reads->insert(name);
   auto it = values.find(name);
   if (it != values.end())
     return it->second;

@@ -164,10 +164,38 @@ std::vector<Config> enumerateConfigs(const KernelDef &kernel) {
 }
 
 size_t countConfigs(const KernelDef &kernel) {
-  size_t count = 0;
-  forEachConfig(kernel, Config(), [](const Param &) { return true; },
-                [&](const Config &) { ++count; });
-  return count;
+  // The check's verdict depends only on the constants it reads: the valid
+  // points of those, times every combination of the others (compute_out's
+  // space has over a billion points, its check reads eight constants).
+  // Which it reads is learnt on the way: a walk that finds the check reading
+  // a constant it does not vary starts over varying that one too.
+  KernelDef unchecked = kernel;
+  unchecked.check = nullptr;
+  Config base;
+  for (const Param &p : kernel.params)
+    if (!p.values.empty())
+      base.set(p.name, p.values[0]);
+  std::set<std::string> read;
+  while (true) {
+    const size_t known = read.size();
+    size_t valid = 0;
+    forEachConfig(
+        unchecked, base, [&](const Param &p) { return read.count(p.name); },
+        [&](const Config &c) {
+          if (read.size() != known)
+            return; // starting over
+          Config probe = c;
+          probe.recordReads(&read);
+          if (!kernel.check || kernel.check(probe).empty())
+            ++valid;
+        });
+    if (read.size() != known)
+      continue;
+    for (const Param &p : kernel.params)
+      if (!read.count(p.name))
+        valid *= p.values.size();
+    return valid;
+  }
 }
 
 } // namespace tessel::dsl

@@ -107,7 +107,9 @@ std::string parseAssignment(const KernelDef &kernel, const std::string &text,
 /// Every configuration of the search space (the cartesian product), skipping
 /// those the kernel's check rejects.
 std::vector<Config> enumerateConfigs(const KernelDef &kernel);
-/// How many points enumerateConfigs would give, counted one at a time.
+/// How many points enumerateConfigs would give: the valid points of the
+/// constants the kernel's check reads, times the combinations of the rest
+/// (without listing them).
 size_t countConfigs(const KernelDef &kernel);
 /// The configurations that keep `base` but take every value of each
 /// parameter `vary` selects (their cartesian product), skipping those the

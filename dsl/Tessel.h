@@ -25,6 +25,7 @@
 #include <functional>
 #include <initializer_list>
 #include <map>
+#include <set>
 #include <source_location>
 #include <string>
 #include <tuple>
@@ -585,9 +586,13 @@ public:
   bool has(const std::string &name) const { return values.count(name) != 0; }
   void set(const std::string &name, int64_t value) { values[name] = value; }
   const std::map<std::string, int64_t> &all() const { return values; }
+  /// Records in `names` every constant `get` reads from now on (null: stop);
+  /// countConfigs learns so which constants a kernel's check depends on.
+  void recordReads(std::set<std::string> *names) { reads = names; }
 
 private:
   std::map<std::string, int64_t> values;
+  std::set<std::string> *reads = nullptr;
 };
 
 } // namespace dsl

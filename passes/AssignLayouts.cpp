@@ -323,6 +323,25 @@ struct AssignLayouts
     }
     for (Value root : conflicted)
       chosen.erase(root);
+    // A loaded 16-bit tile transposed into an accumulator-laid-out tile (a
+    // block of C·Bᵀ stored the other way round, say, then masked and fed to
+    // an mma from registers): loaded in the transposed accumulator layout,
+    // the transpose renames registers and the load is read as fragments
+    // from its TMA copy (ldmatrix.trans), instead of a trip through shared
+    // memory in the blocked layout.
+    if (wgmma)
+      kernel.walk([&](tile::PermuteOp permute) {
+        if (!isTranspose(permute))
+          return;
+        auto layout = dyn_cast_or_null<tilegpu::MmaLayoutAttr>(
+            chosen.lookup(classes.find(permute.getResult())));
+        Value source = classes.find(permute.getSource());
+        if (!layout || layout.getTransposed() || chosen.count(source) ||
+            !permute.getSource().getDefiningOp<tile::LoadOp>() ||
+            !fragmentLoadsOnly(kernel, classes, source))
+          return;
+        chosen[source] = layout.getTransposedLayout();
+      });
     propagateToSources(kernel, classes, chosen);
     // The default blocked layout of a class is made for its narrowest
     // element: 16 bytes of it per thread along the last dimension (vector

@@ -22,13 +22,15 @@ using namespace tessel::dsl;
 namespace {
 
 /// Whether the kernel gets a producer warpgroup: `warp_specialize` 1, or
-/// -1 (the default) where there is a copy for it to issue: wgmma, and rows
-/// of whole 128-byte TMA panels (64 16-bit elements) in the state or head
-/// dimension.
+/// -1 (the default) where it forms C·Bᵀ itself and there is a copy for the
+/// producer to issue: wgmma, and rows of whole 128-byte TMA panels (64
+/// 16-bit elements) in the state or head dimension. (Reading chunk_cb's
+/// blocks, 4 CTAs per SM without a producer were 8-10% faster than 3 with
+/// one on the H200: bench/results/2026-12-01-chunk-cb.md.)
 bool producerWarpgroup(const Config &cfg) {
   if (cfg.get("warp_specialize") >= 0)
     return cfg.get("warp_specialize") > 0;
-  return cfg.get("wgmma") &&
+  return cfg.get("wgmma") && !cfg.get("CB_STORED") &&
          (cfg.get("BLOCK_K") >= 64 || cfg.get("BLOCK_P") >= 64);
 }
 
@@ -44,6 +46,7 @@ void computeOut(const Config &cfg,
                 View<float, 2> D,              // (h, p); stride 0 for (h)
                 View<X, 4, kDense> z,          // (b, L, h, p)
                 View<X, 4, kDense> y,          // (b, L, h, p)
+                View<X, 5, kDense> cbt,        // (b, nc, g, Q, Q), CB_STORED
                 I32 hasSeqIdx, I32 hasD, I32 hasZ) {
   const int64_t Q = cfg["Q"], BM = cfg["BLOCK_M"], BP = cfg["BLOCK_P"],
                 BK = cfg["BLOCK_K"],
@@ -85,9 +88,17 @@ void computeOut(const Config &cfg,
   // without a producer at 3 CTAs per SM (1.135 against 1.368 ms at b=1
   // L=65536 h=80 n=128 Q=64; refresh_in_loops there spills 152).
   const bool ws = producerWarpgroup(cfg);
+  // Reading chunk_cb's C·Bᵀ blocks (CB_STORED), without the producer: y
+  // through the TMA too, 4 CTAs per SM (40960 bytes of shared memory, 128
+  // registers without spills). On the H200 7-10% faster than with the
+  // producer at 3 CTAs per SM, and than without the TMA store at 4 (1.406
+  // -> 1.280 ms at b=1 L=65536 h=80 n=128, 1.590 -> 1.457 at n=256, 0.367
+  // -> 0.329 at L=16384; bench/results/2026-12-01-chunk-cb.md).
+  // sm_100a/sm_103a the same by analogy, not measured.
+  const bool stored = cfg["CB_STORED"] != 0;
   const bool tmaStore =
-      cfg["tma_store"] > 0 || (cfg["tma_store"] < 0 && ws);
-  occupancyHint(cfg, 3);
+      cfg["tma_store"] > 0 || (cfg["tma_store"] < 0 && (ws || stored));
+  occupancyHint(cfg, stored && !ws ? 4 : 3);
   if (cfg["wgmma"] && cfg["wgmma_register_a"] && !tmaStore && !oneBlock)
     occupancyHint(cfg, 4, "sm_90a");
   if (cfg["tcgen05_tmem_a"] && !tmaStore) {
@@ -117,7 +128,8 @@ void computeOut(const Config &cfg,
   // the largest 16-bit tile, 1 KB aligned) with y's staging fit in a third
   // of the SM's shared memory, else 2 (a ring per load: 2).
   const int64_t slotBytes =
-      (2 * std::max({BM * BK, BS * BK, BS * BP, BP * BK}) + 1023) / 1024 *
+      (2 * std::max({BM * BK, BS * BK, BS * BP, BP * BK, BS * BM}) + 1023) /
+      1024 *
       1024;
   const int64_t sharedBytes =
       ringSlots * slotBytes + (tmaStore ? 2 * BM * BP : 0);
@@ -232,6 +244,21 @@ void computeOut(const Config &cfg,
                                 reshape(seqS, {1, BS}));
             },
             [&] { return causal; });
+        if (stored) {
+          // C·Bᵀ as chunk_cb stored it (transposed: B_s·C_tᵀ, one block
+          // per source block s and block of tokens r of the chunk). Entries
+          // above the diagonal may be unwritten: the select comes after
+          // the product, so whatever they hold is dropped.
+          Tile cb = cast<float>(transpose(
+              load(cbt, {bi, c, gi, s - c * (Q / BS), r % blocksPerChunk},
+                   {drop, drop, drop, BS, BM})));
+          Tile p = where(mask,
+                         cb * exp2(acsCol - reshape(acsS, {1, BS})) *
+                             reshape(dtS, {1, BS}),
+                         0.0f);
+          Tile xs = load(x, {bi, s, hi, pb}, {drop, BS, drop, BP});
+          return mma(cast<X>(p), xs, acc);
+        }
         Tile cb = overState(zeros({BM, BS}), [&](const ScalarArg &k) {
           return load(B, {bi, s, gi, k}, {drop, BS, drop, BK});
         });
@@ -253,10 +280,10 @@ void computeOut(const Config &cfg,
         {.squeeze = {0, 2}, .tma = tmaStore});
 }
 
-const std::array<std::string, 13> kArgNames = {
-    "x",           "B",       "C",     "dt",   "dA_cumsum",
-    "seq_idx",     "states",  "D",     "z",    "y",
-    "has_seq_idx", "has_D",   "has_z"};
+const std::array<std::string, 14> kArgNames = {
+    "x",     "B",           "C",     "dt",    "dA_cumsum",
+    "seq_idx", "states",    "D",     "z",     "y",
+    "CBt",   "has_seq_idx", "has_D", "has_z"};
 
 const Register registration{{
     .name = "compute_out",
@@ -284,6 +311,9 @@ const Register registration{{
             variant("N_MAX", {0, 64}, 0,
                     "n is at most this (C kept in shared memory, the state "
                     "dimension unrolled); 0: any n"),
+            variant("CB_STORED", {0, 1}, 1,
+                    "C·Bᵀ read from chunk_cb's blocks (CBt) instead of "
+                    "formed here for every head"),
             // 10% faster on the H200 with the TMA-staged operands (2.55 ->
             // 2.29 ms at b=1 L=65536 h=80 n=128: 2026-11-29-tma.md).
             tunable("wgmma", {0, 1}, 1,
@@ -315,11 +345,12 @@ const Register registration{{
             tunable("prefetch_registers", {0, 16, 32}, 0,
                     "registers per thread for loads issued a block ahead"),
             // On with the producer (see warp_specialize above). Without
-            // it, staging y takes 8 KB more shared memory (57344 bytes):
-            // 3 CTAs per SM instead of 4, 6% slower.
+            // it, forming C·Bᵀ, staging y takes 8 KB more shared memory
+            // (57344 bytes): 3 CTAs per SM instead of 4, 6% slower;
+            // reading chunk_cb's blocks 4 still fit, and it pays (above).
             tunable("tma_store", {-1, 0, 1}, -1,
                     "y through shared memory and the TMA (sm_90a and "
-                    "later; -1: with the producer warpgroup)"),
+                    "later; -1: with the producer warpgroup or CB_STORED)"),
             // 3 was 16-26% slower on the H200: the third buffer per load
             // costs a CTA per SM (bench/results/2026-11-30-pipeline-depth.md).
             stagesTunable("3: 16-26% slower on the H200"),
@@ -333,8 +364,8 @@ const Register registration{{
                     "(1; with one shared ring and tma_store 1-12.5% faster "
                     "on the H200, bench/results/2026-11-30-ablation-shared-"
                     "ring.md), by the kernel's warps (0), or -1: 1 with "
-                    "wgmma and 64-element rows in BLOCK_K or BLOCK_P (a "
-                    "copy the TMA can issue), else 0"),
+                    "wgmma, CB_STORED 0 and 64-element rows in BLOCK_K or "
+                    "BLOCK_P (a copy the TMA can issue), else 0"),
             tunable("ring_slots", {-1, 0, 3, 4, 5, 6, 8}, -1,
                     "warp-specialised: the buffers of the one ring all the "
                     "producer's copies share (0: a ring per load; -1: 4, "

@@ -51,6 +51,7 @@ struct Overrides {
   std::optional<aot::chunk_state_tunables> chunk_state;
   std::optional<aot::state_passing_tunables> state_passing;
   std::optional<aot::fwd_pass_state_tunables> fwd_pass_state;
+  std::optional<aot::chunk_cb_tunables> chunk_cb;
   std::optional<aot::compute_out_tunables> compute_out;
 };
 thread_local Overrides overrides;
@@ -140,6 +141,8 @@ tessel_mamba2_status launchFailure(const Status &s) {
 
 /// TESSEL_MAMBA2_STATE_PATH (serial or split; for measurements), or null.
 const char *forcedPath() { return std::getenv("TESSEL_MAMBA2_STATE_PATH"); }
+/// TESSEL_MAMBA2_CB (stored or fused; for measurements), or null.
+const char *forcedCb() { return std::getenv("TESSEL_MAMBA2_CB"); }
 
 /// The SMs of the current device (132, the H200's, if the driver cannot say).
 int smCount() {
@@ -152,8 +155,8 @@ int smCount() {
 }
 
 Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d, int sms,
-               StatePath path, bool describeOnly = false) {
-  Workspace w = layout(d, path == StatePath::split);
+               StatePath path, bool cbStored, bool describeOnly = false) {
+  Workspace w = layout(d, path == StatePath::split, cbStored);
   auto base = reinterpret_cast<rt::DevicePtr>(a->workspace);
   rt::View dtOut{base + w.dtOffset,
                  {d.b, d.h, d.L},
@@ -201,9 +204,19 @@ Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d, int sms,
                  {d.b, d.nc, d.h, d.p, d.n},
                  {d.nc * d.h * d.p * d.np, d.h * d.p * d.np, d.p * d.np,
                   d.np, 1}};
+  // C·Bᵀ per chunk and group, transposed (B_s·C_tᵀ), for compute_out.
+  rt::View cbt = absent(5);
+  if (cbStored)
+    cbt = {base + w.cbOffset,
+           {d.b, d.nc, d.g, d.Q, d.Q},
+           {d.nc * d.g * d.Q * d.Q, d.g * d.Q * d.Q, d.Q * d.Q, d.Q, 1}};
+  aot::chunk_cb_variant cbv;
+  cbv.Q = d.Q;
+  cbv.X_DTYPE = xDtype;
   aot::compute_out_variant ov;
   ov.Q = d.Q;
   ov.X_DTYPE = xDtype;
+  ov.CB_STORED = cbStored;
   // C resident in shared memory, the state dimension unrolled, where n
   // allows (its BLOCK_K, 64, divides 64).
   ov.N_MAX = d.n <= 64 ? 64 : 0;
@@ -242,8 +255,11 @@ Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d, int sms,
   }
   if (timed)
     TESSEL_RT_TRY(timing.events[3].record(stream));
+  // (Timed with compute_out, the one kernel that reads its output.)
+  if (cbStored)
+    TESSEL_MAMBA2_LAUNCH(chunk_cb, cbv, view(a->B), view(a->C), cbt);
   TESSEL_MAMBA2_LAUNCH(compute_out, ov, view(a->x), view(a->B), view(a->C),
-                       dtOut, acs, seq, states, D, z, view(a->y),
+                       dtOut, acs, seq, states, D, z, view(a->y), cbt,
                        a->seq_idx.data != nullptr, a->D.data != nullptr,
                        a->z.data != nullptr);
   if (timed) {
@@ -277,11 +293,13 @@ Status setTunables(const char *kernel, const char *tunables) {
     return set(overrides.state_passing, aot::state_passing_parse);
   if (name == "fwd_pass_state")
     return set(overrides.fwd_pass_state, aot::fwd_pass_state_parse);
+  if (name == "chunk_cb")
+    return set(overrides.chunk_cb, aot::chunk_cb_parse);
   if (name == "compute_out")
     return set(overrides.compute_out, aot::compute_out_parse);
   return Status::error("kernel: no kernel named '" + std::string(name) +
                        "' (chunk_cumsum, chunk_state, state_passing, "
-                       "fwd_pass_state, compute_out)");
+                       "fwd_pass_state, chunk_cb, compute_out)");
 }
 
 Status workspaceSize(const tessel_mamba2_forward_args *args, size_t *bytes,
@@ -293,7 +311,9 @@ Status workspaceSize(const tessel_mamba2_forward_args *args, size_t *bytes,
     return setCode(Status::error("bytes: null pointer"),
                    TESSEL_MAMBA2_INVALID_ARGUMENT, code);
   // The path (and so the size) for these sizes.
-  *bytes = layout(d, statePath(d, forcedPath()) == StatePath::split).bytes;
+  *bytes = layout(d, statePath(d, forcedPath()) == StatePath::split,
+                  storedCb(d, forcedCb()))
+               .bytes;
   return setCode(Status(), TESSEL_MAMBA2_OK, code);
 }
 
@@ -306,18 +326,23 @@ Status forward(const tessel_mamba2_forward_args *a,
   const int sms = smCount();
   const StatePath path =
       fitWorkspace(d, statePath(d, forcedPath()), a->workspace_bytes);
-  Status s = checkWorkspace(a, d, path == StatePath::split);
+  // Without room for the C·Bᵀ blocks (a workspace sized for the other
+  // choice), compute_out forms them itself.
+  const bool cbStored =
+      storedCb(d, forcedCb()) &&
+      a->workspace_bytes >= layout(d, path == StatePath::split, true).bytes;
+  Status s = checkWorkspace(a, d, path == StatePath::split, cbStored);
   if (!s.ok())
     return setCode(std::move(s), TESSEL_MAMBA2_INVALID_ARGUMENT, code);
   if (timingOn) { // what the launches will be, before the timed window
     lastLaunches.clear();
-    s = enqueue(a, d, sms, path, /*describeOnly=*/true);
+    s = enqueue(a, d, sms, path, cbStored, /*describeOnly=*/true);
     if (!s.ok()) {
       const tessel_mamba2_status value = launchFailure(s);
       return setCode(std::move(s), value, code);
     }
   }
-  s = enqueue(a, d, sms, path);
+  s = enqueue(a, d, sms, path, cbStored);
   // The code first: setCode takes the status by value (moved from).
   const tessel_mamba2_status value =
       s.ok() ? TESSEL_MAMBA2_OK : launchFailure(s);

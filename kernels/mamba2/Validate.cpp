@@ -254,7 +254,7 @@ Status validate(const tessel_mamba2_forward_args *a, Dims *dims) {
   return Status();
 }
 
-Workspace layout(const Dims &d, bool perChunkStates) {
+Workspace layout(const Dims &d, bool perChunkStates, bool storedCb) {
   Workspace w;
   size_t rows = static_cast<size_t>(d.b * d.h * d.Lp) * 4;
   w.dtOffset = 0;
@@ -262,7 +262,10 @@ Workspace layout(const Dims &d, bool perChunkStates) {
   w.statesOffset = w.acsOffset + roundUp(rows, 256);
   const size_t stateElems = static_cast<size_t>(d.b * d.nc * d.h * d.p * d.np);
   w.localOffset = w.statesOffset + roundUp(stateElems * 2, 256);
-  w.bytes = w.localOffset + (perChunkStates ? roundUp(stateElems * 2, 256) : 0);
+  w.cbOffset =
+      w.localOffset + (perChunkStates ? roundUp(stateElems * 2, 256) : 0);
+  const size_t cbElems = static_cast<size_t>(d.b * d.nc * d.g * d.Q * d.Q);
+  w.bytes = w.cbOffset + (storedCb ? roundUp(cbElems * 2, 256) : 0);
   return w;
 }
 
@@ -292,6 +295,24 @@ StatePath statePath(const Dims &d, const char *force) {
   return StatePath::split;
 }
 
+bool storedCb(const Dims &d, const char *force) {
+  if (force && std::string(force) == "stored")
+    return true;
+  if (force && std::string(force) == "fused")
+    return false;
+  // Formed once per group and chunk instead of once per head. Measured on
+  // the H200 (compute_out with chunk_cb against compute_out alone, bench/
+  // results/2026-12-01-chunk-cb.md): 1.568 -> 1.403 ms at b=1 L=65536 h=80
+  // n=128, 2.21 -> 1.59 at n=256, 1.58 -> 1.55 with g=8, 0.387 -> 0.361 at
+  // L=16384, 0.108 -> 0.101 at L=4096, 0.672 -> 0.637 at b=4 h=8 n=256
+  // Q=128, level at Q=128. Not with n <= 64, where compute_out keeps C in
+  // shared memory and unrolls the state dimension (1.323 -> 1.345 ms at
+  // n=64), nor where a head has its group to itself (nothing shared), nor
+  // for small problems, where the extra launch costs more than it saves
+  // (0.017 -> 0.031 ms at b=1 L=1024 h=24 n=128).
+  return d.n > 64 && d.h / d.g >= 2 && d.b * d.L * d.h >= (int64_t(1) << 17);
+}
+
 StatePath fitWorkspace(const Dims &d, StatePath path, size_t workspaceBytes) {
   if (path == StatePath::split && workspaceBytes < layout(d, true).bytes &&
       workspaceBytes >= layout(d, false).bytes)
@@ -300,8 +321,8 @@ StatePath fitWorkspace(const Dims &d, StatePath path, size_t workspaceBytes) {
 }
 
 Status checkWorkspace(const tessel_mamba2_forward_args *a, const Dims &d,
-                      bool perChunkStates) {
-  const size_t bytes = layout(d, perChunkStates).bytes;
+                      bool perChunkStates, bool storedCb) {
+  const size_t bytes = layout(d, perChunkStates, storedCb).bytes;
   if (!a->workspace)
     return Status::error("workspace: null pointer (ask "
                          "tessel_mamba2_workspace_size for its size)");

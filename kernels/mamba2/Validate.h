@@ -22,22 +22,32 @@ struct Dims {
 /// rows), then what each chunk adds to the state on its own (chunk_state's
 /// output, state_passing's input: accumulated in f32, stored in x's type,
 /// which halves their traffic), laid out like the states, only when the
-/// forward takes that path; each 256-aligned.
+/// forward takes that path, then the C·Bᵀ blocks chunk_cb stores for
+/// compute_out (b, nc, g, Q, Q) in x's type, only when it stores them; each
+/// 256-aligned.
 struct Workspace {
-  size_t dtOffset, acsOffset, statesOffset, localOffset, bytes;
+  size_t dtOffset, acsOffset, statesOffset, localOffset, cbOffset, bytes;
 };
 /// Validates every argument but the workspace; fills `dims`. Messages name
 /// the argument.
 rt::Status validate(const tessel_mamba2_forward_args *args, Dims *dims);
 
 /// Where the intermediates live in the workspace (with room for the
-/// per-chunk states when `perChunkStates`).
-Workspace layout(const Dims &dims, bool perChunkStates);
+/// per-chunk states when `perChunkStates`, for the C·Bᵀ blocks when
+/// `storedCb`).
+Workspace layout(const Dims &dims, bool perChunkStates, bool storedCb = false);
 
 /// Checks the workspace pointer, size and alignment against
-/// `layout(dims, perChunkStates)`.
+/// `layout(dims, perChunkStates, storedCb)`.
 rt::Status checkWorkspace(const tessel_mamba2_forward_args *args,
-                          const Dims &dims, bool perChunkStates);
+                          const Dims &dims, bool perChunkStates,
+                          bool storedCb = false);
+
+/// Whether chunk_cb stores the C·Bᵀ blocks of every chunk and group once for
+/// compute_out to read (CB_STORED), instead of compute_out forming them for
+/// every head. `force` ("stored" or "fused", from TESSEL_MAMBA2_CB; null or
+/// anything else: the rule) overrides the rule.
+bool storedCb(const Dims &dims, const char *force);
 
 /// How the chunk states are computed: by fwd_pass_state, which walks the
 /// chunks in order in (p, n, b h) blocks, or by chunk_state (every chunk in

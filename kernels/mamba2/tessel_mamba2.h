@@ -2,7 +2,8 @@
  *
  * The Mamba-2 forward pass (SSD, chunked; ../../../shared/MAMBA2.md) on
  * device pointers: the kernels (chunk_cumsum; chunk_state + state_passing
- * or fwd_pass_state; compute_out) compiled ahead of time by tessel for
+ * or fwd_pass_state; chunk_cb where it pays, then compute_out) compiled
+ * ahead of time by tessel for
  * sm_90a, sm_100a and sm_103a, launched on the caller's CUDA stream. The
  * library links only libcuda; it uses the calling thread's current CUDA
  * context (the one PyTorch or the CUDA runtime made current).
@@ -133,14 +134,16 @@ TESSEL_MAMBA2_API const char *tessel_mamba2_last_error(void);
 /** Timing is per thread (off by default). Per-stage device times in ms of
  *  the last timed forward call on this thread: out[0..2] = chunk_cumsum,
  *  the chunk states (chunk_state + state_passing, or fwd_pass_state),
- *  compute_out. Timing records CUDA events around each stage;
+ *  compute_out (with chunk_cb, which stores the C·Bᵀ blocks compute_out
+ *  reads, when the forward launches it). Timing records CUDA events around
+ *  each stage;
  *  tessel_mamba2_last_times waits for them. Returns a status. */
 TESSEL_MAMBA2_API void tessel_mamba2_set_timing(int on);
 TESSEL_MAMBA2_API int tessel_mamba2_last_times(float out[3]);
 /** The same call's per-kernel device times in ms: out[0..3] = chunk_cumsum,
  *  chunk_state (or fwd_pass_state), state_passing (about 0: two events in a
- *  row, when the chunk states took fwd_pass_state), compute_out. Returns a
- *  status. */
+ *  row, when the chunk states took fwd_pass_state), compute_out (with
+ *  chunk_cb). Returns a status. */
 TESSEL_MAMBA2_API int tessel_mamba2_last_kernel_times(float out[4]);
 
 /** Tuning (tessel-tune uses these; per thread). Every kernel launches, by
@@ -153,7 +156,8 @@ TESSEL_MAMBA2_API int tessel_mamba2_last_kernel_times(float out[4]);
  *  configuration instead (tunables not named keep their defaults; a forward
  *  whose variant lacks it fails with TESSEL_MAMBA2_UNSUPPORTED, listing those
  *  compiled); NULL or "" goes back to the tuned choice. The kernels:
- *  chunk_cumsum, chunk_state, state_passing, fwd_pass_state, compute_out.
+ *  chunk_cumsum, chunk_state, state_passing, fwd_pass_state, chunk_cb,
+ *  compute_out.
  *  Returns a status (INVALID_ARGUMENT for an unknown kernel or tunable). */
 TESSEL_MAMBA2_API int tessel_mamba2_set_tunables(const char *kernel,
                                                  const char *tunables);

@@ -303,3 +303,76 @@ module {
     return
   }
 }
+
+// -----
+
+// A 16-bit tile loaded, transposed, and combined with an accumulator (a
+// block of C·Bᵀ stored the other way round, scaled, fed to the next mma:
+// compute_out with chunk_cb's blocks) is loaded in the transposed
+// accumulator layout: the transpose renames registers, and the load is read
+// as fragments from its TMA copy.
+// CHECK-LABEL: func.func @transposed_load_to_accumulator
+// CHECK: tile.load %arg0{{.*}} -> tensor<64x64xbf16, #tilegpu.mma<warpsPerCTA = [4, 1], transposed = true>>
+// CHECK: tile.permute {{.*}} -> tensor<64x64xbf16, #tilegpu.mma<warpsPerCTA = [4, 1]>>
+// CHECK: arith.mulf {{.*}} : tensor<64x64xf32, #tilegpu.mma<warpsPerCTA = [4, 1]>>
+//
+// Must not fire: a load the TMA cannot copy (no unit stride: in the
+// transposed layout, one 2-byte load per element), ...
+// CHECK-LABEL: func.func @transposed_load_to_accumulator_strided
+// CHECK-NOT: transposed = true
+// CHECK: tile.permute {{.*}} -> tensor<64x64xbf16, #tilegpu.mma<warpsPerCTA = [4, 1]>>
+// ... a 32-bit tile (no 16-bit fragments to read), ...
+// CHECK-LABEL: func.func @transposed_load_to_accumulator_f32
+// CHECK-NOT: transposed = true
+// CHECK: tile.permute {{.*}} -> tensor<64x64xf32, #tilegpu.mma<warpsPerCTA = [4, 1]>>
+// ... and mma.sync (no wgmma hint).
+// CHECK-LABEL: func.func @transposed_load_to_accumulator_mma_sync
+// CHECK-NOT: transposed = true
+// CHECK: return
+module attributes {tilegpu.target = "sm_90a", tilegpu.wgmma_available, tilegpu.tma_available} {
+  func.func @transposed_load_to_accumulator(%cbt: !tile.view<?x?xbf16, align = 16, unit_stride>, %x: !tile.view<?x?xbf16, align = 16, unit_stride>) attributes {tile.hints = #tile.hints<{sm_90a = {wgmma = 1}}>} {
+    %c0 = arith.constant 0 : i32
+    %l = tile.load %cbt[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+    %t = tile.permute %l [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+    %f = arith.extf %t : tensor<64x64xbf16> to tensor<64x64xf32>
+    %xt = tile.load %x[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %d = tile.mma %xt, %xt, %z {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    %p = arith.mulf %f, %d : tensor<64x64xf32>
+    %h = arith.truncf %p : tensor<64x64xf32> to tensor<64x64xbf16>
+    %s = tile.mma %h, %xt, %z {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    return
+  }
+  func.func @transposed_load_to_accumulator_strided(%cbt: !tile.view<?x?xbf16>, %x: !tile.view<?x?xbf16, align = 16, unit_stride>) attributes {tile.hints = #tile.hints<{sm_90a = {wgmma = 1}}>} {
+    %c0 = arith.constant 0 : i32
+    %l = tile.load %cbt[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+    %t = tile.permute %l [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+    %f = arith.extf %t : tensor<64x64xbf16> to tensor<64x64xf32>
+    %xt = tile.load %x[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %d = tile.mma %xt, %xt, %z {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    %p = arith.mulf %f, %d : tensor<64x64xf32>
+    return
+  }
+  func.func @transposed_load_to_accumulator_f32(%cbt: !tile.view<?x?xf32, align = 16, unit_stride>, %x: !tile.view<?x?xbf16, align = 16, unit_stride>) attributes {tile.hints = #tile.hints<{sm_90a = {wgmma = 1}}>} {
+    %c0 = arith.constant 0 : i32
+    %l = tile.load %cbt[%c0, %c0] : !tile.view<?x?xf32, align = 16, unit_stride> -> tensor<64x64xf32>
+    %t = tile.permute %l [1, 0] : tensor<64x64xf32> -> tensor<64x64xf32>
+    %xt = tile.load %x[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %d = tile.mma %xt, %xt, %z {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    %p = arith.mulf %t, %d : tensor<64x64xf32>
+    return
+  }
+  func.func @transposed_load_to_accumulator_mma_sync(%cbt: !tile.view<?x?xbf16, align = 16, unit_stride>, %x: !tile.view<?x?xbf16, align = 16, unit_stride>) {
+    %c0 = arith.constant 0 : i32
+    %l = tile.load %cbt[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+    %t = tile.permute %l [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+    %f = arith.extf %t : tensor<64x64xbf16> to tensor<64x64xf32>
+    %xt = tile.load %x[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %d = tile.mma %xt, %xt, %z {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    %p = arith.mulf %f, %d : tensor<64x64xf32>
+    return
+  }
+}

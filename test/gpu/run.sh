@@ -20,18 +20,28 @@ if python3 -c "import torch" 2>/dev/null; then
   echo "state path forced to fwd_pass_state:"
   TESSEL_MAMBA2_STATE_PATH=serial TESSEL_MAMBA2_LIBRARY="$dir/libtessel_mamba2.so" \
     python3 -m pytest -q -p no:cacheprovider test/gpu/test_mamba2.py 2>&1 | tail -3
+  # Both ways to C·Bᵀ forced: chunk_cb's stored blocks (the library's
+  # choice on large problems only, so not on most of these), and compute_out
+  # forming them itself.
+  for cb in stored fused; do
+    echo "C·Bᵀ forced $cb:"
+    TESSEL_MAMBA2_CB=$cb TESSEL_MAMBA2_LIBRARY="$dir/libtessel_mamba2.so" \
+      python3 -m pytest -q -p no:cacheprovider test/gpu/test_mamba2.py 2>&1 | tail -3
+  done
   if [ "${SANITIZE:-0}" = 1 ]; then
     # The Mamba-2 kernels' shared-memory traffic (pipelined loops, several
     # loops in a row) under racecheck and memcheck: one small forward per
     # state size that changes the loop structure. (API errors are not
     # reported: the runtime counts a kernel's parameters by asking
     # cuFuncGetParamInfo until it says there is no more.)
-    # Both ways to the chunk states (the library's choice is the split here).
-    for path in split serial; do
+    # Both ways to the chunk states (the library's choice is the split here)
+    # and both ways to C·Bᵀ (stored by chunk_cb here).
+    for way in split,stored serial,stored split,fused; do
+      path=${way%,*} cb=${way#*,}
       for n in 64 128 256; do
         for tool in racecheck memcheck; do
-          printf 'forward %s n=%s %s: ' "$path" "$n" "$tool"
-          TESSEL_MAMBA2_STATE_PATH=$path \
+          printf 'forward %s %s n=%s %s: ' "$path" "$cb" "$n" "$tool"
+          TESSEL_MAMBA2_STATE_PATH=$path TESSEL_MAMBA2_CB=$cb \
             TESSEL_MAMBA2_LIBRARY="$dir/libtessel_mamba2.so" \
             compute-sanitizer --tool "$tool" --report-api-errors no \
             python3 bench/profile/one_forward.py \

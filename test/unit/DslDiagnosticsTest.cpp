@@ -188,3 +188,25 @@ TEST(DslDiagnostics, ValidKernelTracesWithLocations) {
 }
 
 } // namespace
+
+// countConfigs walks only the constants the check reads (learnt as it goes,
+// here one read only on some paths) and must agree with the full list.
+TEST(DslRegistry, CountsConfigurationsAsTheFullListDoes) {
+  KernelDef def;
+  def.name = "count_me";
+  def.params = {tunable("A", {1, 2, 3}, 1), tunable("B", {4, 8}, 4),
+                variant("C", {0, 1, 2, 3}, 0), tunable("D", {5, 6, 7}, 5),
+                tunable("E", {0, 1}, 0)};
+  def.check = [](const Config &cfg) -> std::string {
+    if (cfg.get("A") == 1)
+      return "";
+    // Read only past A = 1: found on the way.
+    if (cfg.get("C") > cfg.get("A"))
+      return "C above A";
+    return cfg.get("D") == 7 && cfg.get("A") == 3 ? "D = 7 with A = 3" : "";
+  };
+  EXPECT_EQ(countConfigs(def), enumerateConfigs(def).size());
+  EXPECT_EQ(countConfigs(def), size_t(116));
+  def.check = nullptr;
+  EXPECT_EQ(countConfigs(def), size_t(3 * 2 * 4 * 3 * 2));
+}

@@ -91,6 +91,13 @@ TEST(Mamba2Api, AcceptsAValidCallAndSizesTheWorkspace) {
             StatePath::split);
   EXPECT_EQ(fitWorkspace(d, StatePath::split, w.bytes - 1), StatePath::split);
   EXPECT_EQ(fitWorkspace(d, StatePath::serial, w.bytes), StatePath::serial);
+  // chunk_cb's C·Bᵀ blocks (b nc g Q Q 16-bit: 2 4 2 256 256 here) go last,
+  // after the per-chunk states when there are any.
+  Workspace s = layout(d, true, true);
+  EXPECT_EQ(s.cbOffset, layout(d, true).bytes);
+  EXPECT_EQ(s.bytes, s.cbOffset + 2u * 4 * 2 * 256 * 256 * 2);
+  EXPECT_EQ(layout(d, false, true).cbOffset, w.bytes);
+  EXPECT_FALSE(checkWorkspace(&a, d, false, /*storedCb=*/true).ok());
   // Optional inputs may be absent; D may be (h, p); a strided, 16-byte
   // aligned slice of x is fine.
   a.D = tensor(0x600000, TESSEL_MAMBA2_F32, {h, p});
@@ -131,6 +138,26 @@ TEST(Mamba2Api, ChoosesTheStatePathAsMeasured) {
   // chunk_state's grid z (b x n / 64) over 65535: never split, even forced.
   EXPECT_EQ(statePath(dims(20000, 128, 1, 256, 128), "split"),
             StatePath::serial);
+}
+
+TEST(Mamba2Api, StoresCbWhereMeasuredFaster) {
+  // Dims {b, L, h, p, n, g, Q, nc, Lp, np}.
+  auto dims = [](int64_t b, int64_t L, int64_t h, int64_t n, int64_t g) {
+    return Dims{b, L, h, 64, n, g, 256, (L + 255) / 256, L, n};
+  };
+  EXPECT_TRUE(storedCb(dims(1, 65536, 80, 128, 1), nullptr));
+  EXPECT_TRUE(storedCb(dims(1, 65536, 80, 256, 1), nullptr));
+  EXPECT_TRUE(storedCb(dims(1, 65536, 80, 128, 8), nullptr));
+  EXPECT_TRUE(storedCb(dims(1, 4096, 80, 128, 1), nullptr));
+  EXPECT_TRUE(storedCb(dims(4, 65536, 8, 256, 1), nullptr));
+  // n <= 64 (C resident in compute_out), a group per head, a small problem.
+  EXPECT_FALSE(storedCb(dims(1, 65536, 80, 64, 1), nullptr));
+  EXPECT_FALSE(storedCb(dims(1, 65536, 8, 128, 8), nullptr));
+  EXPECT_FALSE(storedCb(dims(1, 1024, 24, 128, 1), nullptr));
+  // Forced either way; anything else is the rule.
+  EXPECT_TRUE(storedCb(dims(1, 1024, 24, 128, 1), "stored"));
+  EXPECT_FALSE(storedCb(dims(1, 65536, 80, 128, 1), "fused"));
+  EXPECT_TRUE(storedCb(dims(1, 65536, 80, 128, 1), "fast"));
 }
 
 struct Bad {

@@ -1,7 +1,8 @@
 //===- Mamba2ForwardTest.cpp - the whole Mamba-2 forward on the interpreter ===//
 //
 // Runs chunk_cumsum, the chunk states (fwd_pass_state, or chunk_state then
-// state_passing: both of the library's paths) and compute_out (the DSL
+// state_passing: both of the library's paths) and compute_out (forming C·Bᵀ
+// itself, or reading the blocks chunk_cb stored: both ways) (the DSL
 // kernels, traced and interpreted) one after the other, wired the way
 // libtessel_mamba2 wires them, and compares y and the final states with the
 // float64 token-by-token recurrence of kernels/mamba2/Reference.h, for every
@@ -78,14 +79,16 @@ interp::ViewArg absent(DType dtype, int rank) {
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-/// A case, and whether the states go the split way (chunk_state +
-/// state_passing) instead of fwd_pass_state.
+/// A case, whether the states go the split way (chunk_state +
+/// state_passing) instead of fwd_pass_state, and whether compute_out reads
+/// chunk_cb's C·Bᵀ blocks.
 class Mamba2Forward
-    : public ::testing::TestWithParam<std::tuple<Case, bool>> {};
+    : public ::testing::TestWithParam<std::tuple<Case, bool, bool>> {};
 
 TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
   const Case c = std::get<0>(GetParam());
   const bool split = std::get<1>(GetParam());
+  const bool stored = std::get<2>(GetParam());
   const unsigned seed = freshSeed();
   std::mt19937 rng(seed);
   static mlir::MLIRContext ctx;
@@ -129,9 +132,19 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
                         {"BLOCK_S", c.blockS},
                         {"BLOCK_P", c.blockP},
                         {"BLOCK_K", c.blockK},
-                        {"N_MAX", nMax}},
+                        {"N_MAX", nMax},
+                        {"CB_STORED", stored}},
                        keep);
-  ASSERT_TRUE(cumsumK && stateK && chunkK && passK && outK);
+  // chunk_cb at its default block (64), unless that does not divide Q; it
+  // need not match compute_out's blocks.
+  const int64_t cbBlock = c.Q % 64 ? 32 : 64;
+  auto cbK = traceOne(ctx, "chunk_cb",
+                      {{"Q", c.Q},
+                       {"X_DTYPE", static_cast<int64_t>(c.x)},
+                       {"BLOCK_M", cbBlock},
+                       {"BLOCK_K", c.blockK}},
+                      keep);
+  ASSERT_TRUE(cumsumK && stateK && chunkK && passK && outK && cbK);
 
   // Inputs drawn like a real model (MAMBA2.md), kept as the rounded values
   // the kernels read.
@@ -200,8 +213,11 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
       states(c.x, {c.b, nc, c.h, c.p, c.n}),
       local(c.x, {c.b, nc, c.h, c.p, c.n}),
       finalStates(DType::f32, {c.b, c.h, c.p, c.n}),
-      y(c.x, {c.b, c.L, c.h, c.p});
-  for (HostTensor *t : {&dtOut, &acs, &states, &local, &finalStates, &y})
+      y(c.x, {c.b, c.L, c.h, c.p}), cbt(c.x, {c.b, nc, c.g, c.Q, c.Q});
+  // (The blocks of cbt above the diagonal stay poisoned: compute_out must
+  // drop whatever they hold.)
+  for (HostTensor *t :
+       {&dtOut, &acs, &states, &local, &finalStates, &y, &cbt})
     t->poison();
   interp::ViewArg dtOutV = dtOut.view(), acsV = acs.view();
   dtOutV.sizes[2] = acsV.sizes[2] = c.L;
@@ -244,11 +260,19 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
                                           : std::vector<int64_t>{c.p, 1};
   }
   interp::ViewArg zView = c.z ? z.view() : absent(c.x, 4);
+  interp::ViewArg cbView = absent(c.x, 5);
+  if (stored) {
+    cbView = cbt.view();
+    err = interp::run(cbK, {ceilDiv(c.L, cbBlock) * c.g, c.Q / cbBlock, c.b},
+                      {B.view(), C.view(), cbView});
+    ASSERT_EQ(err, "") << "chunk_cb";
+  }
   err = interp::run(outK,
                     {ceilDiv(c.L, c.blockM) * c.h, ceilDiv(c.p, c.blockP), c.b},
                     {x.view(), B.view(), C.view(), dtOutV, acsV, seqV,
-                     states.view(), dView, zView, y.view(), int64_t(c.seq),
-                     int64_t(c.d != DKind::none), int64_t(c.z)});
+                     states.view(), dView, zView, y.view(), cbView,
+                     int64_t(c.seq), int64_t(c.d != DKind::none),
+                     int64_t(c.z)});
   ASSERT_EQ(err, "") << "compute_out";
 
   reference::ForwardOutputs want = reference::forward(ref);
@@ -264,11 +288,11 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
   double eY = relativeL2(gotY, want.y), eS = relativeL2(gotS, want.finalStates);
   // MAMBA2.md's contract: y 1e-2 (bf16) / 5e-3 (f16), final states 5e-3.
   EXPECT_LE(eY, c.x == DType::bf16 ? 1e-2 : 5e-3)
-      << c << " split=" << split << "; seed " << seed;
+      << c << " split=" << split << " stored=" << stored << "; seed " << seed;
   EXPECT_LE(eS, 5e-3) << c << " split=" << split << "; seed " << seed;
-  std::printf("  [%s%s] rel L2: y %.2e  final %.2e\n",
-              ::testing::PrintToString(c).c_str(), split ? " split" : "", eY,
-              eS);
+  std::printf("  [%s%s%s] rel L2: y %.2e  final %.2e\n",
+              ::testing::PrintToString(c).c_str(), split ? " split" : "",
+              stored ? " stored" : "", eY, eS);
 }
 
 Case base(int64_t b, int64_t L, int64_t h, int64_t p, int64_t n, int64_t g,
@@ -318,6 +342,6 @@ INSTANTIATE_TEST_SUITE_P(
                                        c.seq = true;
           c.x = DType::f16, c.dt = DType::f32, c.blockM = 32;
         })),
-        ::testing::Bool()));
+        ::testing::Bool(), ::testing::Bool()));
 
 } // namespace

@@ -56,7 +56,7 @@ DEFAULT_SHAPES = [
 
 # Index of each kernel's time in tessel_mamba2_last_kernel_times.
 KERNEL_TIME = {"chunk_cumsum": 0, "chunk_state": 1, "fwd_pass_state": 1, "state_passing": 2,
-               "compute_out": 3}
+               "chunk_cb": 3, "compute_out": 3}
 
 
 def log(msg):

@@ -1,0 +1,107 @@
+//===- ChunkCb.cpp - Mamba-2 C·Bᵀ blocks per chunk in the tessel DSL ------===//
+//
+// The product of C and B within each chunk, once per group (mamba_ssm's
+// bmm_chunk): per (batch, chunk, group) and pair of BLOCK_M-token blocks
+// (s, t) with s <= t it stores
+//
+//   CBt[b, c, g, s-block, t-block] = B_s · C_tᵀ     (f32 sums, x's 16-bit type)
+//
+// the transpose of the C·Bᵀ block that compute_out reads when CB_STORED is
+// set. With g = 1 every head reads the same blocks (the 80 heads of
+// MAMBA2.md's shapes formed them 80 times over inside compute_out); stored
+// transposed, compute_out's transpose of the loaded block lands in the
+// accumulator layout its mask is applied in, and the load is read as mma
+// fragments from its TMA copy (tilegpu-assign-layouts). Blocks above the
+// diagonal are never written: compute_out selects its masked entries after
+// the product, so whatever they hold is dropped.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kernels/mamba2/Kernels.h"
+
+namespace tessel::mamba2 {
+using namespace tessel::dsl;
+
+namespace {
+
+template <class X>
+void chunkCb(const Config &cfg,
+             View<X, 4, kDense> B,   // (b, L, g, n)
+             View<X, 4, kDense> C,   // (b, L, g, n)
+             View<X, 5, kDense> cbt) { // (b, nc, g, Q, Q)
+  const int64_t Q = cfg["Q"], BM = cfg["BLOCK_M"], BK = cfg["BLOCK_K"];
+  const int64_t blocksPerChunk = Q / BM;
+  hint("default", "num_warps", cfg["num_warps"]);
+  pdlHint(cfg);
+  stagesHint(cfg);
+  if (cfg["wgmma"])
+    hint("sm_90a", "wgmma", 1);
+  occupancyHint(cfg, 0);
+
+  // Groups vary fastest, then the block of tokens t over the sequence; the
+  // source block s (within t's chunk) and the batch row.
+  auto tg = program_id(0), sl = program_id(1), bi = program_id(2);
+  auto G = dim(B, 2), N = dim(B, 3);
+  auto t = tg / G, gi = tg % G;
+  auto c = t / blocksPerChunk, tl = t % blocksPerChunk;
+  auto numK = (N + (BK - 1)) / BK;
+  if_(sl <= tl, [&] {
+    auto s = c * blocksPerChunk + sl;
+    Tile acc = for_range({0, numK}, zeros({BM, BM}), [&](Scalar k, Tile a) {
+      Tile Bs = load(B, {bi, s, gi, k}, {drop, BM, drop, BK});
+      Tile Ct = load(C, {bi, t, gi, k}, {drop, BM, drop, BK});
+      return mma(Bs, transpose(Ct), a);
+    });
+    store(cbt, {bi, c, gi, sl, tl}, cast<X>(acc),
+          {.squeeze = {0, 1, 2}, .tma = cfg["tma_store"] != 0});
+  });
+}
+
+const std::array<std::string, 3> kArgNames = {"B", "C", "CBt"};
+
+const Register registration{{
+    .name = "chunk_cb",
+    .summary = "Mamba-2 C·Bᵀ per chunk and group, stored transposed for "
+               "compute_out (CB_STORED)",
+    .params =
+        {
+            variant("Q", {64, 128, 256}, 256, "chunk length"),
+            dtypeVariant("X_DTYPE", {DType::bf16, DType::f16}, DType::bf16,
+                         "element type of B, C and the stored blocks"),
+            tunable("BLOCK_M", {32, 64, 128}, 64,
+                    "tokens per block (rows and columns of a stored block)"),
+            tunable("BLOCK_K", {32, 64, 128}, 64,
+                    "state dimension per mma step"),
+            tunable("num_warps", {4, 8}, 4, "warps per program"),
+            tunable("wgmma", {0, 1}, 1,
+                    "warpgroup MMA on sm_90a (reading TMA-staged operands)"),
+            tunable("occupancy", {0, 2, 3, 4}, 0,
+                    "CTAs per SM to fit (0: ptxas decides)"),
+            tunable("tma_store", {0, 1}, 1,
+                    "the blocks through shared memory and the TMA (sm_90a "
+                    "and later)"),
+            stagesTunable("not measured"),
+            pdlTunable(),
+        },
+    // (token block x group, source block in the chunk, batch)
+    .grid = {{"C", 1, "BLOCK_M", "C", 2},
+             {"CBt", 3, "BLOCK_M"},
+             {"C", 0, ""}},
+    // Tuned by tokens (batch x length), groups and state size.
+    .shapeKey = {{"bL", "C", 1, "C", 0}, {"g", "C", 2}, {"n", "C", 3}},
+    .build =
+        [](const Config &cfg) {
+          if (cfg.dtype("X_DTYPE") == DType::f16)
+            define(chunkCb<f16>, cfg, kArgNames);
+          else
+            define(chunkCb<bf16>, cfg, kArgNames);
+        },
+    .check = [](const Config &cfg) -> std::string {
+      if (cfg.get("Q") % cfg.get("BLOCK_M"))
+        return "BLOCK_M must divide Q";
+      return "";
+    },
+}};
+
+} // namespace
+} // namespace tessel::mamba2
