@@ -302,15 +302,13 @@ bool storedCb(const Dims &d, const char *force) {
     return false;
   // Formed once per group and chunk instead of once per head. Measured on
   // the H200 (compute_out with chunk_cb against compute_out alone, bench/
-  // results/2026-12-01-chunk-cb.md): 1.568 -> 1.403 ms at b=1 L=65536 h=80
-  // n=128, 2.21 -> 1.59 at n=256, 1.58 -> 1.55 with g=8, 0.387 -> 0.361 at
-  // L=16384, 0.108 -> 0.101 at L=4096, 0.672 -> 0.637 at b=4 h=8 n=256
-  // Q=128, level at Q=128. Not with n <= 64, where compute_out keeps C in
-  // shared memory and unrolls the state dimension (1.323 -> 1.345 ms at
-  // n=64), nor where a head has its group to itself (nothing shared), nor
+  // results/2026-12-01-chunk-cb.md): 1.57 -> 1.30 ms at b=1 L=65536 h=80
+  // n=128, 2.21 -> 1.48 at n=256, 1.32 -> 1.13 at n=64, 1.61 -> 1.45 with
+  // g=8, 1.17 -> 1.05 at Q=128, 0.387 -> 0.329 at L=16384, 0.108 -> 0.092 at
+  // L=4096. Not where a head has its group to itself (nothing shared), nor
   // for small problems, where the extra launch costs more than it saves
-  // (0.017 -> 0.031 ms at b=1 L=1024 h=24 n=128).
-  return d.n > 64 && d.h / d.g >= 2 && d.b * d.L * d.h >= (int64_t(1) << 17);
+  // (0.015 -> 0.020 ms at b=1 L=1024 h=24 n=128).
+  return d.h / d.g >= 2 && d.b * d.L * d.h >= (int64_t(1) << 17);
 }
 
 StatePath fitWorkspace(const Dims &d, StatePath path, size_t workspaceBytes) {
