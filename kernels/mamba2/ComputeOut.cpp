@@ -62,13 +62,15 @@ void computeOut(const Config &cfg,
   hint("default", "tcgen05_tmem_a", cfg["tcgen05_tmem_a"]);
   // The P·x accumulator stays in tensor memory across the intra-chunk loop
   // (columns 0-63), C·Bᵀ's goes after it (64-127) and P, the register A,
-  // over C·Bᵀ's once read: the same 128 columns as before, 4 CTAs per SM,
-  // without a tcgen05.st and .ld of the 64 x 64 accumulator per iteration.
+  // over C·Bᵀ's once read (reading chunk_cb's blocks, P alone): the same
+  // 128 columns as before, 4 CTAs per SM, without a tcgen05.st and .ld of
+  // the 64 x 64 accumulator per iteration.
   // Not measured (no Blackwell GPU here).
   for (const char *target : {"sm_100a", "sm_103a"})
     hint(target, "tcgen05_tmem_acc", 2);
-  // Without the producer warpgroup (warp_specialize 0; the default has it,
-  // below), occupancy -1: 4 CTAs per SM where their shared memory fits
+  // Forming C·Bᵀ (CB_STORED 0) without the producer warpgroup
+  // (warp_specialize 0; by default it has one there, below), occupancy -1:
+  // 4 CTAs per SM where their shared memory fits
   // (49408 bytes each: A of P·x from registers on sm_90a, through tensor
   // memory on sm_100a/sm_103a, and y stored directly), else 3. Measured on
   // the H200 (4 beat 3 by 7-12%); on Blackwell the same rule by analogy, not
@@ -82,11 +84,11 @@ void computeOut(const Config &cfg,
   // g=8 (bench/results/2026-11-30-q64.md). With N_MAX = 64 4 stay (1.067
   // against 1.186 ms at n=64).
   const bool oneBlock = Q == BM && cfg["N_MAX"] == 0;
-  // A producer warpgroup (below) by default, and y through the TMA with
-  // it. With one block of tokens per chunk the consumers' 136 registers
-  // spill 136 bytes on sm_90a, and still compute_out was 17% faster than
-  // without a producer at 3 CTAs per SM (1.135 against 1.368 ms at b=1
-  // L=65536 h=80 n=128 Q=64; refresh_in_loops there spills 152).
+  // Forming C·Bᵀ, a producer warpgroup (below) by default, and y through
+  // the TMA with it. With one block of tokens per chunk the consumers' 136
+  // registers spill 136 bytes on sm_90a, and still compute_out was 17%
+  // faster than without a producer at 3 CTAs per SM (1.135 against 1.368
+  // ms at b=1 L=65536 h=80 n=128 Q=64; refresh_in_loops there spills 152).
   const bool ws = producerWarpgroup(cfg);
   // Reading chunk_cb's C·Bᵀ blocks (CB_STORED), without the producer: y
   // through the TMA too, 4 CTAs per SM (40960 bytes of shared memory, 128
@@ -105,7 +107,8 @@ void computeOut(const Config &cfg,
     occupancyHint(cfg, 4, "sm_100a");
     occupancyHint(cfg, 4, "sm_103a");
   }
-  // Warp-specialised (the default), the rings live as long as the kernel:
+  // Warp-specialised (the default with CB_STORED 0), the rings live as long
+  // as the kernel:
   // with ring_slots, one ring of that many 8 KB buffers that every load
   // shares (32768 bytes at 4), 3 CTAs per SM, the producer keeping 24
   // registers so that the consumers get 136; with ring_slots = 0 one ring
