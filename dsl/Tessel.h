@@ -569,6 +569,13 @@ class Config {
 public:
   Config() = default;
   Config(std::map<std::string, int64_t> values) : values(std::move(values)) {}
+  // A copy does not record into the original's set (recordReads).
+  Config(const Config &other) : values(other.values) {}
+  Config &operator=(const Config &other) {
+    values = other.values;
+    reads = nullptr;
+    return *this;
+  }
   /// The constant `name`; reports an error (and returns 1) when it is missing.
   int64_t get(const std::string &name, Loc loc = Loc::current()) const;
   /// A constant's name, with the location of the `cfg["NAME"]` expression.
@@ -586,8 +593,9 @@ public:
   bool has(const std::string &name) const { return values.count(name) != 0; }
   void set(const std::string &name, int64_t value) { values[name] = value; }
   const std::map<std::string, int64_t> &all() const { return values; }
-  /// Records in `names` every constant `get` reads from now on (null: stop);
-  /// countConfigs learns so which constants a kernel's check depends on.
+  /// Records in `names` every constant `get` reads from now on (null: stop;
+  /// copies start without); countConfigs learns so which constants a
+  /// kernel's check depends on.
   void recordReads(std::set<std::string> *names) { reads = names; }
 
 private:

@@ -235,6 +235,11 @@ struct AssignLayouts
     // Register A operands reached through a transpose (transposedRegisterA),
     // with their accumulator layout: anchored once the classes are known.
     SmallVector<std::tuple<Value, Value, tilegpu::MmaLayoutAttr>> registerAs;
+    // A operands computed in registers (elementwise), with the accumulator
+    // layout they take where nothing else decides their group's layout.
+    SmallVector<std::pair<OpOperand *, tilegpu::MmaLayoutAttr>> computedAs;
+    // Every mma A and B operand.
+    SmallVector<OpOperand *> mmaOperands;
     kernel.walk([&](Operation *op) {
       for (Value result : op->getResults())
         if (isTile(result))
@@ -270,6 +275,8 @@ struct AssignLayouts
         classes.join(cumsum.getSource(), cumsum.getResult());
       } else if (auto mma = dyn_cast<tile::MmaOp>(op)) {
         classes.join(mma.getAcc(), mma.getResult());
+        mmaOperands.push_back(&mma->getOpOperand(0));
+        mmaOperands.push_back(&mma->getOpOperand(1));
         auto type = cast<RankedTensorType>(mma.getType());
         // The warpgroup / tensor-memory MMAs take 16-bit operands, and tf32
         // ones staged K-major (A as it is, B a transpose the mma folds).
@@ -302,9 +309,13 @@ struct AssignLayouts
         bool fitsTmem = !tcgen05 || (N + M / 64 * K / 2 <= 512 &&
                                      llvm::isPowerOf2_64(K / 8));
         if (wgmma && registerA && sixteenBit && fitsTmem &&
-            layout.fitsWgmma(M, N))
+            layout.fitsWgmma(M, N)) {
           if (Value source = transposedRegisterA(mma.getA()))
             registerAs.push_back({source, mma.getA(), layout});
+          else if (Operation *def = mma.getA().getDefiningOp();
+                   def && isElementwise(def))
+            computedAs.push_back({&mma->getOpOperand(0), layout});
+        }
       }
     });
     for (auto [source, a, layout] : registerAs)
@@ -323,6 +334,20 @@ struct AssignLayouts
     }
     for (Value root : conflicted)
       chosen.erase(root);
+    // An A computed in registers whose group nothing else lays out (no mma
+    // result among its operands: C·Bᵀ read from memory, say, then masked)
+    // takes the accumulator's layout, which hands the mma its A fragments
+    // from registers (tcgen05: through tensor memory) instead of staging a
+    // blocked tile; not where another tile of its group is an mma operand
+    // itself (that one keeps its staging).
+    for (auto [use, layout] : computedAs) {
+      Value root = classes.find(use->get());
+      bool shared = llvm::any_of(mmaOperands, [&](OpOperand *other) {
+        return other != use && classes.find(other->get()) == root;
+      });
+      if (!shared && !conflicted.contains(root))
+        chosen.try_emplace(root, layout);
+    }
     // A loaded 16-bit tile transposed into an accumulator-laid-out tile (a
     // block of C·Bᵀ stored the other way round, say, then masked and fed to
     // an mma from registers): loaded in the transposed accumulator layout,

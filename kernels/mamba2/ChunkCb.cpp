@@ -52,6 +52,12 @@ void chunkCb(const Config &cfg,
       Tile Ct = load(C, {bi, t, gi, k}, {drop, BM, drop, BK});
       return mma(Bs, transpose(Ct), a);
     });
+    // f16 tops out at 65504: a larger sum stored as f16 would be inf, and
+    // inf times a decay that underflowed to 0 a NaN in a kept entry (where
+    // compute_out forming C·Bᵀ itself gets 0). Clamped instead (the result
+    // is then as wrong as the fused path's f16 P would be).
+    if constexpr (std::is_same_v<X, f16>)
+      acc = minimum(maximum(acc, -65504.0f), 65504.0f);
     store(cbt, {bi, c, gi, sl, tl}, cast<X>(acc),
           {.squeeze = {0, 1, 2}, .tma = cfg["tma_store"] != 0});
   });

@@ -6,11 +6,13 @@
 //   y_t = exp(Acs_t) C_t·S_cᵀ + Σ_{s<=t in the chunk} (C_t·B_s)
 //         exp(Acs_t - Acs_s) dt_s x_s  +  D x_t,   then y *= silu(z)
 //
-// with C·Bᵀ formed block by block on chip (never written to memory), the
-// causal decay mask applied to it in registers, and the product with x as a
-// second tile.mma. With packed sequences (seq_idx), the state term reaches a
-// token only when it continues the sequence that ended the previous chunk,
-// and the intra-chunk sum runs over tokens of its own sequence.
+// with C·Bᵀ formed block by block on chip (CB_STORED = 0: never written to
+// memory) or read from chunk_cb's blocks (CB_STORED = 1, formed once per
+// chunk and group instead of once per head), the causal decay mask applied
+// to it in registers, and the product with x as a second tile.mma. With
+// packed sequences (seq_idx), the state term reaches a token only when it
+// continues the sequence that ended the previous chunk, and the intra-chunk
+// sum runs over tokens of its own sequence.
 //
 //===----------------------------------------------------------------------===//
 
@@ -91,8 +93,9 @@ void computeOut(const Config &cfg,
   // ms at b=1 L=65536 h=80 n=128 Q=64; refresh_in_loops there spills 152).
   const bool ws = producerWarpgroup(cfg);
   // Reading chunk_cb's C·Bᵀ blocks (CB_STORED), without the producer: y
-  // through the TMA too, 4 CTAs per SM (40960 bytes of shared memory, 128
-  // registers without spills). On the H200 7-10% faster than with the
+  // through the TMA too, 4 CTAs per SM with 4 warps and 64 x 64 tiles
+  // (40960 bytes of shared memory, 128 registers without spills; larger
+  // tiles or 8 warps: 3). On the H200 7-10% faster than with the
   // producer at 3 CTAs per SM, and than without the TMA store at 4 (1.406
   // -> 1.280 ms at b=1 L=65536 h=80 n=128, 1.590 -> 1.457 at n=256, 0.367
   // -> 0.329 at L=16384; bench/results/2026-12-01-chunk-cb.md).
@@ -100,7 +103,9 @@ void computeOut(const Config &cfg,
   const bool stored = cfg["CB_STORED"] != 0;
   const bool tmaStore =
       cfg["tma_store"] > 0 || (cfg["tma_store"] < 0 && (ws || stored));
-  occupancyHint(cfg, stored && !ws ? 4 : 3);
+  const bool fourStored = stored && !ws && cfg["num_warps"] == 4 &&
+                          BM <= 64 && BP <= 64 && BS <= 64;
+  occupancyHint(cfg, fourStored ? 4 : 3);
   if (cfg["wgmma"] && cfg["wgmma_register_a"] && !tmaStore && !oneBlock)
     occupancyHint(cfg, 4, "sm_90a");
   if (cfg["tcgen05_tmem_a"] && !tmaStore) {
@@ -344,7 +349,8 @@ const Register registration{{
                     "CTAs per SM to fit (0: ptxas decides; -1, "
                     "warp-specialised: 3 where one ring fits three times "
                     "with 4 warps, else 2; without the producer: 4 where "
-                    "they fit in shared memory, else 3)"),
+                    "they fit (CB_STORED: 4 warps and tiles up to 64 x "
+                    "64), else 3)"),
             tunable("prefetch_registers", {0, 16, 32}, 0,
                     "registers per thread for loads issued a block ahead"),
             // On with the producer (see warp_specialize above). Without

@@ -105,9 +105,13 @@ typedef struct tessel_mamba2_forward_args {
   int64_t chunk_size; /* 64, 128 or 256 (args_init leaves it 0: set it) */
   int32_t dt_softplus;
   double dt_limit_lo, dt_limit_hi; /* default 0 and +inf */
-  /* Device memory for the intermediates (dt, dA_cumsum, chunk states, and
-   * the 16-bit per-chunk states when the forward computes them), of
-   * at least tessel_mamba2_workspace_size bytes, 256-byte aligned. */
+  /* Device memory for the intermediates (dt, dA_cumsum, chunk states, the
+   * 16-bit per-chunk states when the forward computes them, and chunk_cb's
+   * 16-bit C·Bᵀ blocks when it stores them), of at least
+   * tessel_mamba2_workspace_size bytes, 256-byte aligned. A smaller
+   * workspace that still holds what the other ways need makes the forward
+   * take them (the chunk states walked in order, C·Bᵀ formed in
+   * compute_out), whatever the environment forces. */
   void *workspace;
   size_t workspace_bytes;
   /* A CUstream (= cudaStream_t); NULL is the legacy default stream. */
@@ -120,7 +124,8 @@ TESSEL_MAMBA2_API void tessel_mamba2_args_init(tessel_mamba2_forward_args *args)
 /** Validates `args` (workspace excepted) and stores the workspace size the
  *  forward pass needs in *bytes (it depends on the sizes, the chunk size
  *  and TESSEL_MAMBA2_STATE_PATH, which decide how the chunk states are
- *  computed). */
+ *  computed, and on heads per group and TESSEL_MAMBA2_CB, which decide
+ *  whether C·Bᵀ is stored). */
 TESSEL_MAMBA2_API int tessel_mamba2_workspace_size(const tessel_mamba2_forward_args *args,
                                  size_t *bytes);
 

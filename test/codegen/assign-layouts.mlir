@@ -315,6 +315,17 @@ module {
 // CHECK: tile.load %arg0{{.*}} -> tensor<64x64xbf16, #tilegpu.mma<warpsPerCTA = [4, 1], transposed = true>>
 // CHECK: tile.permute {{.*}} -> tensor<64x64xbf16, #tilegpu.mma<warpsPerCTA = [4, 1]>>
 // CHECK: arith.mulf {{.*}} : tensor<64x64xf32, #tilegpu.mma<warpsPerCTA = [4, 1]>>
+// ... also where no mma result joins the group: a 16-bit A computed in
+// registers takes the accumulator's layout when nothing else lays its group
+// out (here a 64 x 32 A of a 64 x 64 result: no shape in the group is an
+// accumulator's).
+// CHECK-LABEL: func.func @transposed_load_to_register_a
+// CHECK: tile.load %arg0{{.*}} -> tensor<32x64xbf16, #tilegpu.mma<warpsPerCTA = [4, 1], transposed = true>>
+// CHECK: tile.permute {{.*}} -> tensor<64x32xbf16, #tilegpu.mma<warpsPerCTA = [4, 1]>>
+// CHECK: arith.truncf {{.*}} to tensor<64x32xbf16, #tilegpu.mma<warpsPerCTA = [4, 1]>>
+// CHECK-LABEL: func.func @computed_register_a
+// CHECK: tile.load %arg0{{.*}} -> tensor<64x32xbf16, #tilegpu.mma<warpsPerCTA = [4, 1]>>
+// CHECK: arith.truncf {{.*}} to tensor<64x32xbf16, #tilegpu.mma<warpsPerCTA = [4, 1]>>
 //
 // Must not fire: a load the TMA cannot copy (no unit stride: in the
 // transposed layout, one 2-byte load per element), ...
@@ -341,6 +352,32 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.wgmma_available, tilegpu.t
     %p = arith.mulf %f, %d : tensor<64x64xf32>
     %h = arith.truncf %p : tensor<64x64xf32> to tensor<64x64xbf16>
     %s = tile.mma %h, %xt, %z {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    return
+  }
+  func.func @transposed_load_to_register_a(%cbt: !tile.view<?x?xbf16, align = 16, unit_stride>, %x: !tile.view<?x?xbf16, align = 16, unit_stride>, %w: !tile.view<?xf32>) attributes {tile.hints = #tile.hints<{sm_90a = {wgmma = 1}}>} {
+    %c0 = arith.constant 0 : i32
+    %l = tile.load %cbt[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<32x64xbf16>
+    %t = tile.permute %l [1, 0] : tensor<32x64xbf16> -> tensor<64x32xbf16>
+    %f = arith.extf %t : tensor<64x32xbf16> to tensor<64x32xf32>
+    %wt = tile.load %w[%c0] : !tile.view<?xf32> -> tensor<32xf32>
+    %wr = tile.reshape %wt : tensor<32xf32> -> tensor<1x32xf32>
+    %wb = tile.broadcast %wr : tensor<1x32xf32> -> tensor<64x32xf32>
+    %p = arith.mulf %f, %wb : tensor<64x32xf32>
+    %h = arith.truncf %p : tensor<64x32xf32> to tensor<64x32xbf16>
+    %xt = tile.load %x[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<32x64xbf16>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %s = tile.mma %h, %xt, %z {precision = #tile<precision bf16>} : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
+    return
+  }
+  func.func @computed_register_a(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %x: !tile.view<?x?xbf16, align = 16, unit_stride>) attributes {tile.hints = #tile.hints<{sm_90a = {wgmma = 1}}>} {
+    %c0 = arith.constant 0 : i32
+    %l = tile.load %a[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x32xbf16>
+    %f = arith.extf %l : tensor<64x32xbf16> to tensor<64x32xf32>
+    %p = arith.mulf %f, %f : tensor<64x32xf32>
+    %h = arith.truncf %p : tensor<64x32xf32> to tensor<64x32xbf16>
+    %xt = tile.load %x[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<32x64xbf16>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %s = tile.mma %h, %xt, %z {precision = #tile<precision bf16>} : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
     return
   }
   func.func @transposed_load_to_accumulator_strided(%cbt: !tile.view<?x?xbf16>, %x: !tile.view<?x?xbf16, align = 16, unit_stride>) attributes {tile.hints = #tile.hints<{sm_90a = {wgmma = 1}}>} {

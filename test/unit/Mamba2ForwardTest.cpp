@@ -36,6 +36,9 @@ struct Case {
   // Tunables, to exercise blocks that do not divide the shape.
   int64_t blockP = 64, blockN = 64, blockT = 64, blockM = 64, blockK = 64;
   int64_t blockS = 0; // compute_out's source block (0: BLOCK_M)
+  // chunk_cb's block: smaller or larger than compute_out's boxes, whose
+  // reads then span blocks it wrote and blocks it left poisoned.
+  int64_t blockCb = 64;
 };
 
 std::ostream &operator<<(std::ostream &os, const Case &c) {
@@ -46,7 +49,7 @@ std::ostream &operator<<(std::ostream &os, const Case &c) {
      << " init=" << c.init << " seq=" << c.seq << " limit=(" << c.dtMin << ","
      << c.dtMax << ") blocks P" << c.blockP << " N" << c.blockN << " T"
      << c.blockT << " M" << c.blockM << " K" << c.blockK << " S"
-     << c.blockS;
+     << c.blockS << " CB" << c.blockCb;
   return os;
 }
 
@@ -135,9 +138,8 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
                         {"N_MAX", nMax},
                         {"CB_STORED", stored}},
                        keep);
-  // chunk_cb at its default block (64), unless that does not divide Q; it
-  // need not match compute_out's blocks.
-  const int64_t cbBlock = c.Q % 64 ? 32 : 64;
+  // chunk_cb's block need not match compute_out's.
+  const int64_t cbBlock = c.blockCb;
   auto cbK = traceOne(ctx, "chunk_cb",
                       {{"Q", c.Q},
                        {"X_DTYPE", static_cast<int64_t>(c.x)},
@@ -295,6 +297,40 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
               stored ? " stored" : "", eY, eS);
 }
 
+// chunk_cb with f16 sums past f16's range stores them clamped to +-65504
+// (not inf, which a decay of 0 would turn into NaN in compute_out), and
+// leaves the blocks above the diagonal as they were.
+TEST(Mamba2ChunkCb, ClampsF16SumsAndSkipsUpperBlocks) {
+  static mlir::MLIRContext ctx;
+  std::vector<mlir::OwningOpRef<mlir::ModuleOp>> keep;
+  const int64_t L = 128, n = 16, Q = 128, blk = 64;
+  auto cbK = traceOne(ctx, "chunk_cb",
+                      {{"Q", Q},
+                       {"X_DTYPE", static_cast<int64_t>(DType::f16)},
+                       {"BLOCK_M", blk},
+                       {"BLOCK_K", 32}},
+                      keep);
+  ASSERT_TRUE(cbK);
+  HostTensor B(DType::f16, {1, L, 1, n}), C(DType::f16, {1, L, 1, n}),
+      cbt(DType::f16, {1, 1, 1, Q, Q});
+  // Rows 0-63 of B and C hold 100 (sums of 16 x 10^4 = 160000), the rest
+  // 0.5 (sums of 4).
+  for (int64_t t = 0; t < L; ++t)
+    for (int64_t k = 0; k < n; ++k) {
+      B.set(t * n + k, t < 64 ? 100.0 : 0.5);
+      C.set(t * n + k, t < 64 ? -100.0 : 0.5);
+    }
+  cbt.poison();
+  std::string err = interp::run(cbK, {ceilDiv(L, blk), Q / blk, 1},
+                                {B.view(), C.view(), cbt.view()});
+  ASSERT_EQ(err, "");
+  // cbt[s, t] = B_s · C_t.
+  EXPECT_EQ(cbt.get(0 * Q + 0), -65504.0);   // s, t < 64: -160000
+  EXPECT_EQ(cbt.get(10 * Q + 100), 800.0);   // s < 64 <= t: 16 x 100 x 0.5
+  EXPECT_EQ(cbt.get(100 * Q + 120), 4.0);    // both >= 64
+  EXPECT_TRUE(std::isnan(cbt.get(100 * Q + 10))); // above the diagonal
+}
+
 Case base(int64_t b, int64_t L, int64_t h, int64_t p, int64_t n, int64_t g,
           int64_t Q) {
   return Case{b, L, h, p, n, g, Q};
@@ -322,7 +358,10 @@ INSTANTIATE_TEST_SUITE_P(
         with(base(2, 250, 2, 32, 32, 1, 64), [](Case &c) { c.seq = true; }),
         // ... with compute_out's source blocks half its row blocks.
         with(base(2, 250, 2, 32, 32, 1, 64),
-             [](Case &c) { c.seq = c.init = true, c.blockS = 32; }),
+             [](Case &c) { c.seq = c.init = true, c.blockS = 32, c.blockCb = 32; }),
+        // ... and chunk_cb's blocks half compute_out's (its 64-token box
+        // then spans a written block and an unwritten one).
+        with(base(1, 200, 2, 32, 32, 1, 128), [](Case &c) { c.blockCb = 32; }),
         // Groups, f16, dt dtypes, Q = 256, blocks that do not divide.
         base(1, 140, 4, 32, 16, 2, 64),
         with(base(1, 140, 4, 32, 16, 4, 64), [](Case &c) { c.x = DType::f16; }),
