@@ -236,8 +236,45 @@ void computeOut(const Config &cfg,
   // blocks of BS tokens), up to and including the diagonal.
   const int64_t sourcePerBlock = BM / BS;
   Tile acsCol = reshape(acsT, {BM, 1});
+  // With chunk_cb's blocks (and split_decay), the source blocks wholly
+  // before this block of tokens first, without seq_idx: every pair there is
+  // causal, and the decay factors through the first token t0 of the block,
+  //   exp2(Acs_t - Acs_s) = exp2(Acs_t - Acs_t0) exp2(Acs_t0 - Acs_s),
+  // both exponents <= 0 (Acs does not grow along a chunk): 64 exp2 per
+  // block instead of 4096, no compares, no selects. Reading the stored
+  // blocks compute_out is close to issue-bound (ncu: 67% of issue slots),
+  // and on the H200 this was 5% faster at Q = 256 (compute_out 1.280 ->
+  // 1.212 ms at b=1 L=65536 h=80 n=128, 0.327 -> 0.310 at L=16384, 1.475
+  // -> 1.404 at n=256), 2% slower at Q = 128 (one block of two is
+  // off-diagonal) and level with N_MAX = 64, where it spills 48 bytes
+  // (bench/results/2026-12-01-chunk-cb.md). -1: on at Q = 256 with the state
+  // dimension in loops.
+  const bool splitDecay =
+      stored && (cfg["split_decay"] > 0 ||
+                 (cfg["split_decay"] < 0 && Q >= 256 && cfg["N_MAX"] == 0));
+  Scalar firstMasked = c * (Q / BS);
+  Tile acc1 = acc0;
+  if (splitDecay) {
+    Scalar offDiagonal = r * sourcePerBlock;
+    firstMasked = if_(
+        hasSeqIdx != 0, [&] { return Scalar(c * (Q / BS)); },
+        [&] { return offDiagonal; });
+    Tile acsT0 = load(acs, {bi, hi, r * BM}, {drop, drop, 1});
+    Tile rowF = reshape(exp2(acsT - acsT0), {BM, 1});
+    acc1 = for_range({c * (Q / BS), firstMasked}, acc0,
+                     [&](Scalar s, Tile acc) {
+      Tile acsS = load(acs, {bi, hi, s}, {drop, drop, BS});
+      Tile dtS = load(dt, {bi, hi, s}, {drop, drop, BS});
+      Tile colF = reshape(exp2(acsT0 - acsS) * dtS, {1, BS});
+      Tile cb = cast<float>(transpose(
+          load(cbt, {bi, c, gi, s - c * (Q / BS), r % blocksPerChunk},
+               {drop, drop, drop, BS, BM})));
+      Tile xs = load(x, {bi, s, hi, pb}, {drop, BS, drop, BP});
+      return mma(cast<X>(cb * rowF * colF), xs, acc);
+    });
+  }
   Tile out = for_range(
-      {c * (Q / BS), (r + 1) * sourcePerBlock}, acc0, [&](Scalar s, Tile acc) {
+      {firstMasked, (r + 1) * sourcePerBlock}, acc1, [&](Scalar s, Tile acc) {
         // The loads that do not feed the mma first: their latency then
         // overlaps C·Bᵀ (nothing moves them across its waits).
         Tile acsS = load(acs, {bi, hi, s}, {drop, drop, BS});
@@ -319,6 +356,11 @@ const Register registration{{
             variant("N_MAX", {0, 64}, 0,
                     "n is at most this (C kept in shared memory, the state "
                     "dimension unrolled); 0: any n"),
+            tunable("split_decay", {-1, 0, 1}, -1,
+                    "with CB_STORED and without seq_idx, the source blocks "
+                    "before the diagonal with the decay as a row and a "
+                    "column factor, no mask (-1: at Q = 256 with N_MAX = "
+                    "0; on the H200 5% faster there)"),
             variant("CB_STORED", {0, 1}, 1,
                     "C·Bᵀ read from chunk_cb's blocks (CBt) instead of "
                     "formed here for every head"),
