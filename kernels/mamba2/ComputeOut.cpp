@@ -248,10 +248,12 @@ void computeOut(const Config &cfg,
   // -> 1.404 at n=256), 2% slower at Q = 128 (one block of two is
   // off-diagonal) and level with N_MAX = 64, where it spills 48 bytes
   // (bench/results/2026-12-01-chunk-cb.md). -1: on at Q = 256 with the state
-  // dimension in loops.
+  // dimension in loops, without a producer warpgroup (its loop bound comes
+  // from a branch on has_seq_idx, which a producer cannot evaluate).
   const bool splitDecay =
       stored && (cfg["split_decay"] > 0 ||
-                 (cfg["split_decay"] < 0 && Q >= 256 && cfg["N_MAX"] == 0));
+                 (cfg["split_decay"] < 0 && !ws && Q >= 256 &&
+                  cfg["N_MAX"] == 0));
   Scalar firstMasked = c * (Q / BS);
   Tile acc1 = acc0;
   if (splitDecay) {
@@ -360,7 +362,8 @@ const Register registration{{
                     "with CB_STORED and without seq_idx, the source blocks "
                     "before the diagonal with the decay as a row and a "
                     "column factor, no mask (-1: at Q = 256 with N_MAX = "
-                    "0; on the H200 5% faster there)"),
+                    "0 and no producer warpgroup; on the H200 5% faster "
+                    "there)"),
             variant("CB_STORED", {0, 1}, 1,
                     "C·Bᵀ read from chunk_cb's blocks (CBt) instead of "
                     "formed here for every head"),
@@ -449,6 +452,11 @@ const Register registration{{
       if (cfg.get("ring_slots") > 0 && !producerWarpgroup(cfg))
         return "ring_slots shares the producer's ring: it needs "
                "warp_specialize";
+      if (cfg.get("split_decay") > 0 && cfg.get("CB_STORED") &&
+          producerWarpgroup(cfg))
+        return "split_decay's loop bound depends on has_seq_idx, which a "
+               "producer warpgroup cannot evaluate: it needs "
+               "warp_specialize 0";
       return "";
     },
 }};
