@@ -72,12 +72,12 @@ void computeOut(const Config &cfg,
     hint(target, "tcgen05_tmem_acc", 2);
   // Forming C·Bᵀ (CB_STORED 0) without the producer warpgroup
   // (warp_specialize 0; by default it has one there, below), occupancy -1:
-  // 4 CTAs per SM where their shared memory fits
-  // (49408 bytes each: A of P·x from registers on sm_90a, through tensor
-  // memory on sm_100a/sm_103a, and y stored directly), else 3. Measured on
-  // the H200 (4 beat 3 by 7-12%); on Blackwell the same rule by analogy, not
-  // measured (there 4 fit without spills, 128 registers, and use all 512
-  // tensor-memory columns, 128 each).
+  // 4 CTAs per SM where their shared memory fits (49408 bytes each: A of
+  // P·x from registers on sm_90a, through tensor memory on sm_100a/sm_103a,
+  // and y stored directly), else 3. Measured on the H200 (4 beat 3 by
+  // 7-12%); on Blackwell the same rule by analogy, not measured (there 4
+  // fit without spills, 128 registers, and use all 512 tensor-memory
+  // columns, 128 each).
   // One block of tokens per chunk (Q = BLOCK_M) with the state dimension in
   // loops: the intra-chunk loop runs once, and at 128 registers ptxas
   // spilled 472 bytes on sm_90a. There 3 CTAs per SM (161 registers without
@@ -113,13 +113,13 @@ void computeOut(const Config &cfg,
     occupancyHint(cfg, 4, "sm_103a");
   }
   // Warp-specialised (the default with CB_STORED 0), the rings live as long
-  // as the kernel:
-  // with ring_slots, one ring of that many 8 KB buffers that every load
-  // shares (32768 bytes at 4), 3 CTAs per SM, the producer keeping 24
-  // registers so that the consumers get 136; with ring_slots = 0 one ring
-  // per load (81920 bytes with BLOCK_K = 64), 2 CTAs per SM. -1: 4 buffers
-  // with the state dimension in loops (a K step holds 2, x_s 1), 5 with it
-  // unrolled (N_MAX > 0: each source block holds its B blocks and x_s).
+  // as the kernel: with ring_slots, one ring of that many 8 KB buffers that
+  // every load shares (32768 bytes at 4), 3 CTAs per SM, the producer
+  // keeping 24 registers so that the consumers get 136; with ring_slots = 0
+  // one ring per load (81920 bytes with BLOCK_K = 64), 2 CTAs per SM. -1:
+  // 4 buffers with the state dimension in loops (a K step holds 2, x_s 1), 5
+  // with it unrolled (N_MAX > 0: each source block holds its B blocks and
+  // x_s).
   // And y through shared memory and the TMA (tma_store): the CTA then
   // leaves without waiting for its stores to drain (6% of compute_out's
   // stall samples were that wait). On the H200 with both 1-12.5% faster
@@ -137,8 +137,7 @@ void computeOut(const Config &cfg,
   // of the SM's shared memory, else 2 (a ring per load: 2).
   const int64_t slotBytes =
       (2 * std::max({BM * BK, BS * BK, BS * BP, BP * BK, BS * BM}) + 1023) /
-      1024 *
-      1024;
+      1024 * 1024;
   const int64_t sharedBytes =
       ringSlots * slotBytes + (tmaStore ? 2 * BM * BP : 0);
   const bool threeFit =
@@ -254,23 +253,30 @@ void computeOut(const Config &cfg,
       stored && (cfg["split_decay"] > 0 ||
                  (cfg["split_decay"] < 0 && !ws && Q >= 256 &&
                   cfg["N_MAX"] == 0));
-  Scalar firstMasked = c * (Q / BS);
+  const Scalar chunkStart = c * (Q / BS); // the chunk's first source block
+  // C·Bᵀ of source block s as chunk_cb stored it (transposed: B_s·C_tᵀ, one
+  // block per source block and block of tokens of the chunk), transposed
+  // back into the accumulator layout.
+  auto storedBlock = [&](const Scalar &s) {
+    return cast<float>(transpose(
+        load(cbt, {bi, c, gi, s - chunkStart, r % blocksPerChunk},
+             {drop, drop, drop, BS, BM})));
+  };
+  Scalar firstMasked = chunkStart;
   Tile acc1 = acc0;
   if (splitDecay) {
     Scalar offDiagonal = r * sourcePerBlock;
     firstMasked = if_(
-        hasSeqIdx != 0, [&] { return Scalar(c * (Q / BS)); },
+        hasSeqIdx != 0, [&] { return chunkStart; },
         [&] { return offDiagonal; });
     Tile acsT0 = load(acs, {bi, hi, r * BM}, {drop, drop, 1});
     Tile rowF = reshape(exp2(acsT - acsT0), {BM, 1});
-    acc1 = for_range({c * (Q / BS), firstMasked}, acc0,
+    acc1 = for_range({chunkStart, firstMasked}, acc0,
                      [&](Scalar s, Tile acc) {
       Tile acsS = load(acs, {bi, hi, s}, {drop, drop, BS});
       Tile dtS = load(dt, {bi, hi, s}, {drop, drop, BS});
       Tile colF = reshape(exp2(acsT0 - acsS) * dtS, {1, BS});
-      Tile cb = cast<float>(transpose(
-          load(cbt, {bi, c, gi, s - c * (Q / BS), r % blocksPerChunk},
-               {drop, drop, drop, BS, BM})));
+      Tile cb = storedBlock(s);
       Tile xs = load(x, {bi, s, hi, pb}, {drop, BS, drop, BP});
       return mma(cast<X>(cb * rowF * colF), xs, acc);
     });
@@ -292,15 +298,12 @@ void computeOut(const Config &cfg,
             },
             [&] { return causal; });
         if (stored) {
-          // C·Bᵀ as chunk_cb stored it (transposed: B_s·C_tᵀ, one block
-          // per source block s and block of tokens r of the chunk). Entries
-          // above the diagonal may be unwritten: the select comes after
-          // the product, so whatever they hold is dropped.
-          Tile cb = cast<float>(transpose(
-              load(cbt, {bi, c, gi, s - c * (Q / BS), r % blocksPerChunk},
-                   {drop, drop, drop, BS, BM})));
+          // Entries of the stored blocks above the diagonal may be
+          // unwritten: the select comes after the product, so whatever they
+          // hold is dropped.
           Tile p = where(mask,
-                         cb * exp2(acsCol - reshape(acsS, {1, BS})) *
+                         storedBlock(s) *
+                             exp2(acsCol - reshape(acsS, {1, BS})) *
                              reshape(dtS, {1, BS}),
                          0.0f);
           Tile xs = load(x, {bi, s, hi, pb}, {drop, BS, drop, BP});

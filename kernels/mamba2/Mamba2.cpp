@@ -326,11 +326,9 @@ Status forward(const tessel_mamba2_forward_args *a,
   const int sms = smCount();
   const StatePath path =
       fitWorkspace(d, statePath(d, forcedPath()), a->workspace_bytes);
-  // Without room for the C·Bᵀ blocks (a workspace sized for the other
-  // choice), compute_out forms them itself.
   const bool cbStored =
-      storedCb(d, forcedCb()) &&
-      a->workspace_bytes >= layout(d, path == StatePath::split, true).bytes;
+      fitStoredCb(d, path == StatePath::split, storedCb(d, forcedCb()),
+                  a->workspace_bytes);
   Status s = checkWorkspace(a, d, path == StatePath::split, cbStored);
   if (!s.ok())
     return setCode(std::move(s), TESSEL_MAMBA2_INVALID_ARGUMENT, code);

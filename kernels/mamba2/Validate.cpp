@@ -318,6 +318,11 @@ StatePath fitWorkspace(const Dims &d, StatePath path, size_t workspaceBytes) {
   return path;
 }
 
+bool fitStoredCb(const Dims &d, bool perChunkStates, bool stored,
+                 size_t workspaceBytes) {
+  return stored && workspaceBytes >= layout(d, perChunkStates, true).bytes;
+}
+
 Status checkWorkspace(const tessel_mamba2_forward_args *a, const Dims &d,
                       bool perChunkStates, bool storedCb) {
   const size_t bytes = layout(d, perChunkStates, storedCb).bytes;

@@ -72,6 +72,11 @@ StatePath statePath(const Dims &dims, const char *force);
 /// `path`, or the walk in order when the workspace fits only that (sized by
 /// workspace_size on another device, or without a current context).
 StatePath fitWorkspace(const Dims &dims, StatePath path, size_t workspaceBytes);
+/// `stored` (storedCb's answer) when the workspace has room for the C·Bᵀ
+/// blocks beside what `perChunkStates` needs; else false (compute_out then
+/// forms them itself).
+bool fitStoredCb(const Dims &dims, bool perChunkStates, bool stored,
+                 size_t workspaceBytes);
 
 inline int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 

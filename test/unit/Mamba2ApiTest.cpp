@@ -98,6 +98,12 @@ TEST(Mamba2Api, AcceptsAValidCallAndSizesTheWorkspace) {
   EXPECT_EQ(s.bytes, s.cbOffset + 2u * 4 * 2 * 256 * 256 * 2);
   EXPECT_EQ(layout(d, false, true).cbOffset, w.bytes);
   EXPECT_FALSE(checkWorkspace(&a, d, false, /*storedCb=*/true).ok());
+  // Without room for them compute_out forms C·Bᵀ itself; never stored when
+  // the rule says no.
+  EXPECT_TRUE(fitStoredCb(d, true, true, s.bytes));
+  EXPECT_FALSE(fitStoredCb(d, true, true, s.bytes - 1));
+  EXPECT_FALSE(fitStoredCb(d, true, false, s.bytes));
+  EXPECT_TRUE(fitStoredCb(d, false, true, layout(d, false, true).bytes));
   // Optional inputs may be absent; D may be (h, p); a strided, 16-byte
   // aligned slice of x is fine.
   a.D = tensor(0x600000, TESSEL_MAMBA2_F32, {h, p});
