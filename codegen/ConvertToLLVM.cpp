@@ -3674,6 +3674,33 @@ LogicalResult KernelEmitter::emitElementwise(Operation &op) {
   int64_t n = numRegisters(result.getType());
   Type element = elementTypeOf(result.getType());
   SmallVector<Value> out;
+  // f32 -> bf16/f16 of a select's result, two registers at a time: one
+  // cvt.rn.{bf16,f16}x2.f32 per pair, after an f32 select. As plain
+  // fptruncs, LLVM's instcombine sinks each cast below the select when an
+  // arm is a constant (where(mask, p, 0)), and NVPTX can no longer pair
+  // the conversions: compute_out's masked block took a cvt, a selp.b16 and
+  // a repack per element. Elsewhere the fptruncs stay: NVPTX pairs them
+  // itself, next to their use (chunk_state was 8% slower on the H200 with
+  // all of its conversions as these calls, emitted ahead of the stores).
+  // Same rounding either way.
+  if (auto trunc = dyn_cast<arith::TruncFOp>(op);
+      trunc && trunc.getIn().getDefiningOp<arith::SelectOp>() &&
+      elementTypeOf(trunc.getIn().getType()).isF32() && n % 2 == 0 &&
+      regs[trunc.getIn()].size() == static_cast<size_t>(n) &&
+      (element.isBF16() || element.isF16())) {
+    auto pair = VectorType::get({2}, element);
+    StringRef name = element.isBF16() ? "llvm.nvvm.ff2bf16x2.rn"
+                                      : "llvm.nvvm.ff2f16x2.rn";
+    ArrayRef<Value> in = regs[trunc.getIn()];
+    for (int64_t r = 0; r < n; r += 2) {
+      // cvt d, a, b puts a in the high half: element 1.
+      Value v = intrinsic(name, pair, {in[r + 1], in[r]});
+      for (int64_t i : {0, 1})
+        out.push_back(LLVM::ExtractElementOp::create(b, loc, v, i32(i)));
+    }
+    regs[result] = out;
+    return success();
+  }
   for (int64_t r = 0; r < n; ++r) {
     SmallVector<Value> operands;
     for (Value operand : op.getOperands()) {

@@ -459,12 +459,32 @@ Value emitUnary(UnOp op, Value x, const Loc &loc) {
   case UnOp::Sigmoid:
   case UnOp::Silu: {
     // sigmoid(x) = 1 / (1 + exp(-x)); silu(x) = x / (1 + exp(-x)).
+    // On f32 as GPU kernels compute it (Triton's tl.sigmoid too): exp(-x)
+    // as exp2(x * -log2 e), one ex2.approx, and an approximate division
+    // (afn: div.approx.f32, a reciprocal and a multiply). Relative error
+    // about |x| 6e-8 (the rounding of x log2 e) plus a few ulp; an IEEE
+    // division (div.rn.f32) is a subroutine with a slow path, and exp to 1
+    // ulp needs a correction. Large negative x: exp2 overflows to inf and
+    // the quotient is -0, as with IEEE arithmetic.
+    Value num = op == UnOp::Sigmoid ? one() : x;
+    if (element.isF32()) {
+      TypedAttr log2e = builder().getF32FloatAttr(float(-1.4426950408889634));
+      if (auto shaped = dyn_cast<ShapedType>(x.getType()))
+        log2e = DenseElementsAttr::get(shaped, log2e);
+      Value scale = arith::ConstantOp::create(builder(), t.loc(loc), log2e);
+      Value arg = result(t.create<arith::MulFOp>(loc, x, scale));
+      Value e = arg ? result(t.create<math::Exp2Op>(loc, arg)) : Value();
+      Value den = e ? result(t.create<arith::AddFOp>(loc, one(), e)) : Value();
+      if (!den)
+        return {};
+      return result(t.create<arith::DivFOp>(loc, num, den,
+                                            arith::FastMathFlags::afn));
+    }
     Value neg = result(t.create<arith::NegFOp>(loc, x));
     Value e = neg ? result(t.create<math::ExpOp>(loc, neg)) : Value();
     Value den = e ? result(t.create<arith::AddFOp>(loc, one(), e)) : Value();
     if (!den)
       return {};
-    Value num = op == UnOp::Sigmoid ? one() : x;
     return result(t.create<arith::DivFOp>(loc, num, den));
   }
   case UnOp::Softplus: {

@@ -287,28 +287,38 @@ void computeOut(const Config &cfg,
         // overlaps C·Bᵀ (nothing moves them across its waits).
         Tile acsS = load(acs, {bi, hi, s}, {drop, drop, BS});
         Tile dtS = load(dt, {bi, hi, s}, {drop, drop, BS});
-        Tile causal =
-            iota({BM, BS}, 0) + r * BM >= iota({BM, BS}, 1) + s * BS;
-        Tile mask = if_(
-            hasSeqIdx != 0,
-            [&] {
-              Tile seqS = load(seqIdx, {bi, s}, {drop, BS});
-              return causal && (reshape(seqT, {BM, 1}) ==
-                                reshape(seqS, {1, BS}));
-            },
-            [&] { return causal; });
+        auto causal = [&] {
+          return iota({BM, BS}, 0) + r * BM >= iota({BM, BS}, 1) + s * BS;
+        };
+        auto sameSequence = [&] {
+          Tile seqS = load(seqIdx, {bi, s}, {drop, BS});
+          return reshape(seqT, {BM, 1}) == reshape(seqS, {1, BS});
+        };
         if (stored) {
           // Entries of the stored blocks above the diagonal may be
           // unwritten: the select comes after the product, so whatever they
-          // hold is dropped.
-          Tile p = where(mask,
-                         storedBlock(s) *
-                             exp2(acsCol - reshape(acsS, {1, BS})) *
-                             reshape(dtS, {1, BS}),
-                         0.0f);
+          // hold is dropped. The mask is formed in each branch, in the block
+          // of its select: yielded by the branch, a tile of predicates
+          // would be alive at once, and ptxas, short of predicate
+          // registers, packed them into bits of general registers (109
+          // instructions per warp on the H200, then a bit test per
+          // element).
+          Tile v = storedBlock(s) * exp2(acsCol - reshape(acsS, {1, BS})) *
+                   reshape(dtS, {1, BS});
+          Tile p = if_(
+              hasSeqIdx != 0,
+              [&] { return where(causal() && sameSequence(), v, 0.0f); },
+              [&] { return where(causal(), v, 0.0f); });
           Tile xs = load(x, {bi, s, hi, pb}, {drop, BS, drop, BP});
           return mma(cast<X>(p), xs, acc);
         }
+        // (Forming C·Bᵀ with a producer warpgroup, the select in the
+        // branches spilled more at Q = 64: 360 bytes against 272.)
+        Tile causalMask = causal();
+        Tile mask = if_(
+            hasSeqIdx != 0,
+            [&] { return causalMask && sameSequence(); },
+            [&] { return causalMask; });
         Tile cb = overState(zeros({BM, BS}), [&](const ScalarArg &k) {
           return load(B, {bi, s, gi, k}, {drop, BS, drop, BK});
         });

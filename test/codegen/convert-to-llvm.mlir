@@ -93,3 +93,38 @@ module attributes {tilegpu.target = "sm_90a"} {
     return
   }
 }
+
+// -----
+
+// f32 -> bf16 / f16 of a select converts two registers at a time
+// (cvt.rn.bf16x2.f32, the high half from the second operand), so that the
+// select stays in f32 and is not sunk into 16-bit selects; other
+// conversions stay fptruncs (NVPTX pairs those next to their use).
+// CHECK-LABEL: llvm.func @truncate_pairs
+// CHECK-NOT: arith.truncf
+// CHECK: arith.select %{{.*}} : f32
+// CHECK: %[[P:.*]] = llvm.call_intrinsic "llvm.nvvm.ff2bf16x2.rn"(%{{.*}}, %{{.*}}) : (f32, f32) -> vector<2xbf16>
+// CHECK: llvm.extractelement %[[P]]
+// CHECK-NOT: arith.truncf
+// CHECK: "llvm.nvvm.ff2f16x2.rn"({{.*}}) : (f32, f32) -> vector<2xf16>
+// CHECK-NOT: ff2bf16x2
+// CHECK: arith.truncf %{{.*}} : f32 to bf16
+// CHECK-NOT: llvm.call_intrinsic "llvm.nvvm.ff2
+// CHECK: llvm.return
+module attributes {tilegpu.target = "sm_90a"} {
+  func.func @truncate_pairs(%x: !tile.view<?x?xf32>, %y: !tile.view<?x?xbf16>, %z: !tile.view<?x?xf16>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %t = tile.load %x[%c0, %c0] : !tile.view<?x?xf32> -> tensor<16x16xf32>
+    %zero = arith.constant dense<0.0> : tensor<16x16xf32>
+    %m = arith.cmpf ogt, %t, %zero : tensor<16x16xf32>
+    %s = arith.select %m, %t, %zero : tensor<16x16xi1>, tensor<16x16xf32>
+    %b = arith.truncf %s : tensor<16x16xf32> to tensor<16x16xbf16>
+    tile.store %b, %y[%c0, %c0] : tensor<16x16xbf16>, !tile.view<?x?xbf16>
+    %h = arith.truncf %s : tensor<16x16xf32> to tensor<16x16xf16>
+    tile.store %h, %z[%c0, %c0] : tensor<16x16xf16>, !tile.view<?x?xf16>
+    %p = arith.truncf %t : tensor<16x16xf32> to tensor<16x16xbf16>
+    tile.store %p, %y[%c1, %c0] : tensor<16x16xbf16>, !tile.view<?x?xbf16>
+    return
+  }
+}

@@ -210,6 +210,30 @@ Case mathCase(std::mt19937 &rng) {
   return c;
 }
 
+Case siluCase(std::mt19937 &rng) {
+  const int64_t N = 1000;
+  Case c;
+  c.label = "silu and sigmoid per element, x in [-80, 80]";
+  c.kernel = "test_silu";
+  c.grid = {ceilDiv(N, 128), 1, 1};
+  Tensor x = input(rng, DType::f32, {N}, -80, 80);
+  c.tensors = {x, output(DType::f32, {2, N}, {N, 1}, 2 * N)};
+  c.args = {size_t(0), size_t(1)};
+  c.expected = expectationsFor(c);
+  for (int64_t i = 0; i < N; ++i) {
+    double v = x.values[i];
+    c.expected[1][i] = v / (1 + std::exp(-v));
+    c.expected[1][N + i] = 1 / (1 + std::exp(-v));
+  }
+  // exp(-x) as exp2(x * -log2 e): the f32 constant's and the product's
+  // roundings, each up to 2.6e-6 relative at |x| = 80 (half an ulp of
+  // 115.4, times ln 2), then ex2.approx and div.approx (2 ulp each). The
+  // interpreter (f32 arithmetic, exact exp2 and division) reaches 3.6e-6.
+  c.tolerance = 8e-6;
+  c.perElement = true;
+  return c;
+}
+
 Case scanCase(std::mt19937 &rng, int axis, bool reverse, int kind) {
   const int64_t M = 45, N = 29, G = ceilDiv(M, 16);
   const char *kinds[] = {"sum", "max", "min"};
@@ -528,6 +552,7 @@ std::vector<Case> opCases(std::mt19937 &rng) {
   cases.push_back(tmaStoreCase(rng, DType::f32));
   cases.push_back(tmaStoreCase(rng, DType::bf16));
   cases.push_back(mathCase(rng));
+  cases.push_back(siluCase(rng));
   cases.push_back(scanCase(rng, 0, false, 0));
   cases.push_back(scanCase(rng, 0, true, 1));
   cases.push_back(scanCase(rng, 1, false, 2));

@@ -57,6 +57,16 @@ void mathKernel(const Config &, View<float, 1> x, View<float, 1> y, F32 s) {
   store(y, {i}, where(v > 0.0f, r, r * 2.0f));
 }
 
+// silu and sigmoid alone, over the range where their f32 results are
+// normal numbers: their fast form (exp2 and an approximate division) is
+// checked per element.
+void siluKernel(const Config &, View<float, 1> x, View<float, 2> y) {
+  auto i = program_id(0);
+  Tile v = load(x, {i}, {128});
+  store(y, {0, i}, expand_dims(silu(v), 0));
+  store(y, {1, i}, expand_dims(sigmoid(v), 0));
+}
+
 void scanKernel(const Config &cfg, View<float, 2> x, View<float, 2> y,
                 View<float, 2> red) {
   auto i = program_id(0);
@@ -172,6 +182,8 @@ const Register registrations[] = {
         [](const Config &c) {
           define(mathKernel, c, {"x", "y", "s"});
         }),
+    add("test_silu",
+        [](const Config &c) { define(siluKernel, c, {"x", "y"}); }),
     add("test_scan_a0_fwd_sum",
         [](const Config &c) {
           define(scanKernel, c, {"x", "y", "red"});
