@@ -5,7 +5,7 @@
 dir=${1:-build/gpu}
 cuobjdump --version | tail -1
 for t in sm_90a sm_100a sm_103a; do
-  for k in chunk_cumsum chunk_state state_passing fwd_pass_state compute_out; do
+  for k in chunk_cumsum chunk_state state_passing fwd_pass_state chunk_cb compute_out; do
     f=$dir/$k.$t.cubin
     [ -f "$f" ] || continue
     sass=$(cuobjdump --dump-sass "$f" 2>&1)
