@@ -278,9 +278,11 @@ TESSEL_UNARY_FUNCTION(sqrt, Sqrt)
 TESSEL_UNARY_FUNCTION(rsqrt, Rsqrt)
 TESSEL_UNARY_FUNCTION(abs, Abs)
 TESSEL_UNARY_FUNCTION(tanh, Tanh)
-/// 1 / (1 + exp(-x))
+/// 1 / (1 + exp(-x)). On f32 the fast form: exp2(x * -log2 e) and an
+/// approximate division, relative error about |x| 6e-8 plus a few ulp
+/// (tested to 8e-6 over [-80, 80]).
 TESSEL_UNARY_FUNCTION(sigmoid, Sigmoid)
-/// x * sigmoid(x)
+/// x * sigmoid(x), x / (1 + exp(-x)) (f32: the fast form, as sigmoid)
 TESSEL_UNARY_FUNCTION(silu, Silu)
 /// log(1 + exp(x)), and x itself above 20 where that is exact in f32.
 TESSEL_UNARY_FUNCTION(softplus, Softplus)
