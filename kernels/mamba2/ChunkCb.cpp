@@ -72,8 +72,7 @@ const Register registration{{
     .params =
         {
             variant("Q", {64, 128, 256}, 256, "chunk length"),
-            dtypeVariant("X_DTYPE", {DType::bf16, DType::f16}, DType::bf16,
-                         "element type of B, C and the stored blocks"),
+            xDtypeVariant("element type of B, C and the stored blocks"),
             tunable("BLOCK_M", {32, 64, 128}, 64,
                     "tokens per block (rows and columns of a stored block)"),
             tunable("BLOCK_K", {32, 64, 128}, 64,
@@ -95,18 +94,9 @@ const Register registration{{
              {"C", 0, ""}},
     // Tuned by tokens (batch x length), groups and state size.
     .shapeKey = {{"bL", "C", 1, "C", 0}, {"g", "C", 2}, {"n", "C", 3}},
-    .build =
-        [](const Config &cfg) {
-          if (cfg.dtype("X_DTYPE") == DType::f16)
-            define(chunkCb<f16>, cfg, kArgNames);
-          else
-            define(chunkCb<bf16>, cfg, kArgNames);
-        },
-    .check = [](const Config &cfg) -> std::string {
-      if (cfg.get("Q") % cfg.get("BLOCK_M"))
-        return "BLOCK_M must divide Q";
-      return "";
-    },
+    .build = buildForXDtype(chunkCb<bf16>, chunkCb<f16>, kArgNames),
+    .check =
+        [](const Config &cfg) { return mustDivide(cfg, "BLOCK_M", "Q"); },
 }};
 
 } // namespace

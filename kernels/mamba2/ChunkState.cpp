@@ -82,8 +82,7 @@ const Register registration{{
     .params =
         {
             variant("Q", {64, 128, 256}, 256, "chunk length"),
-            dtypeVariant("X_DTYPE", {DType::bf16, DType::f16}, DType::bf16,
-                         "element type of x and B"),
+            xDtypeVariant("element type of x and B"),
             tunable("BLOCK_P", {32, 64}, 64, "head-dim rows per program"),
             // 128 reads x once for n = 128 (the states at b=1 L=65536 h=80
             // on the H200: 1.017 -> 0.860 ms with state_passing, bench/
@@ -140,18 +139,9 @@ const Register registration{{
                  {"h", "x", 2},
                  {"g", "B", 2},
                  {"n", "B", 3}},
-    .build =
-        [](const Config &cfg) {
-          if (cfg.dtype("X_DTYPE") == DType::f16)
-            define(chunkState<f16>, cfg, kArgNames);
-          else
-            define(chunkState<bf16>, cfg, kArgNames);
-        },
-    .check = [](const Config &cfg) -> std::string {
-      if (cfg.get("Q") % cfg.get("BLOCK_T"))
-        return "BLOCK_T must divide Q";
-      return "";
-    },
+    .build = buildForXDtype(chunkState<bf16>, chunkState<f16>, kArgNames),
+    .check =
+        [](const Config &cfg) { return mustDivide(cfg, "BLOCK_T", "Q"); },
 }};
 
 } // namespace

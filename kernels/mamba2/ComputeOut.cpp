@@ -356,8 +356,7 @@ const Register registration{{
     .params =
         {
             variant("Q", {64, 128, 256}, 256, "chunk length"),
-            dtypeVariant("X_DTYPE", {DType::bf16, DType::f16}, DType::bf16,
-                         "element type of x, B, C, z and y"),
+            xDtypeVariant("element type of x, B, C, z and y"),
             tunable("BLOCK_M", {32, 64, 128}, 64, "tokens per program"),
             tunable("BLOCK_P", {32, 64, 128}, 64, "head-dim columns per program"),
             // Smaller source blocks: 16-22% slower at 32, 50-70% at 16 on
@@ -450,16 +449,11 @@ const Register registration{{
                  {"h", "x", 2},
                  {"g", "B", 2},
                  {"n", "B", 3}},
-    .build =
-        [](const Config &cfg) {
-          if (cfg.dtype("X_DTYPE") == DType::f16)
-            define(computeOut<f16>, cfg, kArgNames);
-          else
-            define(computeOut<bf16>, cfg, kArgNames);
-        },
+    .build = buildForXDtype(computeOut<bf16>, computeOut<f16>, kArgNames),
     .check = [](const Config &cfg) -> std::string {
-      if (cfg.get("Q") % cfg.get("BLOCK_M"))
-        return "BLOCK_M must divide Q";
+      if (std::string problem = mustDivide(cfg, "BLOCK_M", "Q");
+          !problem.empty())
+        return problem;
       if (cfg.get("BLOCK_S") && cfg.get("BLOCK_M") % cfg.get("BLOCK_S"))
         return "BLOCK_S must divide BLOCK_M";
       if (cfg.get("N_MAX") % cfg.get("BLOCK_K"))

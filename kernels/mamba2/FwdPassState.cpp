@@ -89,8 +89,7 @@ const Register registration{{
     .params =
         {
             variant("Q", {64, 128, 256}, 256, "chunk length"),
-            dtypeVariant("X_DTYPE", {DType::bf16, DType::f16}, DType::bf16,
-                         "element type of x and B"),
+            xDtypeVariant("element type of x and B"),
             // Compiled both ways: the library takes 32 when 64 would leave
             // fewer than two CTAs per SM (see Mamba2.cpp).
             variant("BLOCK_P", {32, 64}, 64, "head-dim rows per program"),
@@ -118,17 +117,9 @@ const Register registration{{
     // Tuned by length (the serial walk), batch x heads and state size.
     .shapeKey = {{"L", "x", 1}, {"bh", "x", 0, "x", 2}, {"n", "B", 3}},
     .build =
-        [](const Config &cfg) {
-          if (cfg.dtype("X_DTYPE") == DType::f16)
-            define(fwdPassState<f16>, cfg, kArgNames);
-          else
-            define(fwdPassState<bf16>, cfg, kArgNames);
-        },
-    .check = [](const Config &cfg) -> std::string {
-      if (cfg.get("Q") % cfg.get("BLOCK_T"))
-        return "BLOCK_T must divide Q";
-      return "";
-    },
+        buildForXDtype(fwdPassState<bf16>, fwdPassState<f16>, kArgNames),
+    .check =
+        [](const Config &cfg) { return mustDivide(cfg, "BLOCK_T", "Q"); },
 }};
 
 } // namespace

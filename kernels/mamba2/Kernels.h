@@ -21,6 +21,35 @@ inline void occupancyHint(const dsl::Config &cfg, int64_t automatic,
     dsl::hint(target, "occupancy", occupancy, loc);
 }
 
+/// The `X_DTYPE` variant of the kernels templated on x's 16-bit type: bf16
+/// (the default) or f16; `what` names the tensors of that type.
+inline dsl::Param xDtypeVariant(std::string what) {
+  return dsl::dtypeVariant("X_DTYPE", {DType::bf16, DType::f16},
+                           DType::bf16, std::move(what));
+}
+
+/// The `.build` of such a kernel: its instantiation for the configuration's
+/// X_DTYPE, its arguments named by `names` (static storage, read at build).
+template <class Bf16Kernel, class F16Kernel, size_t N>
+std::function<void(const dsl::Config &)>
+buildForXDtype(Bf16Kernel *bf16Kernel, F16Kernel *f16Kernel,
+               const std::array<std::string, N> &names,
+               Loc loc = Loc::current()) {
+  return [bf16Kernel, f16Kernel, &names, loc](const dsl::Config &cfg) {
+    if (cfg.dtype("X_DTYPE") == DType::f16)
+      dsl::define(f16Kernel, cfg, names, loc);
+    else
+      dsl::define(bf16Kernel, cfg, names, loc);
+  };
+}
+
+/// For a `.check`: "`block` must divide `whole`" where it does not, else "".
+inline std::string mustDivide(const dsl::Config &cfg, const std::string &block,
+                              const std::string &whole) {
+  return cfg.get(whole) % cfg.get(block) ? block + " must divide " + whole
+                                         : std::string();
+}
+
 /// The `pdl` tunable every Mamba-2 kernel has, and its hint: compiled for
 /// programmatic dependent launch, each kernel's launch and setup overlap the
 /// tail of the one before it in the forward (codegen waits for it before

@@ -74,8 +74,7 @@ const Register registration{{
     .params =
         {
             variant("Q", {64, 128, 256}, 256, "chunk length"),
-            dtypeVariant("X_DTYPE", {DType::bf16, DType::f16}, DType::bf16,
-                         "element type of the states written"),
+            xDtypeVariant("element type of the states written"),
             tunable("BLOCK_P", {8, 16, 32, 64}, 16,
                     "head-dim rows per program"),
             tunable("BLOCK_N", {32, 64, 128}, 64, "state columns per program"),
@@ -99,12 +98,7 @@ const Register registration{{
                  {"bh", "states", 0, "states", 2},
                  {"n", "states", 4}},
     .build =
-        [](const Config &cfg) {
-          if (cfg.dtype("X_DTYPE") == DType::f16)
-            define(statePassing<f16>, cfg, kArgNames);
-          else
-            define(statePassing<bf16>, cfg, kArgNames);
-        },
+        buildForXDtype(statePassing<bf16>, statePassing<f16>, kArgNames),
 }};
 
 } // namespace
