@@ -3678,11 +3678,12 @@ LogicalResult KernelEmitter::emitElementwise(Operation &op) {
   // cvt.rn.{bf16,f16}x2.f32 per pair, after an f32 select. As plain
   // fptruncs, LLVM's instcombine sinks each cast below the select when an
   // arm is a constant (where(mask, p, 0)), and NVPTX can no longer pair
-  // the conversions: compute_out's masked block took a cvt, a selp.b16 and
-  // a repack per element. Elsewhere the fptruncs stay: NVPTX pairs them
-  // itself, next to their use (chunk_state was 8% slower on the H200 with
-  // all of its conversions as these calls, emitted ahead of the stores).
-  // Same rounding either way.
+  // the conversions: a cvt, a selp.b16 and a repack per element (so was
+  // compute_out's masked block before its select moved into the branches
+  // of its seq_idx if_; test_masked_cast_* keep the pattern). Elsewhere the
+  // fptruncs stay: NVPTX pairs them itself, next to their use (chunk_state
+  // was 8% slower on the H200 with all of its conversions as these calls,
+  // emitted ahead of the stores). Same rounding either way.
   if (auto trunc = dyn_cast<arith::TruncFOp>(op);
       trunc && trunc.getIn().getDefiningOp<arith::SelectOp>() &&
       elementTypeOf(trunc.getIn().getType()).isF32() && n % 2 == 0 &&

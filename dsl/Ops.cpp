@@ -464,8 +464,9 @@ Value emitUnary(UnOp op, Value x, const Loc &loc) {
     // (afn: div.approx.f32, a reciprocal and a multiply). Relative error
     // about |x| 6e-8 (the rounding of x log2 e) plus a few ulp; an IEEE
     // division (div.rn.f32) is a subroutine with a slow path, and exp to 1
-    // ulp needs a correction. Large negative x: exp2 overflows to inf and
-    // the quotient is -0, as with IEEE arithmetic.
+    // ulp needs a correction. Large negative x: below about -87.3 the
+    // divisor passes 2^126 and div.approx gives 0 (|silu| < 1e-36 there),
+    // below -88.7 exp2 overflows to inf and the quotient is -0.
     Value num = op == UnOp::Sigmoid ? one() : x;
     if (element.isF32()) {
       TypedAttr log2e = builder().getF32FloatAttr(float(-1.4426950408889634));

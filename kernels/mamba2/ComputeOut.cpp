@@ -294,11 +294,16 @@ void computeOut(const Config &cfg,
         auto causal = [&] {
           return iota({BM, BS}, 0) + r * BM >= iota({BM, BS}, 1) + s * BS;
         };
-        auto sameSequence = [&] {
-          Tile seqS = load(seqIdx, {bi, s}, {drop, BS});
+        auto sameSequence = [&](const Tile &seqS) {
           return reshape(seqT, {BM, 1}) == reshape(seqS, {1, BS});
         };
         if (stored) {
+          // The source tokens' sequences, read with Acs and dt (as values:
+          // only the compare goes beside the select).
+          Tile seqS = if_(
+              hasSeqIdx != 0,
+              [&] { return load(seqIdx, {bi, s}, {drop, BS}); },
+              [&] { return zeros({BS}, DType::i32); });
           // Entries of the stored blocks above the diagonal may be
           // unwritten: the select comes after the product, so whatever they
           // hold is dropped. The mask is formed in each branch, in the block
@@ -311,17 +316,22 @@ void computeOut(const Config &cfg,
                    reshape(dtS, {1, BS});
           Tile p = if_(
               hasSeqIdx != 0,
-              [&] { return where(causal() && sameSequence(), v, 0.0f); },
+              [&] {
+                return where(causal() && sameSequence(seqS), v, 0.0f);
+              },
               [&] { return where(causal(), v, 0.0f); });
           Tile xs = load(x, {bi, s, hi, pb}, {drop, BS, drop, BP});
           return mma(cast<X>(p), xs, acc);
         }
         // (Forming C·Bᵀ with a producer warpgroup, the select in the
-        // branches spilled more at Q = 64: 360 bytes against 272.)
+        // branches spilled more at Q = 64: 180 bytes each way against 136.)
         Tile causalMask = causal();
         Tile mask = if_(
             hasSeqIdx != 0,
-            [&] { return causalMask && sameSequence(); },
+            [&] {
+              return causalMask &&
+                     sameSequence(load(seqIdx, {bi, s}, {drop, BS}));
+            },
             [&] { return causalMask; });
         Tile cb = overState(zeros({BM, BS}), [&](const ScalarArg &k) {
           return load(B, {bi, s, gi, k}, {drop, BS, drop, BK});

@@ -102,8 +102,10 @@ module attributes {tilegpu.target = "sm_90a"} {
 // conversions stay fptruncs (NVPTX pairs those next to their use).
 // CHECK-LABEL: llvm.func @truncate_pairs
 // CHECK-NOT: arith.truncf
-// CHECK: arith.select %{{.*}} : f32
-// CHECK: %[[P:.*]] = llvm.call_intrinsic "llvm.nvvm.ff2bf16x2.rn"(%{{.*}}, %{{.*}}) : (f32, f32) -> vector<2xbf16>
+// CHECK: %[[S0:.*]] = arith.select %{{.*}} : f32
+// CHECK-NEXT: %[[S1:.*]] = arith.select %{{.*}} : f32
+// The first register is element 0, the low half: the second operand.
+// CHECK: %[[P:.*]] = llvm.call_intrinsic "llvm.nvvm.ff2bf16x2.rn"(%[[S1]], %[[S0]]) : (f32, f32) -> vector<2xbf16>
 // CHECK: llvm.extractelement %[[P]]
 // CHECK-NOT: arith.truncf
 // CHECK: "llvm.nvvm.ff2f16x2.rn"({{.*}}) : (f32, f32) -> vector<2xf16>

@@ -210,6 +210,32 @@ Case mathCase(std::mt19937 &rng) {
   return c;
 }
 
+/// y = 16-bit(x > 0 ? 3x : 0) through test_masked_cast_*: ragged, rows
+/// padded (the padding must stay unwritten), exact.
+Case maskedCastCase(std::mt19937 &rng, DType dtype) {
+  const int64_t M = 45, N = 150, LD = 160;
+  Case c;
+  c.label = std::string("select, then converted to ") +
+            (dtype == DType::bf16 ? "bf16" : "f16") + " in pairs, ragged 45x150";
+  c.kernel = dtype == DType::bf16 ? "test_masked_cast_bf16"
+                                  : "test_masked_cast_f16";
+  c.grid = {ceilDiv(M, 16), ceilDiv(N, 64), 1};
+  Tensor x = input(rng, DType::f32, {M, N}, -100, 100);
+  Tensor y = output(dtype, {M, N}, {LD, 1}, M * LD);
+  c.tensors = {x, y};
+  c.args = {size_t(0), size_t(1)};
+  c.expected = expectationsFor(c);
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t n = 0; n < N; ++n) {
+      double v = x.values[offset(x, {m, n})];
+      // 3x rounded to f32 first, as the kernel computes it.
+      c.expected[1][offset(y, {m, n})] =
+          v > 0 ? roundTo(roundTo(3 * v, DType::f32), dtype) : 0.0;
+    }
+  c.tolerance = 0;
+  return c;
+}
+
 Case siluCase(std::mt19937 &rng) {
   const int64_t N = 1000;
   Case c;
@@ -217,18 +243,21 @@ Case siluCase(std::mt19937 &rng) {
   c.kernel = "test_silu";
   c.grid = {ceilDiv(N, 128), 1, 1};
   Tensor x = input(rng, DType::f32, {N}, -80, 80);
-  c.tensors = {x, output(DType::f32, {2, N}, {N, 1}, 2 * N)};
+  // Rows padded past the last block of 128: a store past N shows.
+  const int64_t LD = N + 40;
+  c.tensors = {x, output(DType::f32, {2, N}, {LD, 1}, 2 * LD)};
   c.args = {size_t(0), size_t(1)};
   c.expected = expectationsFor(c);
   for (int64_t i = 0; i < N; ++i) {
     double v = x.values[i];
     c.expected[1][i] = v / (1 + std::exp(-v));
-    c.expected[1][N + i] = 1 / (1 + std::exp(-v));
+    c.expected[1][LD + i] = 1 / (1 + std::exp(-v));
   }
-  // exp(-x) as exp2(x * -log2 e): the f32 constant's and the product's
-  // roundings, each up to 2.6e-6 relative at |x| = 80 (half an ulp of
-  // 115.4, times ln 2), then ex2.approx and div.approx (2 ulp each). The
-  // interpreter (f32 arithmetic, exact exp2 and division) reaches 3.6e-6.
+  // exp(-x) as exp2(x * -log2 e): the product's rounding, up to 2.6e-6
+  // relative at |x| = 80 (half an ulp of 115.4, times ln 2), the f32
+  // constant's (1.1e-6 there), then ex2.approx and div.approx (2 ulp each).
+  // The interpreter (f32 arithmetic, exact exp2 and division) reaches
+  // 3.6e-6.
   c.tolerance = 8e-6;
   c.perElement = true;
   return c;
@@ -553,6 +582,8 @@ std::vector<Case> opCases(std::mt19937 &rng) {
   cases.push_back(tmaStoreCase(rng, DType::bf16));
   cases.push_back(mathCase(rng));
   cases.push_back(siluCase(rng));
+  cases.push_back(maskedCastCase(rng, DType::bf16));
+  cases.push_back(maskedCastCase(rng, DType::f16));
   cases.push_back(scanCase(rng, 0, false, 0));
   cases.push_back(scanCase(rng, 0, true, 1));
   cases.push_back(scanCase(rng, 1, false, 2));

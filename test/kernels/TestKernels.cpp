@@ -57,6 +57,15 @@ void mathKernel(const Config &, View<float, 1> x, View<float, 1> y, F32 s) {
   store(y, {i}, where(v > 0.0f, r, r * 2.0f));
 }
 
+// A select converted to 16 bits (the codegen pairs the conversions,
+// cvt.rn.{bf16,f16}x2.f32, after the f32 select).
+template <class T>
+void maskedCastKernel(const Config &, View<float, 2> x, View<T, 2> y) {
+  auto i = program_id(0), j = program_id(1);
+  Tile t = load(x, {i, j}, {16, 64});
+  store(y, {i, j}, cast<T>(where(t > 0.0f, t * 3.0f, 0.0f)));
+}
+
 // silu and sigmoid alone, over the range where their f32 results are
 // normal numbers: their fast form (exp2 and an approximate division) is
 // checked per element.
@@ -181,6 +190,14 @@ const Register registrations[] = {
     add("test_math",
         [](const Config &c) {
           define(mathKernel, c, {"x", "y", "s"});
+        }),
+    add("test_masked_cast_bf16",
+        [](const Config &c) {
+          define(maskedCastKernel<bf16>, c, {"x", "y"});
+        }),
+    add("test_masked_cast_f16",
+        [](const Config &c) {
+          define(maskedCastKernel<f16>, c, {"x", "y"});
         }),
     add("test_silu",
         [](const Config &c) { define(siluKernel, c, {"x", "y"}); }),
