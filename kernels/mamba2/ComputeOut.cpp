@@ -298,12 +298,11 @@ void computeOut(const Config &cfg,
           return reshape(seqT, {BM, 1}) == reshape(seqS, {1, BS});
         };
         if (stored) {
-          // The source tokens' sequences, read with Acs and dt (as values:
-          // only the compare goes beside the select).
-          Tile seqS = if_(
-              hasSeqIdx != 0,
-              [&] { return load(seqIdx, {bi, s}, {drop, BS}); },
-              [&] { return zeros({BS}, DType::i32); });
+          // (With seq_idx the source tokens' sequences are read in the
+          // branch, after the stored block's wait. Read with Acs and dt
+          // instead, as an if_ yielding the i32 tile, compute_out was level
+          // on the H200 without seq_idx at Q = 256, but at Q = 64 ptxas
+          // spilled 100 bytes each way, not measured.)
           // Entries of the stored blocks above the diagonal may be
           // unwritten: the select comes after the product, so whatever they
           // hold is dropped. The mask is formed in each branch, in the block
@@ -317,7 +316,9 @@ void computeOut(const Config &cfg,
           Tile p = if_(
               hasSeqIdx != 0,
               [&] {
-                return where(causal() && sameSequence(seqS), v, 0.0f);
+                Tile inOrder = causal();
+                Tile seqS = load(seqIdx, {bi, s}, {drop, BS});
+                return where(inOrder && sameSequence(seqS), v, 0.0f);
               },
               [&] { return where(causal(), v, 0.0f); });
           Tile xs = load(x, {bi, s, hi, pb}, {drop, BS, drop, BP});
