@@ -647,6 +647,24 @@ private:
         ahead = ahead ? std::min(ahead, staged->ahead) : staged->ahead;
     return ahead;
   }
+  /// Waits for an mma's staged operands (A unless `aInRegs`): every
+  /// cp.async group when one was committed just now, else the groups newer
+  /// than the nearest prefetched one's; TMA copies on their mbarriers.
+  /// Returns whether the threads wrote each operand (A, B): those writes
+  /// still need a barrier (and a proxy fence for the async readers).
+  std::pair<bool, bool> waitForOperands(bool aInRegs, const Staged &a,
+                                        const Staged &bOp) {
+    bool aThreads = !aInRegs && !a.tma, bThreads = !bOp.tma;
+    if ((aThreads && a.async) || (bThreads && bOp.async))
+      NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+    else if (int64_t ahead = groupsSince(aThreads, a, bThreads, bOp))
+      NVVM::CpAsyncWaitGroupOp::create(b, loc, ahead);
+    if (a.tma)
+      waitTma(a.tma);
+    if (bOp.tma)
+      waitTma(bOp.tma);
+    return {aThreads, bThreads};
+  }
   /// See "tcgen05" above.
   bool usesTcgen05(tile::MmaOp op);
   /// The tcgen05 part of emitAsyncMma: `descA(m0, k0)` and `descB(k0)` are
@@ -2218,15 +2236,7 @@ LogicalResult KernelEmitter::emitMma(tile::MmaOp op) {
     writeTile(op.getAcc(), offC);
   // Operands the threads staged (from registers, or by cp.async) need the
   // cp.async waits and a barrier; TMA copies an mbarrier wait.
-  bool aThreads = !aInRegs && !aStaged.tma, bThreads = !bStaged.tma;
-  if ((aThreads && aStaged.async) || (bThreads && bStaged.async))
-    NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
-  else if (int64_t ahead = groupsSince(aThreads, aStaged, bThreads, bStaged))
-    NVVM::CpAsyncWaitGroupOp::create(b, loc, ahead);
-  if (aStaged.tma)
-    waitTma(aStaged.tma);
-  if (bStaged.tma)
-    waitTma(bStaged.tma);
+  auto [aThreads, bThreads] = waitForOperands(aInRegs, aStaged, bStaged);
   // Operands copied by TMA are visible to each thread once its wait
   // returns; anything the threads wrote needs the barrier.
   if (aThreads || bThreads || !inPlace)
@@ -2800,15 +2810,7 @@ LogicalResult KernelEmitter::emitAsyncMma(tile::MmaOp op, Value aSrc,
   Staged aStaged = aInRegs ? Staged{Value(), false, false}
                            : stageOperand(aSrc, 0, aStage, 0);
   Staged bStaged = stageOperand(bSrc, offB, bStage, 1);
-  bool aThreads = !aInRegs && !aStaged.tma, bThreads = !bStaged.tma;
-  if ((aThreads && aStaged.async) || (bThreads && bStaged.async))
-    NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
-  else if (int64_t ahead = groupsSince(aThreads, aStaged, bThreads, bStaged))
-    NVVM::CpAsyncWaitGroupOp::create(b, loc, ahead);
-  if (aStaged.tma)
-    waitTma(aStaged.tma);
-  if (bStaged.tma)
-    waitTma(bStaged.tma);
+  auto [aThreads, bThreads] = waitForOperands(aInRegs, aStaged, bStaged);
   // What the threads wrote (or copied with cp.async) must reach the
   // asynchronous proxy the tensor cores read through; TMA copies are there
   // already.
