@@ -51,27 +51,13 @@ void fwdPassState(const Config &cfg,
   auto pb = program_id(0), nb = program_id(1), bh = program_id(2);
   auto L = dim(x, 1), H = dim(x, 2), G = dim(B, 2);
   auto bi = bh / H, hi = bh % H, gi = hi / (H / G);
-  auto numChunks = (L + (Q - 1)) / Q;
-
   const StateInputs<X> in{x, B, dt, acs, seqIdx, hasSeqIdx};
-  Tile S0 = initialState(initStates, hasInit, bi, hi, pb, nb, BP, BN);
-  // The sequence of the token before token 0 counts as 0 (as in mamba_ssm).
-  Tile seq0 = zeros({1}, DType::i32);
-
-  // The loop carries the state and the sequence that ended the last chunk.
-  Tile SEnd = std::get<0>(for_range(
-      {0, numChunks}, std::tuple<Tile, Tile>{S0, seq0},
-      [&](Scalar c, Tile S, Tile seqPrev) {
-        // In x's type: compute_out's mma reads it so (final_states stay f32).
-        store(states, {bi, c, hi, pb, nb}, cast<X>(S), {.squeeze = {0, 1, 2}});
-        ChunkEnd end = chunkEnd(acs, seqIdx, hasSeqIdx, L, bi, hi, c, Q);
-        S = S * reshape(carried(end, seqPrev), {1, 1});
-        S = addChunk<X>(S, in, end, bi, hi, gi, pb, nb, c, Q, BT);
-        return std::tuple<Tile, Tile>{S, end.seq};
-      }));
-  if_(hasFinal != 0, [&] {
-    store(finalStates, {bi, hi, pb, nb}, SEnd, {.squeeze = {0, 1}});
-  });
+  walkChunks(states, initStates, finalStates, acs, seqIdx, hasSeqIdx, hasInit,
+             hasFinal, L, bi, hi, pb, nb, Q, BP, BN,
+             [&](Scalar c, Tile S, const ChunkEnd &end, const Tile &seqPrev) {
+               S = S * reshape(carried(end, seqPrev), {1, 1});
+               return addChunk<X>(S, in, end, bi, hi, gi, pb, nb, c, Q, BT);
+             });
 }
 
 const std::array<std::string, 11> kArgNames = {

@@ -163,6 +163,41 @@ inline dsl::Tile initialState(dsl::View<float, 4> initStates,
       [&] { return zeros({BP, BN}); });
 }
 
+/// The walk over one (batch, head)'s chunks in order that both state scans
+/// share (fwd_pass_state and state_passing), for the (pb, nb) block of the
+/// state: from the initial state (or 0), per chunk c it stores the state
+/// entering c into `states` in x's type (what compute_out's mma reads),
+/// then takes S <- next(c, S, end of c, the sequence that ended the chunk
+/// before); the state after the last chunk goes to `finalStates` (f32)
+/// where has_final_states.
+template <class X, class Next>
+void walkChunks(dsl::View<X, 5, dsl::kDense> states,
+                dsl::View<float, 4> initStates,
+                dsl::View<float, 4> finalStates,
+                dsl::View<float, 3, dsl::kDense> acs,
+                dsl::View<int32_t, 2> seqIdx, const dsl::I32 &hasSeqIdx,
+                const dsl::I32 &hasInit, const dsl::I32 &hasFinal,
+                dsl::Scalar L, dsl::Scalar bi, dsl::Scalar hi, dsl::Scalar pb,
+                dsl::Scalar nb, int64_t Q, int64_t BP, int64_t BN,
+                Next next) {
+  using namespace dsl;
+  auto numChunks = (L + (Q - 1)) / Q;
+  Tile S0 = initialState(initStates, hasInit, bi, hi, pb, nb, BP, BN);
+  // The sequence of the token before token 0 counts as 0 (as in mamba_ssm).
+  Tile seq0 = zeros({1}, DType::i32);
+  // The loop carries the state and the sequence that ended the last chunk.
+  Tile SEnd = std::get<0>(for_range(
+      {0, numChunks}, std::tuple<Tile, Tile>{S0, seq0},
+      [&](Scalar c, Tile S, Tile seqPrev) {
+        store(states, {bi, c, hi, pb, nb}, cast<X>(S), {.squeeze = {0, 1, 2}});
+        ChunkEnd end = chunkEnd(acs, seqIdx, hasSeqIdx, L, bi, hi, c, Q);
+        return std::tuple<Tile, Tile>{next(c, S, end, seqPrev), end.seq};
+      }));
+  if_(hasFinal != 0, [&] {
+    store(finalStates, {bi, hi, pb, nb}, SEnd, {.squeeze = {0, 1}});
+  });
+}
+
 /// What the state kernels read of the inputs.
 template <class X> struct StateInputs {
   dsl::View<X, 4, dsl::kDense> x;       // (b, L, h, p)

@@ -39,27 +39,15 @@ void statePassing(const Config &cfg,
   auto pb = program_id(0), nb = program_id(1), bh = program_id(2);
   auto L = dim(acs, 2), H = dim(acs, 1);
   auto bi = bh / H, hi = bh % H;
-  auto numChunks = (L + (Q - 1)) / Q;
-
-  Tile S0 = initialState(initStates, hasInit, bi, hi, pb, nb, BP, BN);
-  // The sequence of the token before token 0 counts as 0 (as in mamba_ssm).
-  Tile seq0 = zeros({1}, DType::i32);
-
-  Tile SEnd = std::get<0>(for_range(
-      {0, numChunks}, std::tuple<Tile, Tile>{S0, seq0},
-      [&](Scalar c, Tile S, Tile seqPrev) {
-        store(states, {bi, c, hi, pb, nb}, cast<X>(S), {.squeeze = {0, 1, 2}});
-        ChunkEnd end = chunkEnd(acs, seqIdx, hasSeqIdx, L, bi, hi, c, Q);
-        Tile flow = carried(end, seqPrev);
-        Tile add = cast<float>(
-            load(local, {bi, c, hi, pb, nb}, {drop, drop, drop, BP, BN},
-                 {.latency = int(cfg["prefetch_depth"])}));
-        return std::tuple<Tile, Tile>{S * reshape(flow, {1, 1}) + add,
-                                      end.seq};
-      }));
-  if_(hasFinal != 0, [&] {
-    store(finalStates, {bi, hi, pb, nb}, SEnd, {.squeeze = {0, 1}});
-  });
+  walkChunks(states, initStates, finalStates, acs, seqIdx, hasSeqIdx, hasInit,
+             hasFinal, L, bi, hi, pb, nb, Q, BP, BN,
+             [&](Scalar c, Tile S, const ChunkEnd &end, const Tile &seqPrev) {
+               Tile flow = carried(end, seqPrev);
+               Tile add = cast<float>(load(
+                   local, {bi, c, hi, pb, nb}, {drop, drop, drop, BP, BN},
+                   {.latency = int(cfg["prefetch_depth"])}));
+               return S * reshape(flow, {1, 1}) + add;
+             });
 }
 
 const std::array<std::string, 9> kArgNames = {
