@@ -89,6 +89,21 @@ static LogicalResult verifyTileType(Operation *op, Type type, StringRef what) {
   return success();
 }
 
+/// An op that changes a tile's shape only (broadcast, reshape): both types
+/// tiles, one element type.
+static LogicalResult verifyShapeChange(Operation *op, Type sourceType,
+                                       Type resultType) {
+  if (failed(verifyTileType(op, sourceType, "source tile")) ||
+      failed(verifyTileType(op, resultType, "result tile")))
+    return failure();
+  Type from = cast<RankedTensorType>(sourceType).getElementType();
+  Type to = cast<RankedTensorType>(resultType).getElementType();
+  if (from != to)
+    return op->emitOpError()
+           << "cannot change the element type from " << from << " to " << to;
+  return success();
+}
+
 static LogicalResult verifyAxis(Operation *op, int64_t axis, int64_t rank) {
   if (axis < 0 || axis >= rank)
     return op->emitOpError()
@@ -351,15 +366,10 @@ OpFoldResult PermuteOp::fold(FoldAdaptor adaptor) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult BroadcastOp::verify() {
-  if (failed(verifyTileType(*this, getSource().getType(), "source tile")) ||
-      failed(verifyTileType(*this, getType(), "result tile")))
+  if (failed(verifyShapeChange(*this, getSource().getType(), getType())))
     return failure();
   auto source = cast<RankedTensorType>(getSource().getType());
   auto result = cast<RankedTensorType>(getType());
-  if (source.getElementType() != result.getElementType())
-    return emitOpError() << "cannot change the element type from "
-                         << source.getElementType() << " to "
-                         << result.getElementType();
   int64_t offset = result.getRank() - source.getRank();
   if (offset < 0)
     return emitOpError() << "cannot broadcast " << shapeStr(source.getShape())
@@ -422,15 +432,10 @@ void BroadcastOp::getCanonicalizationPatterns(RewritePatternSet &results,
 //===----------------------------------------------------------------------===//
 
 LogicalResult ReshapeOp::verify() {
-  if (failed(verifyTileType(*this, getSource().getType(), "source tile")) ||
-      failed(verifyTileType(*this, getType(), "result tile")))
+  if (failed(verifyShapeChange(*this, getSource().getType(), getType())))
     return failure();
   auto source = cast<RankedTensorType>(getSource().getType());
   auto result = cast<RankedTensorType>(getType());
-  if (source.getElementType() != result.getElementType())
-    return emitOpError() << "cannot change the element type from "
-                         << source.getElementType() << " to "
-                         << result.getElementType();
   if (source.getNumElements() != result.getNumElements())
     return emitOpError() << "cannot reshape " << shapeStr(source.getShape())
                          << " (" << source.getNumElements() << " elements) to "

@@ -8,6 +8,23 @@
 namespace tessel::test {
 using namespace tessel::dsl;
 
+/// The GEMM test kernels' hints: num_warps, WGMMA (sm_90a), and where the
+/// configuration has them PERSISTENT, PROLOGUE_AHEAD, WS (warp_specialize),
+/// RING (ring_slots) and OCC (occupancy).
+inline void gemmHints(const Config &cfg) {
+  hint("default", "num_warps", cfg["num_warps"]);
+  if (cfg["WGMMA"])
+    hint("sm_90a", "wgmma", 1);
+  for (auto [key, name] : {std::pair<const char *, const char *>{
+                               "PERSISTENT", "persistent"},
+                           {"PROLOGUE_AHEAD", "prologue_ahead"},
+                           {"WS", "warp_specialize"},
+                           {"RING", "ring_slots"},
+                           {"OCC", "occupancy"}})
+    if (cfg.has(key))
+      hint("default", name, cfg[key]);
+}
+
 /// C = A B with a loop over K tiles carrying the accumulator.
 template <class T>
 inline void matmulKernel(const Config &cfg, View<T, 2> a, View<T, 2> b,
@@ -34,19 +51,7 @@ inline void matmulTransposedKernel(const Config &cfg, View<T, 2, F> a,
                                    View<T, 2, F> b, View<float, 2> c) {
   int64_t BM = cfg["BM"], BN = cfg["BN"], BK = cfg["BK"];
   bool ta = cfg["TRANS_A"], tb = cfg["TRANS_B"];
-  hint("default", "num_warps", cfg["num_warps"]);
-  if (cfg["WGMMA"])
-    hint("sm_90a", "wgmma", 1);
-  if (cfg.has("PERSISTENT"))
-    hint("default", "persistent", cfg["PERSISTENT"]);
-  if (cfg.has("PROLOGUE_AHEAD"))
-    hint("default", "prologue_ahead", cfg["PROLOGUE_AHEAD"]);
-  if (cfg.has("WS"))
-    hint("default", "warp_specialize", cfg["WS"]);
-  if (cfg.has("RING"))
-    hint("default", "ring_slots", cfg["RING"]);
-  if (cfg.has("OCC"))
-    hint("default", "occupancy", cfg["OCC"]);
+  gemmHints(cfg);
   auto i = program_id(0), j = program_id(1);
   // LAT_A / LAT_B: the loads' latency hints (iterations ahead: rings of
   // that many buffers plus one).
@@ -94,15 +99,7 @@ template <class T>
 inline void nestedPipeKernel(const Config &cfg, View<T, 2, kDense> a,
                              View<T, 2, kDense> b, View<float, 2> c) {
   int64_t BM = cfg["BM"], BN = cfg["BN"], BK = cfg["BK"];
-  hint("default", "num_warps", cfg["num_warps"]);
-  if (cfg["WGMMA"])
-    hint("sm_90a", "wgmma", 1);
-  if (cfg.has("PROLOGUE_AHEAD"))
-    hint("default", "prologue_ahead", cfg["PROLOGUE_AHEAD"]);
-  if (cfg.has("WS"))
-    hint("default", "warp_specialize", cfg["WS"]);
-  if (cfg.has("RING"))
-    hint("default", "ring_slots", cfg["RING"]);
+  gemmHints(cfg);
   LoadOptions la{.latency = int(cfg["LAT_A"])};
   LoadOptions lb{.latency = int(cfg["LAT_B"])};
   auto i = program_id(0);
