@@ -49,7 +49,13 @@ rt::Status kernelFor(const std::string &name, rt::Kernel *kernel) {
       images.push_back({target, blobs.back()->data(), blobs.back()->size()});
     }
     if (rt::Status s = rt::Module::load(images, module.get()); !s.ok())
-      return std::move(s).withContext("loading " + name);
+      return std::move(s).withContext(
+          "loading " + name +
+          (images.empty() ? " (no " + name + ".sm_*.cubin in " + cubinDir +
+                                ": build the gpu-tests target, which "
+                                "compiles the test kernels; the default "
+                                "target builds only this driver)"
+                          : std::string()));
   }
   return module->getKernel(name, kernel);
 }
