@@ -241,11 +241,12 @@ void computeOut(const Config &cfg,
   //   exp2(Acs_t - Acs_s) = exp2(Acs_t - Acs_t0) exp2(Acs_t0 - Acs_s),
   // both exponents <= 0 (Acs does not grow along a chunk): 64 exp2 per
   // block instead of 4096, no compares, no selects. Reading the stored
-  // blocks compute_out is close to issue-bound (ncu: 67% of issue slots),
-  // and on the H200 this was 5% faster at Q = 256 (compute_out 1.280 ->
-  // 1.212 ms at b=1 L=65536 h=80 n=128, 0.327 -> 0.310 at L=16384, 1.475
-  // -> 1.404 at n=256), 2% slower at Q = 128 (one block of two is
-  // off-diagonal) and level with N_MAX = 64, where it spills 48 bytes
+  // blocks compute_out keeps 62-67% of its issue slots busy (ncu) and waits
+  // on its copies and mmas as much (2026-12-01-instruction-mix.md); on the
+  // H200 this was 5% faster at Q = 256 (compute_out 1.280 -> 1.212 ms at
+  // b=1 L=65536 h=80 n=128, 0.327 -> 0.310 at L=16384, 1.475 -> 1.404 at
+  // n=256), 2% slower at Q = 128 (one block of two is off-diagonal; again
+  // at d8707b1) and level with N_MAX = 64, where it spills 48 bytes
   // (bench/results/2026-12-01-chunk-cb.md). -1: on at Q = 256 with the state
   // dimension in loops, without a producer warpgroup (its loop bound comes
   // from a branch on has_seq_idx, which a producer cannot evaluate).
@@ -316,9 +317,10 @@ void computeOut(const Config &cfg,
           Tile p = if_(
               hasSeqIdx != 0,
               [&] {
-                Tile inOrder = causal();
-                Tile seqS = load(seqIdx, {bi, s}, {drop, BS});
-                return where(inOrder && sameSequence(seqS), v, 0.0f);
+                Tile mask = causal();
+                return where(
+                    mask && sameSequence(load(seqIdx, {bi, s}, {drop, BS})),
+                    v, 0.0f);
               },
               [&] { return where(causal(), v, 0.0f); });
           Tile xs = load(x, {bi, s, hi, pb}, {drop, BS, drop, BP});
