@@ -94,7 +94,12 @@ const Register registration{{
             // 3 was 14% slower on the H200 at Q = 64, 4 within 2% of 2
             // (bench/results/2026-11-30-pipeline-depth.md).
             stagesTunable("3: 14% slower on the H200, 4: the same"),
-            pdlTunable(),
+            // Off: with it, the forward at Q = 64 (its default path)
+            // measured 14% slower on the H200 (b=1 L=65536 h=80 n=128: 2.865
+            // against 2.514 ms). Our reading, not verified: launched early,
+            // its few long-lived CTAs go to the SMs chunk_cumsum frees first
+            // instead of spreading; bench/results/2026-12-01-plain-launch.md.
+            pdlTunable(0, "off: the forward at Q = 64 14% slower with it on the H200"),
         },
     // (p block, n block, batch x head)
     .grid = {{"x", 3, "BLOCK_P"},

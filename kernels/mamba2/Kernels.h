@@ -53,11 +53,14 @@ inline std::string mustDivide(const dsl::Config &cfg, const std::string &block,
 /// The `pdl` tunable every Mamba-2 kernel has, and its hint: compiled for
 /// programmatic dependent launch, each kernel's launch and setup overlap the
 /// tail of the one before it in the forward (codegen waits for it before
-/// touching memory; TileAttrs.td, hint `pdl`).
-inline dsl::Param pdlTunable() {
-  return dsl::tunable("pdl", {0, 1}, 1,
+/// touching memory; TileAttrs.td, hint `pdl`). A kernel timed alone cannot
+/// show what it is worth, so it is not tuned: `measured` says how the default
+/// was chosen over the whole forward.
+inline dsl::Param pdlTunable(int64_t value = 1, std::string measured = "") {
+  return dsl::tunable("pdl", {0, 1}, value,
                       "programmatic dependent launch (overlaps this "
-                      "kernel's launch with the previous kernel's tail)");
+                      "kernel's launch with the previous kernel's tail" +
+                          (measured.empty() ? "" : "; " + measured) + ")");
 }
 inline void pdlHint(const dsl::Config &cfg) {
   dsl::hint("default", "pdl", cfg["pdl"]);

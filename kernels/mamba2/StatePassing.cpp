@@ -75,7 +75,12 @@ const Register registration{{
             tunable("prefetch_depth", {1, 2, 3, 4}, 1,
                     "chunks ahead the per-chunk states are loaded (within "
                     "prefetch_registers)"),
-            pdlTunable(),
+            // Off: with it, every forward on the split path measured
+            // 0.4-3.6% slower on the H200 (b=4 L=65536 h=8 n=256: 1.404
+            // against 1.355 ms). Our reading, not verified: launched early,
+            // its few long-lived CTAs go to the SMs chunk_state frees first
+            // instead of spreading; bench/results/2026-12-01-plain-launch.md.
+            pdlTunable(0, "off: the forward 0.4-3.6% slower with it on the H200"),
         },
     // (p block, n block, batch x head)
     .grid = {{"states", 3, "BLOCK_P"},
