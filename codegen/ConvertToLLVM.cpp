@@ -185,6 +185,15 @@ private:
   /// access to the same view (or a load after a store) waits for the CTA.
   /// Distinct view arguments are assumed not to overlap.
   DenseSet<Value> loadedViews, storedViews;
+  /// Per stored view, the slices its stores since the last barrier wrote
+  /// (see sameSlice); an empty key type stands for a store of unknown
+  /// shape (a TMA store). Kept beside storedViews, with the same lifetime.
+  struct StoreSlice {
+    Type tile; // shape and layout: which thread holds which element
+    ArrayRef<int64_t> squeeze;
+    SmallVector<Value> kept; // the indices of the dimensions the tile keeps
+  };
+  DenseMap<Value, SmallVector<StoreSlice, 1>> storeSlices;
   /// Transposes only ever used as mma operands: not emitted, the mma stages
   /// their sources instead (see emitMma).
   DenseSet<Value> foldedPermutes;
@@ -305,6 +314,7 @@ private:
       NVVM::Barrier0Op::create(b, loc);
     loadedViews.clear();
     storedViews.clear();
+    storeSlices.clear();
   }
   /// Marks the views a region reads and writes as accessed (for a loop body,
   /// whose next iteration follows its end).
@@ -313,8 +323,60 @@ private:
       if (auto load = dyn_cast<tile::LoadOp>(inner))
         loadedViews.insert(load.getView());
       if (auto store = dyn_cast<tile::StoreOp>(inner))
-        storedViews.insert(store.getView());
+        noteStore(store);
     });
+  }
+  void noteStore(tile::StoreOp store) {
+    storedViews.insert(store.getView());
+    StoreSlice slice;
+    if (!tmaOf.count(store)) {
+      slice.tile = store.getValue().getType();
+      ArrayRef<int64_t> squeeze =
+          store.getSqueeze().value_or(ArrayRef<int64_t>());
+      slice.squeeze = squeeze;
+      for (auto [d, index] : llvm::enumerate(store.getIndices()))
+        if (!llvm::is_contained(squeeze, int64_t(d)))
+          slice.kept.push_back(index);
+    }
+    storeSlices[store.getView()].push_back(std::move(slice));
+  }
+  /// Whether a store needs no barrier after the stores of its view since
+  /// the last one: each of them stored a tile of the same type (so each
+  /// element position is held by the same thread) with the same squeeze and
+  /// the same kernel-invariant indices on the kept dimensions, differing at
+  /// most on the squeezed ones. Two such stores then write the same
+  /// elements, from the same threads (program order), or, a view's
+  /// elements not overlapping, disjoint ones. (An index computed in a loop
+  /// may differ between its iterations, so only values defined once, at
+  /// the kernel's top level, count as the same.)
+  bool sameSlice(tile::StoreOp store) {
+    auto it = storeSlices.find(store.getView());
+    if (it == storeSlices.end())
+      return false;
+    Block *top = &kernel.getBody().front();
+    auto once = [&](Value v) {
+      if (auto arg = dyn_cast<BlockArgument>(v))
+        return arg.getOwner() == top;
+      return v.getDefiningOp()->getBlock() == top;
+    };
+    ArrayRef<int64_t> squeeze =
+        store.getSqueeze().value_or(ArrayRef<int64_t>());
+    SmallVector<Value> kept;
+    for (auto [d, index] : llvm::enumerate(store.getIndices()))
+      if (!llvm::is_contained(squeeze, int64_t(d))) {
+        if (!once(index))
+          return false;
+        kept.push_back(index);
+      }
+    return llvm::all_of(it->second, [&](const StoreSlice &slice) {
+      return slice.tile && slice.tile == store.getValue().getType() &&
+             slice.squeeze == squeeze && slice.kept == kept;
+    });
+  }
+  /// Adds what another path (a branch, a loop that may not run) left.
+  void mergeSlices(DenseMap<Value, SmallVector<StoreSlice, 1>> other) {
+    for (auto &[view, slices] : other)
+      llvm::append_range(storeSlices[view], slices);
   }
   /// True for the one thread copy of each element that stores it: where a
   /// CTA tile is larger than the tile, several threads hold each element.
@@ -1427,9 +1489,10 @@ LogicalResult KernelEmitter::emitTmaStore(tile::StoreOp op) {
 LogicalResult KernelEmitter::emitStore(tile::StoreOp op) {
   if (tmaOf.count(op))
     return emitTmaStore(op);
-  if (storedViews.contains(op.getView()) || loadedViews.contains(op.getView()))
+  if (loadedViews.contains(op.getView()) ||
+      (storedViews.contains(op.getView()) && !sameSlice(op)))
     barrier();
-  storedViews.insert(op.getView());
+  noteStore(op);
   auto type = cast<RankedTensorType>(op.getValue().getType());
   Distribution dist = distributionOf(type);
   // Only one copy of a duplicated element is written.
@@ -4407,6 +4470,7 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   // What is pending at run time if the loop runs no iteration (the barriers
   // emitted below from here on may not run): kept after the loop.
   DenseSet<Value> pendingLoads = loadedViews, pendingStores = storedViews;
+  auto pendingSlices = storeSlices;
   if (!plan.empty() || !preload.empty()) {
     // The buffers may have been read just before (an earlier loop's at the
     // same offsets, or this loop's in the previous run of an enclosing
@@ -4418,6 +4482,7 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
       barrier();
       pendingLoads.clear();
       pendingStores.clear();
+      pendingSlices.clear();
     }
     // (Ahead: only in the enclosing loop's first iteration; its later ones
     // had theirs issued at the end of the previous one.)
@@ -4650,6 +4715,7 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   dynamicTop = savedTop;
   loadedViews.insert(pendingLoads.begin(), pendingLoads.end());
   storedViews.insert(pendingStores.begin(), pendingStores.end());
+  mergeSlices(std::move(pendingSlices));
   noteAccesses(op);
   unflatten(op.getResults(), loop.getResults());
   // The resident accumulators out of tensor memory: what the last
@@ -4692,12 +4758,15 @@ LogicalResult KernelEmitter::emitIf(scf::IfOp op) {
   // is in the branch, and their copies complete before it ends): each
   // branch and what follows start from the dynamic shared memory before.
   DenseSet<Value> beforeLoads = loadedViews, beforeStores = storedViews;
+  auto beforeSlices = storeSlices;
   int64_t beforeTop = dynamicTop;
   if (failed(fill(ifOp.getThenRegion(), op.getThenRegion())))
     return failure();
   DenseSet<Value> thenLoads = loadedViews, thenStores = storedViews;
+  auto thenSlices = std::move(storeSlices);
   loadedViews = beforeLoads;
   storedViews = beforeStores;
+  storeSlices = std::move(beforeSlices);
   dynamicTop = beforeTop;
   if (hasElse) {
     if (failed(fill(ifOp.getElseRegion(), op.getElseRegion())))
@@ -4709,6 +4778,7 @@ LogicalResult KernelEmitter::emitIf(scf::IfOp op) {
   }
   loadedViews.insert(thenLoads.begin(), thenLoads.end());
   storedViews.insert(thenStores.begin(), thenStores.end());
+  mergeSlices(std::move(thenSlices));
   dynamicTop = beforeTop;
   unflatten(op.getResults(), ifOp.getResults());
   return success();
@@ -5143,6 +5213,7 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
                                    NVVM::SetMaxRegisterAction::decrease);
     DenseMap<Value, SmallVector<Value>> savedRegs = regs;
     DenseSet<Value> savedLoads = loadedViews, savedStores = storedViews;
+    auto savedSlices = storeSlices;
     producerMode = true;
     onlyWhere(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
                                     i32(32 * numWarps)),
@@ -5151,6 +5222,7 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
     regs = std::move(savedRegs);
     loadedViews = std::move(savedLoads);
     storedViews = std::move(savedStores);
+    storeSlices = std::move(savedSlices);
     b.setInsertionPoint(roles.elseBlock()->getTerminator());
     if (wsConsumerRegs > wsLaunchRegs)
       NVVM::SetMaxRegisterOp::create(b, loc, wsConsumerRegs,

@@ -136,10 +136,11 @@ inline ChunkEnd chunkEnd(dsl::View<float, 3, dsl::kDense> acs,
                          dsl::View<int32_t, 2> seqIdx,
                          const dsl::I32 &hasSeqIdx, dsl::Scalar L,
                          dsl::Scalar bi, dsl::Scalar hi, dsl::Scalar c,
-                         int64_t Q) {
+                         int64_t Q, int latency = 0) {
   using namespace dsl;
   Scalar last = minimum(L, (c + 1) * Q) - 1;
-  Tile acsLast = load(acs, {bi, hi, last}, {drop, drop, 1});
+  Tile acsLast =
+      load(acs, {bi, hi, last}, {drop, drop, 1}, {.latency = latency});
   Tile seqLast = if_(
       hasSeqIdx != 0, [&] { return load(seqIdx, {bi, last}, {drop, 1}); },
       [&] { return zeros({1}, DType::i32); });
@@ -172,7 +173,10 @@ inline dsl::Tile initialState(dsl::View<float, 4> initStates,
 /// entering c into `states` in x's type (what compute_out's mma reads),
 /// then takes S <- next(c, S, end of c, the sequence that ended the chunk
 /// before); the state after the last chunk goes to `finalStates` (f32)
-/// where has_final_states.
+/// where has_final_states. `endLatency` (0: the pipeline's default) is how
+/// many chunks ahead the chunk end's Acs is loaded: on the chain from one
+/// chunk's state to the next, it bounds the walk's pace when the chunk's
+/// other loads are issued further ahead.
 template <class X, class Next>
 void walkChunks(dsl::View<X, 5, dsl::kDense> states,
                 dsl::View<float, 4> initStates,
@@ -182,7 +186,7 @@ void walkChunks(dsl::View<X, 5, dsl::kDense> states,
                 const dsl::I32 &hasInit, const dsl::I32 &hasFinal,
                 dsl::Scalar L, dsl::Scalar bi, dsl::Scalar hi, dsl::Scalar pb,
                 dsl::Scalar nb, int64_t Q, int64_t BP, int64_t BN,
-                Next next) {
+                int endLatency, Next next) {
   using namespace dsl;
   auto numChunks = (L + (Q - 1)) / Q;
   Tile S0 = initialState(initStates, hasInit, bi, hi, pb, nb, BP, BN);
@@ -193,7 +197,8 @@ void walkChunks(dsl::View<X, 5, dsl::kDense> states,
       {0, numChunks}, std::tuple<Tile, Tile>{S0, seq0},
       [&](Scalar c, Tile S, Tile seqPrev) {
         store(states, {bi, c, hi, pb, nb}, cast<X>(S), {.squeeze = {0, 1, 2}});
-        ChunkEnd end = chunkEnd(acs, seqIdx, hasSeqIdx, L, bi, hi, c, Q);
+        ChunkEnd end =
+            chunkEnd(acs, seqIdx, hasSeqIdx, L, bi, hi, c, Q, endLatency);
         return std::tuple<Tile, Tile>{next(c, S, end, seqPrev), end.seq};
       }));
   if_(hasFinal != 0, [&] {

@@ -40,7 +40,7 @@ void statePassing(const Config &cfg,
   auto L = dim(acs, 2), H = dim(acs, 1);
   auto bi = bh / H, hi = bh % H;
   walkChunks(states, initStates, finalStates, acs, seqIdx, hasSeqIdx, hasInit,
-             hasFinal, L, bi, hi, pb, nb, Q, BP, BN,
+             hasFinal, L, bi, hi, pb, nb, Q, BP, BN, int(cfg["prefetch_depth"]),
              [&](Scalar c, Tile S, const ChunkEnd &end, const Tile &seqPrev) {
                Tile flow = carried(end, seqPrev);
                Tile add = cast<float>(load(

@@ -54,3 +54,70 @@ module attributes {tilegpu.target = "sm_90a"} {
     return
   }
 }
+
+// -----
+
+// Stores of one view that differ only on squeezed dimensions, with the same
+// tile type and kernel-invariant indices elsewhere, write the same elements
+// from the same threads or disjoint ones: a scan writing one row per
+// iteration needs no barrier (state_passing's states, fwd_pass_state's).
+// CHECK-LABEL: llvm.func @store_rows_in_loop
+// CHECK: scf.for
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.store {{.*}} : vector<4xf32>, !llvm.ptr<1>
+// CHECK-NOT: nvvm.barrier0
+// CHECK: scf.yield
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.store {{.*}} : vector<4xf32>, !llvm.ptr<1>
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.return
+module attributes {tilegpu.target = "sm_90a"} {
+  func.func @store_rows_in_loop(%x: !tile.view<?x?xf32, unit_stride>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %one = arith.constant dense<1.0> : tensor<512xf32>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %one) -> (tensor<512xf32>) : i32 {
+      tile.store %acc, %x[%k, %c0] {squeeze = array<i64: 0>} : tensor<512xf32>, !tile.view<?x?xf32, unit_stride>
+      %s = arith.addf %acc, %one : tensor<512xf32>
+      scf.yield %s : tensor<512xf32>
+    }
+    tile.store %r, %x[%n, %c0] {squeeze = array<i64: 0>} : tensor<512xf32>, !tile.view<?x?xf32, unit_stride>
+    return
+  }
+}
+
+// -----
+
+// The barrier stays where the kept index moves between iterations (tiles
+// at column k * 256 overlap by half: another thread wrote the overlap), and
+// where the tile's type differs (another thread holds the element).
+// CHECK-LABEL: llvm.func @store_moving_tile
+// CHECK: scf.for
+// CHECK: nvvm.barrier0
+// CHECK: llvm.store {{.*}} : vector<4xf32>, !llvm.ptr<1>
+// CHECK-LABEL: llvm.func @store_other_type
+// CHECK: llvm.store {{.*}} : vector<4xf32>, !llvm.ptr<1>
+// CHECK: nvvm.barrier0
+// CHECK: llvm.store
+module attributes {tilegpu.target = "sm_90a"} {
+  func.func @store_moving_tile(%x: !tile.view<?x?xf32, unit_stride>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c256 = arith.constant 256 : i32
+    %one = arith.constant dense<1.0> : tensor<512xf32>
+    scf.for %k = %c0 to %n step %c1 : i32 {
+      %col = arith.muli %k, %c256 : i32
+      tile.store %one, %x[%c0, %col] {squeeze = array<i64: 0>} : tensor<512xf32>, !tile.view<?x?xf32, unit_stride>
+    }
+    return
+  }
+  func.func @store_other_type(%x: !tile.view<?x?xf32, unit_stride>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %one = arith.constant dense<1.0> : tensor<512xf32>
+    %two = arith.constant dense<2.0> : tensor<4x128xf32>
+    tile.store %one, %x[%c0, %c0] {squeeze = array<i64: 0>} : tensor<512xf32>, !tile.view<?x?xf32, unit_stride>
+    tile.store %two, %x[%c1, %c0] : tensor<4x128xf32>, !tile.view<?x?xf32, unit_stride>
+    return
+  }
+}
