@@ -53,7 +53,7 @@ void fwdPassState(const Config &cfg,
   auto bi = bh / H, hi = bh % H, gi = hi / (H / G);
   const StateInputs<X> in{x, B, dt, acs, seqIdx, hasSeqIdx};
   walkChunks(states, initStates, finalStates, acs, seqIdx, hasSeqIdx, hasInit,
-             hasFinal, L, bi, hi, pb, nb, Q, BP, BN, 0,
+             hasFinal, L, bi, hi, pb, nb, Q, BP, BN, 0, false,
              [&](Scalar c, Tile S, const ChunkEnd &end, const Tile &seqPrev) {
                S = S * reshape(carried(end, seqPrev), {1, 1});
                return addChunk<X>(S, in, end, bi, hi, gi, pb, nb, c, Q, BT);

@@ -186,7 +186,7 @@ void walkChunks(dsl::View<X, 5, dsl::kDense> states,
                 const dsl::I32 &hasInit, const dsl::I32 &hasFinal,
                 dsl::Scalar L, dsl::Scalar bi, dsl::Scalar hi, dsl::Scalar pb,
                 dsl::Scalar nb, int64_t Q, int64_t BP, int64_t BN,
-                int endLatency, Next next) {
+                int endLatency, bool tmaStore, Next next) {
   using namespace dsl;
   auto numChunks = (L + (Q - 1)) / Q;
   Tile S0 = initialState(initStates, hasInit, bi, hi, pb, nb, BP, BN);
@@ -196,7 +196,8 @@ void walkChunks(dsl::View<X, 5, dsl::kDense> states,
   Tile SEnd = std::get<0>(for_range(
       {0, numChunks}, std::tuple<Tile, Tile>{S0, seq0},
       [&](Scalar c, Tile S, Tile seqPrev) {
-        store(states, {bi, c, hi, pb, nb}, cast<X>(S), {.squeeze = {0, 1, 2}});
+        store(states, {bi, c, hi, pb, nb}, cast<X>(S),
+              {.squeeze = {0, 1, 2}, .tma = tmaStore});
         ChunkEnd end =
             chunkEnd(acs, seqIdx, hasSeqIdx, L, bi, hi, c, Q, endLatency);
         return std::tuple<Tile, Tile>{next(c, S, end, seqPrev), end.seq};

@@ -41,6 +41,7 @@ void statePassing(const Config &cfg,
   auto bi = bh / H, hi = bh % H;
   walkChunks(states, initStates, finalStates, acs, seqIdx, hasSeqIdx, hasInit,
              hasFinal, L, bi, hi, pb, nb, Q, BP, BN, int(cfg["prefetch_depth"]),
+             cfg["tma_store"] != 0,
              [&](Scalar c, Tile S, const ChunkEnd &end, const Tile &seqPrev) {
                Tile flow = carried(end, seqPrev);
                Tile add = cast<float>(load(
@@ -72,6 +73,13 @@ const Register registration{{
             // 2-4 measured no faster on the H200 (chunk_state +
             // state_passing at b=1 L=65536 h=80 n=128: 0.664-0.665 ms at 1,
             // 0.669-0.675 at 2-4; bench/results/2026-11-30-register-prefetch-depth.md).
+            // Off: 1-3% slower on the H200 (states 0.462 -> 0.476 ms at
+            // b=1 L=65536 h=80 n=64, 1.005 -> 1.020 at Q = 128, 0.751 ->
+            // 0.771 at b=4 h=8 n=256; a CTA barrier per chunk for the staging
+            // buffer; bench/results/2026-12-01-state-scan.md).
+            tunable("tma_store", {0, 1}, 0,
+                    "the states through shared memory and the TMA (sm_90a "
+                    "and later)"),
             tunable("prefetch_depth", {1, 2, 3, 4}, 1,
                     "chunks ahead the per-chunk states are loaded (within "
                     "prefetch_registers)"),
