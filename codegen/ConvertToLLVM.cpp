@@ -185,13 +185,15 @@ private:
   /// access to the same view (or a load after a store) waits for the CTA.
   /// Distinct view arguments are assumed not to overlap.
   DenseSet<Value> loadedViews, storedViews;
-  /// Per stored view, the slices its stores since the last barrier wrote
-  /// (see sameSlice); an empty key type stands for a store of unknown
-  /// shape (a TMA store). Kept beside storedViews, with the same lifetime.
+  /// Per stored view, the tiles its stores since the last barrier wrote
+  /// (see sameGrid); a null tile type stands for a store of unknown shape
+  /// (a TMA store). Kept beside storedViews, with the same lifetime.
   struct StoreSlice {
     Type tile; // shape and layout: which thread holds which element
     ArrayRef<int64_t> squeeze;
-    SmallVector<Value> kept; // the indices of the dimensions the tile keeps
+    bool operator==(const StoreSlice &o) const {
+      return tile == o.tile && squeeze == o.squeeze;
+    }
   };
   DenseMap<Value, SmallVector<StoreSlice, 1>> storeSlices;
   /// Transposes only ever used as mma operands: not emitted, the mma stages
@@ -329,49 +331,29 @@ private:
   void noteStore(tile::StoreOp store) {
     storedViews.insert(store.getView());
     StoreSlice slice;
-    if (!tmaOf.count(store)) {
-      slice.tile = store.getValue().getType();
-      ArrayRef<int64_t> squeeze =
-          store.getSqueeze().value_or(ArrayRef<int64_t>());
-      slice.squeeze = squeeze;
-      for (auto [d, index] : llvm::enumerate(store.getIndices()))
-        if (!llvm::is_contained(squeeze, int64_t(d)))
-          slice.kept.push_back(index);
-    }
-    storeSlices[store.getView()].push_back(std::move(slice));
+    if (!tmaOf.count(store))
+      slice = {store.getValue().getType(),
+               store.getSqueeze().value_or(ArrayRef<int64_t>())};
+    SmallVector<StoreSlice, 1> &slices = storeSlices[store.getView()];
+    if (!llvm::is_contained(slices, slice))
+      slices.push_back(slice);
   }
   /// Whether a store needs no barrier after the stores of its view since
   /// the last one: each of them stored a tile of the same type (so each
-  /// element position is held by the same thread) with the same squeeze and
-  /// the same kernel-invariant indices on the kept dimensions, differing at
-  /// most on the squeezed ones. Two such stores then write the same
-  /// elements, from the same threads (program order), or, a view's
-  /// elements not overlapping, disjoint ones. (An index computed in a loop
-  /// may differ between its iterations, so only values defined once, at
-  /// the kernel's top level, count as the same.)
-  bool sameSlice(tile::StoreOp store) {
+  /// position in the tile is held by the same thread) with the same
+  /// squeeze. The indices of a tile.store are tile indices (the tile at
+  /// index i starts at element i x box along each dimension), so tiles of
+  /// one shape lie on one grid: two such stores write the same elements,
+  /// from the same threads (program order), or, a view's elements not
+  /// overlapping, disjoint ones.
+  bool sameGrid(tile::StoreOp store) {
     auto it = storeSlices.find(store.getView());
     if (it == storeSlices.end())
       return false;
-    Block *top = &kernel.getBody().front();
-    auto once = [&](Value v) {
-      if (auto arg = dyn_cast<BlockArgument>(v))
-        return arg.getOwner() == top;
-      return v.getDefiningOp()->getBlock() == top;
-    };
-    ArrayRef<int64_t> squeeze =
-        store.getSqueeze().value_or(ArrayRef<int64_t>());
-    SmallVector<Value> kept;
-    for (auto [d, index] : llvm::enumerate(store.getIndices()))
-      if (!llvm::is_contained(squeeze, int64_t(d))) {
-        if (!once(index))
-          return false;
-        kept.push_back(index);
-      }
-    return llvm::all_of(it->second, [&](const StoreSlice &slice) {
-      return slice.tile && slice.tile == store.getValue().getType() &&
-             slice.squeeze == squeeze && slice.kept == kept;
-    });
+    StoreSlice slice{store.getValue().getType(),
+                     store.getSqueeze().value_or(ArrayRef<int64_t>())};
+    return llvm::all_of(it->second,
+                        [&](const StoreSlice &s) { return s == slice; });
   }
   /// Adds what another path (a branch, a loop that may not run) left.
   void mergeSlices(DenseMap<Value, SmallVector<StoreSlice, 1>> other) {
@@ -1490,7 +1472,7 @@ LogicalResult KernelEmitter::emitStore(tile::StoreOp op) {
   if (tmaOf.count(op))
     return emitTmaStore(op);
   if (loadedViews.contains(op.getView()) ||
-      (storedViews.contains(op.getView()) && !sameSlice(op)))
+      (storedViews.contains(op.getView()) && !sameGrid(op)))
     barrier();
   noteStore(op);
   auto type = cast<RankedTensorType>(op.getValue().getType());

@@ -503,14 +503,22 @@ static Status encodeTensorMap(const TensorMapSpec &spec,
 }
 
 namespace {
-/// Whether TESSEL_PLAIN_LAUNCH (read once) names this kernel, or is "all".
+/// Whether TESSEL_PLAIN_LAUNCH (read once per process: kernel names,
+/// comma-separated, spaces ignored, or "all") names this kernel.
 bool plainLaunch(const std::string &kernel) {
   static const std::string names = [] {
     const char *v = std::getenv("TESSEL_PLAIN_LAUNCH");
-    return v ? "," + std::string(v) + "," : std::string();
+    if (!v)
+      return std::string();
+    std::string list = ",";
+    for (const char *p = v; *p; ++p)
+      if (*p != ' ' && *p != '\t')
+        list += *p;
+    return list + ",";
   }();
-  return !names.empty() && (names == ",all," ||
-                            names.find("," + kernel + ",") != std::string::npos);
+  return names.size() > 2 &&
+         (names.find(",all,") != std::string::npos ||
+          names.find("," + kernel + ",") != std::string::npos);
 }
 } // namespace
 

@@ -118,7 +118,10 @@ def Tile_StoreOp : Tile_Op<"store", [MemoryEffects<[MemWrite]>]> {
   let description = [{
     Writes `value` to the tile at tile index `indices` of `view` (the same
     addressing as `tile.load`, including `squeeze`). Elements that fall outside
-    the view's sizes are dropped: nothing is written there.
+    the view's sizes are dropped: nothing is written there. A view written
+    to must not have two elements at one address (strides that overlap): the
+    code generated for a store relies on it (two stores of tiles of one type
+    write disjoint elements, or the same ones from the same threads).
 
     `tma = true` asks for the store to go through shared memory and the TMA
     engine (`cp.async.bulk.tensor`, 128-byte swizzled panels) where the target

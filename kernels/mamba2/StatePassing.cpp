@@ -75,20 +75,20 @@ const Register registration{{
             // 0.669-0.675 at 2-4; bench/results/2026-11-30-register-prefetch-depth.md).
             // Off: 1-3% slower on the H200 (states 0.462 -> 0.476 ms at
             // b=1 L=65536 h=80 n=64, 1.005 -> 1.020 at Q = 128, 0.751 ->
-            // 0.771 at b=4 h=8 n=256; a CTA barrier per chunk for the staging
-            // buffer; bench/results/2026-12-01-state-scan.md).
+            // 0.771 at b=4 h=8 n=256; CTA barriers in every chunk for the
+            // staging buffer; bench/results/2026-12-01-state-scan.md).
             tunable("tma_store", {0, 1}, 0,
                     "the states through shared memory and the TMA (sm_90a "
                     "and later)"),
             tunable("prefetch_depth", {1, 2, 3, 4}, 1,
                     "chunks ahead the per-chunk states are loaded (within "
                     "prefetch_registers)"),
-            // Off: with it, every forward on the split path measured
-            // 0.4-3.6% slower on the H200 (b=4 L=65536 h=8 n=256: 1.404
-            // against 1.355 ms). Our reading, not verified: launched early,
+            // Off: with it, the forward at five shapes on the split path
+            // measured 0.9-3.6% slower on the H200 (b=4 L=65536 h=8 n=256:
+            // 1.404 against 1.355 ms). Our reading, not verified: launched early,
             // its few long-lived CTAs go to the SMs chunk_state frees first
             // instead of spreading; bench/results/2026-12-01-plain-launch.md.
-            pdlTunable(0, "off: the forward 0.4-3.6% slower with it on the H200"),
+            pdlTunable(0, "off: the forward 0.9-3.6% slower with it on the H200"),
         },
     // (p block, n block, batch x head)
     .grid = {{"states", 3, "BLOCK_P"},

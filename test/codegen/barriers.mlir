@@ -57,10 +57,11 @@ module attributes {tilegpu.target = "sm_90a"} {
 
 // -----
 
-// Stores of one view that differ only on squeezed dimensions, with the same
-// tile type and kernel-invariant indices elsewhere, write the same elements
-// from the same threads or disjoint ones: a scan writing one row per
-// iteration needs no barrier (state_passing's states, fwd_pass_state's).
+// Stores of one view with the same tile type and squeeze: tile.store's
+// indices are tile indices, so such tiles lie on one grid and two of them
+// write the same elements from the same threads, or disjoint ones. A scan
+// writing one row per iteration (state_passing's states, fwd_pass_state's)
+// or a walk along columns needs no barrier.
 // CHECK-LABEL: llvm.func @store_rows_in_loop
 // CHECK: scf.for
 // CHECK-NOT: nvvm.barrier0
@@ -69,6 +70,9 @@ module attributes {tilegpu.target = "sm_90a"} {
 // CHECK: scf.yield
 // CHECK-NOT: nvvm.barrier0
 // CHECK: llvm.store {{.*}} : vector<4xf32>, !llvm.ptr<1>
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.return
+// CHECK-LABEL: llvm.func @store_columns_in_loop
 // CHECK-NOT: nvvm.barrier0
 // CHECK: llvm.return
 module attributes {tilegpu.target = "sm_90a"} {
@@ -84,40 +88,51 @@ module attributes {tilegpu.target = "sm_90a"} {
     tile.store %r, %x[%n, %c0] {squeeze = array<i64: 0>} : tensor<512xf32>, !tile.view<?x?xf32, unit_stride>
     return
   }
+  func.func @store_columns_in_loop(%x: !tile.view<?x?xf32, unit_stride>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %one = arith.constant dense<1.0> : tensor<512xf32>
+    scf.for %k = %c0 to %n step %c1 : i32 {
+      tile.store %one, %x[%c0, %k] {squeeze = array<i64: 0>} : tensor<512xf32>, !tile.view<?x?xf32, unit_stride>
+    }
+    return
+  }
 }
 
 // -----
 
-// The barrier stays where the kept index moves between iterations (tiles
-// at column k * 256 overlap by half: another thread wrote the overlap), and
-// where the tile's type differs (another thread holds the element).
-// CHECK-LABEL: llvm.func @store_moving_tile
-// CHECK: scf.for
-// CHECK: nvvm.barrier0
-// CHECK: llvm.store {{.*}} : vector<4xf32>, !llvm.ptr<1>
+// The barrier stays where the tile's type differs (the overlap of row 0 and
+// the 4 x 128 tile at the origin: another thread holds the element), also
+// when the other store is in one branch of an if before it.
 // CHECK-LABEL: llvm.func @store_other_type
 // CHECK: llvm.store {{.*}} : vector<4xf32>, !llvm.ptr<1>
 // CHECK: nvvm.barrier0
 // CHECK: llvm.store
+// CHECK-LABEL: llvm.func @store_other_type_in_branch
+// CHECK: scf.if
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.store {{.*}} : vector<4xf32>, !llvm.ptr<1>
+// CHECK: nvvm.barrier0
+// CHECK: llvm.store {{.*}} : vector<4xf32>, !llvm.ptr<1>
+// CHECK: llvm.return
 module attributes {tilegpu.target = "sm_90a"} {
-  func.func @store_moving_tile(%x: !tile.view<?x?xf32, unit_stride>, %n: i32) {
-    %c0 = arith.constant 0 : i32
-    %c1 = arith.constant 1 : i32
-    %c256 = arith.constant 256 : i32
-    %one = arith.constant dense<1.0> : tensor<512xf32>
-    scf.for %k = %c0 to %n step %c1 : i32 {
-      %col = arith.muli %k, %c256 : i32
-      tile.store %one, %x[%c0, %col] {squeeze = array<i64: 0>} : tensor<512xf32>, !tile.view<?x?xf32, unit_stride>
-    }
-    return
-  }
   func.func @store_other_type(%x: !tile.view<?x?xf32, unit_stride>) {
     %c0 = arith.constant 0 : i32
-    %c1 = arith.constant 1 : i32
     %one = arith.constant dense<1.0> : tensor<512xf32>
     %two = arith.constant dense<2.0> : tensor<4x128xf32>
     tile.store %one, %x[%c0, %c0] {squeeze = array<i64: 0>} : tensor<512xf32>, !tile.view<?x?xf32, unit_stride>
-    tile.store %two, %x[%c1, %c0] : tensor<4x128xf32>, !tile.view<?x?xf32, unit_stride>
+    tile.store %two, %x[%c0, %c0] : tensor<4x128xf32>, !tile.view<?x?xf32, unit_stride>
+    return
+  }
+  func.func @store_other_type_in_branch(%x: !tile.view<?x?xf32, unit_stride>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %one = arith.constant dense<1.0> : tensor<512xf32>
+    %two = arith.constant dense<2.0> : tensor<4x128xf32>
+    %cond = arith.cmpi sgt, %n, %c0 : i32
+    scf.if %cond {
+      tile.store %two, %x[%c0, %c0] : tensor<4x128xf32>, !tile.view<?x?xf32, unit_stride>
+    }
+    tile.store %one, %x[%c0, %c0] {squeeze = array<i64: 0>} : tensor<512xf32>, !tile.view<?x?xf32, unit_stride>
     return
   }
 }
