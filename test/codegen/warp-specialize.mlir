@@ -88,7 +88,8 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
 // itself (the program id, the column block); 2 CTAs of 256 threads start
 // with 128 registers, the producer keeps 32 (hint producer_registers), the
 // consumers take (128 x 256 - 32 x 128) / 128 = 224; a consumer barrier
-// (the store's, after the K loop) is named barrier 1 of 128 threads.
+// (the store's after the load of the same view: c += the block's product)
+// is named barrier 1 of 128 threads.
 // CHECK-LABEL: llvm.func @nested
 // CHECK-SAME: nvvm.maxnreg = 128 : i32, nvvm.reqntid = array<i32: 256, 1, 1>
 // CHECK: nvvm.setmaxregister decrease 32
@@ -120,7 +121,9 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
           %d = tile.mma %x, %yt, %acc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
           scf.yield %d : tensor<64x64xf32>
         }
-        tile.store %r, %c[%i, %j] : tensor<64x64xf32>, !tile.view<?x?xf32>
+        %old = tile.load %c[%i, %j] : !tile.view<?x?xf32> -> tensor<64x64xf32>
+        %sum = arith.addf %r, %old : tensor<64x64xf32>
+        tile.store %sum, %c[%i, %j] : tensor<64x64xf32>, !tile.view<?x?xf32>
       }
     }
     return
