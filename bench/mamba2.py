@@ -201,6 +201,17 @@ def hold_stream(ms):
     torch.cuda._sleep(int(ms * _SLEEP_CYCLES_PER_MS))
 
 
+def behind_spin(host_ms, run):
+    """Calls `run` (which enqueues the timed work) behind a spin of at least
+    0.5 ms and 3x the call's host time; True when the host took more than 80%
+    of the spin (that run then holds host time, not device time alone)."""
+    hold = max(0.5, 3.0 * host_ms)
+    hold_stream(hold)
+    t0 = time.perf_counter()
+    run()
+    return (time.perf_counter() - t0) * 1e3 > 0.8 * hold
+
+
 def time_forward(fn, warmup, runs, host_ms):
     """Median device ms of the whole forward with the launches queued behind a
     spin (hold_stream): the first kernel starts as soon as the spin ends, so
@@ -208,22 +219,15 @@ def time_forward(fn, warmup, runs, host_ms):
     kernels (and what programmatic dependent launch overlaps) are. Also the
     number of runs whose host call outlasted the spin (those include host time:
     the measurement is then not device time alone)."""
-    hold = max(0.5, 3.0 * host_ms)
     for _ in range(warmup):
         fn()
     torch.cuda.synchronize()
     starts = [torch.cuda.Event(enable_timing=True) for _ in range(runs)]
     ends = [torch.cuda.Event(enable_timing=True) for _ in range(runs)]
     late = 0
-    for i in range(runs):
+    for start, end in zip(starts, ends):
         torch.cuda.synchronize()
-        hold_stream(hold)
-        t0 = time.perf_counter()
-        starts[i].record()
-        fn()
-        ends[i].record()
-        if (time.perf_counter() - t0) * 1e3 > 0.8 * hold:
-            late += 1
+        late += behind_spin(host_ms, lambda: (start.record(), fn(), end.record()))
     torch.cuda.synchronize()
     dev = [s.elapsed_time(e) for s, e in zip(starts, ends)]
     return statistics.median(dev), late
@@ -233,7 +237,6 @@ def time_kernels(fn, warmup, runs, host_ms):
     """Median device ms of each kernel (the library's events around each
     launch), the launches queued behind a spin as in time_forward; and the
     number of runs whose host call outlasted the spin."""
-    hold = max(0.5, 3.0 * host_ms)
     late = 0
     tm.set_timing(True)
     try:
@@ -242,11 +245,7 @@ def time_kernels(fn, warmup, runs, host_ms):
             tm.last_kernel_times()
         per = ([], [], [], [])
         for _ in range(runs):
-            hold_stream(hold)
-            t0 = time.perf_counter()
-            fn()
-            if (time.perf_counter() - t0) * 1e3 > 0.8 * hold:
-                late += 1
+            late += behind_spin(host_ms, fn)
             t = tm.last_kernel_times()
             for k in range(4):
                 per[k].append(t[k])

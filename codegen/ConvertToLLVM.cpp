@@ -183,11 +183,9 @@ private:
   /// Views read and written since the last barrier: a thread may read or
   /// write an element another thread wrote or read, so a store after an
   /// access to the same view (or a load after a store) waits for the CTA.
-  /// Distinct view arguments are assumed not to overlap.
-  DenseSet<Value> loadedViews, storedViews;
-  /// Per stored view, the tiles its stores since the last barrier wrote
-  /// (see sameGrid); a null tile type stands for a store of unknown shape
-  /// (a TMA store). Kept beside storedViews, with the same lifetime.
+  /// Distinct view arguments are assumed not to overlap. Per stored view,
+  /// the kinds of tile its stores wrote (see sameGrid); a null tile type
+  /// stands for a store of unknown shape (a TMA store).
   struct StoreSlice {
     Type tile; // shape and layout: which thread holds which element
     ArrayRef<int64_t> squeeze;
@@ -195,7 +193,9 @@ private:
       return tile == o.tile && squeeze == o.squeeze;
     }
   };
-  DenseMap<Value, SmallVector<StoreSlice, 1>> storeSlices;
+  using StoredViews = DenseMap<Value, SmallVector<StoreSlice, 1>>;
+  DenseSet<Value> loadedViews;
+  StoredViews storedViews;
   /// Transposes only ever used as mma operands: not emitted, the mma stages
   /// their sources instead (see emitMma).
   DenseSet<Value> foldedPermutes;
@@ -316,7 +316,6 @@ private:
       NVVM::Barrier0Op::create(b, loc);
     loadedViews.clear();
     storedViews.clear();
-    storeSlices.clear();
   }
   /// Marks the views a region reads and writes as accessed (for a loop body,
   /// whose next iteration follows its end).
@@ -329,12 +328,11 @@ private:
     });
   }
   void noteStore(tile::StoreOp store) {
-    storedViews.insert(store.getView());
     StoreSlice slice;
     if (!tmaOf.count(store))
       slice = {store.getValue().getType(),
                store.getSqueeze().value_or(ArrayRef<int64_t>())};
-    SmallVector<StoreSlice, 1> &slices = storeSlices[store.getView()];
+    SmallVector<StoreSlice, 1> &slices = storedViews[store.getView()];
     if (!llvm::is_contained(slices, slice))
       slices.push_back(slice);
   }
@@ -347,18 +345,20 @@ private:
   /// from the same threads (program order), or, a view's elements not
   /// overlapping, disjoint ones.
   bool sameGrid(tile::StoreOp store) {
-    auto it = storeSlices.find(store.getView());
-    if (it == storeSlices.end())
+    auto it = storedViews.find(store.getView());
+    if (it == storedViews.end())
       return false;
     StoreSlice slice{store.getValue().getType(),
                      store.getSqueeze().value_or(ArrayRef<int64_t>())};
     return llvm::all_of(it->second,
                         [&](const StoreSlice &s) { return s == slice; });
   }
-  /// Adds what another path (a branch, a loop that may not run) left.
-  void mergeSlices(DenseMap<Value, SmallVector<StoreSlice, 1>> other) {
+  /// Adds the stores another path (a branch, a loop that may not run) left.
+  void mergeStores(const StoredViews &other) {
     for (auto &[view, slices] : other)
-      llvm::append_range(storeSlices[view], slices);
+      for (const StoreSlice &slice : slices)
+        if (!llvm::is_contained(storedViews[view], slice))
+          storedViews[view].push_back(slice);
   }
   /// True for the one thread copy of each element that stores it: where a
   /// CTA tile is larger than the tile, several threads hold each element.
@@ -4451,8 +4451,8 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   SmallVector<Value> first;
   // What is pending at run time if the loop runs no iteration (the barriers
   // emitted below from here on may not run): kept after the loop.
-  DenseSet<Value> pendingLoads = loadedViews, pendingStores = storedViews;
-  auto pendingSlices = storeSlices;
+  DenseSet<Value> pendingLoads = loadedViews;
+  StoredViews pendingStores = storedViews;
   if (!plan.empty() || !preload.empty()) {
     // The buffers may have been read just before (an earlier loop's at the
     // same offsets, or this loop's in the previous run of an enclosing
@@ -4464,7 +4464,6 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
       barrier();
       pendingLoads.clear();
       pendingStores.clear();
-      pendingSlices.clear();
     }
     // (Ahead: only in the enclosing loop's first iteration; its later ones
     // had theirs issued at the end of the previous one.)
@@ -4696,8 +4695,7 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   }
   dynamicTop = savedTop;
   loadedViews.insert(pendingLoads.begin(), pendingLoads.end());
-  storedViews.insert(pendingStores.begin(), pendingStores.end());
-  mergeSlices(std::move(pendingSlices));
+  mergeStores(pendingStores);
   noteAccesses(op);
   unflatten(op.getResults(), loop.getResults());
   // The resident accumulators out of tensor memory: what the last
@@ -4739,16 +4737,15 @@ LogicalResult KernelEmitter::emitIf(scf::IfOp op) {
   // Buffers of loop-invariant operands in a branch die with it (every use
   // is in the branch, and their copies complete before it ends): each
   // branch and what follows start from the dynamic shared memory before.
-  DenseSet<Value> beforeLoads = loadedViews, beforeStores = storedViews;
-  auto beforeSlices = storeSlices;
+  DenseSet<Value> beforeLoads = loadedViews;
+  StoredViews beforeStores = storedViews;
   int64_t beforeTop = dynamicTop;
   if (failed(fill(ifOp.getThenRegion(), op.getThenRegion())))
     return failure();
-  DenseSet<Value> thenLoads = loadedViews, thenStores = storedViews;
-  auto thenSlices = std::move(storeSlices);
+  DenseSet<Value> thenLoads = loadedViews;
+  StoredViews thenStores = std::move(storedViews);
   loadedViews = beforeLoads;
-  storedViews = beforeStores;
-  storeSlices = std::move(beforeSlices);
+  storedViews = std::move(beforeStores);
   dynamicTop = beforeTop;
   if (hasElse) {
     if (failed(fill(ifOp.getElseRegion(), op.getElseRegion())))
@@ -4759,8 +4756,7 @@ LogicalResult KernelEmitter::emitIf(scf::IfOp op) {
       return failure();
   }
   loadedViews.insert(thenLoads.begin(), thenLoads.end());
-  storedViews.insert(thenStores.begin(), thenStores.end());
-  mergeSlices(std::move(thenSlices));
+  mergeStores(thenStores);
   dynamicTop = beforeTop;
   unflatten(op.getResults(), ifOp.getResults());
   return success();
@@ -5194,8 +5190,8 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
     NVVM::SetMaxRegisterOp::create(b, loc, wsProducerRegs,
                                    NVVM::SetMaxRegisterAction::decrease);
     DenseMap<Value, SmallVector<Value>> savedRegs = regs;
-    DenseSet<Value> savedLoads = loadedViews, savedStores = storedViews;
-    auto savedSlices = storeSlices;
+    DenseSet<Value> savedLoads = loadedViews;
+    StoredViews savedStores = storedViews;
     producerMode = true;
     onlyWhere(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
                                     i32(32 * numWarps)),
@@ -5204,7 +5200,6 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
     regs = std::move(savedRegs);
     loadedViews = std::move(savedLoads);
     storedViews = std::move(savedStores);
-    storeSlices = std::move(savedSlices);
     b.setInsertionPoint(roles.elseBlock()->getTerminator());
     if (wsConsumerRegs > wsLaunchRegs)
       NVVM::SetMaxRegisterOp::create(b, loc, wsConsumerRegs,

@@ -99,7 +99,8 @@ const Register registration{{
             // against 2.514 ms). Our reading, not verified: launched early,
             // its few long-lived CTAs go to the SMs chunk_cumsum frees first
             // instead of spreading; bench/results/2026-12-01-plain-launch.md.
-            pdlTunable(0, "off: the forward at Q = 64 14% slower with it on the H200"),
+            pdlTunable(
+                0, "off: the forward at Q = 64 14% slower with it on the H200"),
         },
     // (p block, n block, batch x head)
     .grid = {{"x", 3, "BLOCK_P"},

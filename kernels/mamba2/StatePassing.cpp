@@ -40,8 +40,8 @@ void statePassing(const Config &cfg,
   auto L = dim(acs, 2), H = dim(acs, 1);
   auto bi = bh / H, hi = bh % H;
   walkChunks(states, initStates, finalStates, acs, seqIdx, hasSeqIdx, hasInit,
-             hasFinal, L, bi, hi, pb, nb, Q, BP, BN, int(cfg["prefetch_depth"]),
-             cfg["tma_store"] != 0,
+             hasFinal, L, bi, hi, pb, nb, Q, BP, BN,
+             int(cfg["prefetch_depth"]), cfg["tma_store"] != 0,
              [&](Scalar c, Tile S, const ChunkEnd &end, const Tile &seqPrev) {
                Tile flow = carried(end, seqPrev);
                Tile add = cast<float>(load(
@@ -70,9 +70,6 @@ const Register registration{{
             tunable("num_warps", {1, 2, 4, 8}, 4, "warps per program"),
             tunable("prefetch_registers", {0, 16, 32, 64}, 32,
                     "registers per thread for loads issued chunks ahead"),
-            // 2-4 measured no faster on the H200 (chunk_state +
-            // state_passing at b=1 L=65536 h=80 n=128: 0.664-0.665 ms at 1,
-            // 0.669-0.675 at 2-4; bench/results/2026-11-30-register-prefetch-depth.md).
             // Off: 1-3% slower on the H200 (states 0.462 -> 0.476 ms at
             // b=1 L=65536 h=80 n=64, 1.005 -> 1.020 at Q = 128, 0.751 ->
             // 0.771 at b=4 h=8 n=256; CTA barriers in every chunk for the
@@ -80,15 +77,22 @@ const Register registration{{
             tunable("tma_store", {0, 1}, 0,
                     "the states through shared memory and the TMA (sm_90a "
                     "and later)"),
+            // 2-4 measured no faster on the H200 (chunk_state +
+            // state_passing at b=1 L=65536 h=80 n=128: 0.664-0.665 ms at 1,
+            // 0.669-0.675 at 2-4; bench/results/2026-11-30-register-prefetch-depth.md);
+            // again with the chunk end's Acs loaded as far ahead (no depth
+            // beyond noise at any tuned shape: 2026-12-01-state-scan.md).
             tunable("prefetch_depth", {1, 2, 3, 4}, 1,
                     "chunks ahead the per-chunk states are loaded (within "
                     "prefetch_registers)"),
             // Off: with it, the forward at five shapes on the split path
             // measured 0.9-3.6% slower on the H200 (b=4 L=65536 h=8 n=256:
-            // 1.404 against 1.355 ms). Our reading, not verified: launched early,
-            // its few long-lived CTAs go to the SMs chunk_state frees first
-            // instead of spreading; bench/results/2026-12-01-plain-launch.md.
-            pdlTunable(0, "off: the forward 0.9-3.6% slower with it on the H200"),
+            // 1.404 against 1.355 ms). Our reading, not verified: launched
+            // early, its few long-lived CTAs go to the SMs chunk_state frees
+            // first instead of spreading;
+            // bench/results/2026-12-01-plain-launch.md.
+            pdlTunable(0,
+                       "off: the forward 0.9-3.6% slower with it on the H200"),
         },
     // (p block, n block, batch x head)
     .grid = {{"states", 3, "BLOCK_P"},
