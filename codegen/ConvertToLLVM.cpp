@@ -633,6 +633,7 @@ private:
   /// transpose with ldmatrix.trans, one .x4 per 16 x 16 block.
   LogicalResult emitFragmentLoad(tile::LoadOp op);
   LogicalResult emitStore(tile::StoreOp op);
+  LogicalResult emitCounter(Operation *op);
   LogicalResult emitCumsum(tile::CumsumOp op);
   LogicalResult emitMma(tile::MmaOp op);
   /// tile.mma on the asynchronous tensor cores, which read their operands
@@ -1465,6 +1466,99 @@ LogicalResult KernelEmitter::emitTmaStore(tile::StoreOp op) {
               isa<func::ReturnOp>(op->getNextNode());
   if (!last)
     barrier();
+  return success();
+}
+
+/// tile.signal: a CTA barrier (every thread's writes before it), then thread
+/// 0 releases them at GPU scope and adds to the counter (the release
+/// pattern of a split-K semaphore: barrier, fence, relaxed atomic). TMA
+/// stores, issued by thread 0, are waited for first (writes done, not only
+/// read from shared memory) and ordered before the fence.
+/// tile.wait: thread 0 polls the counter with acquire loads (backing off
+/// with nanosleep) until it reaches the count, then a CTA barrier hands the
+/// acquired writes to every thread, and a proxy fence orders them before
+/// the TMA copies that follow; with no count (<= 0) or the counter out of
+/// bounds, griddepcontrol.wait, the kernel's usual dependency wait.
+LogicalResult KernelEmitter::emitCounter(Operation *op) {
+  auto signal = dyn_cast<tile::SignalOp>(op);
+  auto wait = dyn_cast<tile::WaitOp>(op);
+  if (warpSpecialized || producerMode)
+    return op->emitError() << "is not supported in a warp-specialised kernel "
+                              "(its producer's copies would not wait)";
+  Value viewValue = signal ? signal.getView() : wait.getView();
+  ValueRange indices = signal ? signal.getIndices() : wait.getIndices();
+  Value amount = regs[signal ? signal.getValue() : wait.getExpected()][0];
+  const ViewParts &view = views[viewValue];
+  Value inBounds = arith::ConstantIntOp::create(b, loc, 1, 1);
+  Value offset = i64(0);
+  for (auto [d, index] : llvm::enumerate(indices)) {
+    Value i = arith::ExtSIOp::create(b, loc, b.getI64Type(), regs[index][0]);
+    Value ok = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, i, i64(0)),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i,
+                              view.sizes[d]));
+    inBounds = arith::AndIOp::create(b, loc, inBounds, ok);
+    offset = arith::AddIOp::create(
+        b, loc, offset, arith::MulIOp::create(b, loc, i, view.strides[d]));
+  }
+  Value address = LLVM::GEPOp::create(b, loc, view.ptr.getType(),
+                                      b.getI32Type(), view.ptr,
+                                      ValueRange{offset});
+  if (signal) {
+    bool tmaStores = false;
+    kernel.walk([&](tile::StoreOp store) {
+      tmaStores |= tmaOf.count(store.getOperation()) > 0;
+    });
+    if (tmaStores)
+      onlyWhere(isZero(tid), [&] {
+        NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0),
+                                             UnitAttr());
+        NVVM::FenceProxyOp::create(b, loc, NVVM::ProxyKind::async_global,
+                                   NVVM::SharedSpaceAttr());
+      });
+    barrier();
+    onlyWhere(arith::AndIOp::create(b, loc, isZero(tid), inBounds), [&] {
+      LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::release, "device");
+      LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::add, address,
+                                amount, LLVM::AtomicOrdering::monotonic,
+                                "device");
+    });
+    return success();
+  }
+  Value counted = arith::AndIOp::create(
+      b, loc, inBounds,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, amount,
+                            i32(0)));
+  ifElse(
+      counted, {},
+      [&]() -> SmallVector<Value> {
+        onlyWhere(isZero(tid), [&] {
+          auto poll = scf::WhileOp::create(b, loc, TypeRange{}, ValueRange{});
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToEnd(b.createBlock(&poll.getBefore()));
+          Value have = LLVM::LoadOp::create(
+              b, loc, b.getI32Type(), address, /*alignment=*/4,
+              /*isVolatile=*/false, /*isNonTemporal=*/false,
+              /*isInvariant=*/false, /*isInvariantGroup=*/false,
+              LLVM::AtomicOrdering::acquire, "device");
+          Value below = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::slt, have, amount);
+          scf::ConditionOp::create(b, loc, below, ValueRange{});
+          b.setInsertionPointToEnd(b.createBlock(&poll.getAfter()));
+          NVVM::NanosleepOp::create(b, loc, i32(64));
+          scf::YieldOp::create(b, loc);
+        });
+        barrier();
+        NVVM::FenceProxyOp::create(b, loc, NVVM::ProxyKind::async_global,
+                                   NVVM::SharedSpaceAttr());
+        return {};
+      },
+      [&]() -> SmallVector<Value> {
+        NVVM::GriddepcontrolOp::create(b, loc,
+                                       NVVM::GridDepActionKind::wait);
+        return {};
+      });
   return success();
 }
 
@@ -4825,6 +4919,8 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
   }
   if (auto store = dyn_cast<tile::StoreOp>(op))
     return emitStore(store);
+  if (isa<tile::SignalOp, tile::WaitOp>(op))
+    return emitCounter(&op);
   if (auto pid = dyn_cast<tile::ProgramIdOp>(op)) {
     Type t = b.getI32Type();
     Value v = pid.getDim() == 0   ? Value(NVVM::BlockIdXOp::create(b, loc, t))
@@ -5221,7 +5317,23 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
   if (roles)
     b.setInsertionPointAfter(roles);
   LLVM::ReturnOp::create(b, loc, ValueRange{});
-  if (IntegerAttr pdl = kernelHint("pdl"); pdl && pdl.getInt()) {
+  // A kernel that signals lets the next one launch as soon as its programs
+  // have started (after its own dependency wait, when it has one: the next
+  // kernel then finds every kernel before this one complete); one that
+  // waits on a counter has its dependency point there (tile.wait), not at
+  // its start.
+  bool signals = false, waits = false;
+  kernel.walk([&](Operation *op) {
+    signals |= isa<tile::SignalOp>(op);
+    waits |= isa<tile::WaitOp>(op);
+  });
+  IntegerAttr pdl = kernelHint("pdl");
+  if (signals && !(pdl && pdl.getInt())) {
+    b.setInsertionPointAfter(setupEnd);
+    NVVM::GriddepcontrolOp::create(
+        b, loc, NVVM::GridDepActionKind::launch_dependents);
+  }
+  if (pdl && pdl.getInt()) {
     // Programmatic dependent launch: after the setup below (mbarriers,
     // tensor memory: inserted before this), let the next kernel in the
     // stream launch once every CTA of this one has started (it waits in
@@ -5229,9 +5341,14 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
     // memory visible, before the body touches global memory. Launched
     // without the attribute, the wait returns at once.
     b.setInsertionPointAfter(setupEnd);
-    NVVM::GriddepcontrolOp::create(
-        b, loc, NVVM::GridDepActionKind::launch_dependents);
-    NVVM::GriddepcontrolOp::create(b, loc, NVVM::GridDepActionKind::wait);
+    if (!signals)
+      NVVM::GriddepcontrolOp::create(
+          b, loc, NVVM::GridDepActionKind::launch_dependents);
+    if (!waits)
+      NVVM::GriddepcontrolOp::create(b, loc, NVVM::GridDepActionKind::wait);
+    if (signals)
+      NVVM::GriddepcontrolOp::create(
+          b, loc, NVVM::GridDepActionKind::launch_dependents);
     usesPdl = true;
   }
   if (tmemColumns) {

@@ -778,6 +778,30 @@ void storeImpl(const Handle &view, ViewInfo info,
       options.tma ? builder().getBoolAttr(true) : BoolAttr());
 }
 
+void signalImpl(const Handle &counters, int rank,
+                const std::vector<ScalarArg> &index, const ScalarArg &value,
+                bool wait, Loc loc) {
+  if (counters.poisoned())
+    return;
+  const char *name = wait ? "wait_until()" : "signal()";
+  if (static_cast<int>(index.size()) != rank) {
+    tracer().error(loc) << name << " takes one element index per dimension "
+                        << "of the counters' view (" << rank << "), got "
+                        << index.size();
+    return;
+  }
+  SmallVector<Value> indices;
+  if (!indexValues(index, indices))
+    return;
+  Value amount = indexValue(value, wait ? "the expected count" : "the amount");
+  if (!amount)
+    return;
+  if (wait)
+    tracer().create<tile::WaitOp>(loc, val(counters), indices, amount);
+  else
+    tracer().create<tile::SignalOp>(loc, val(counters), indices, amount);
+}
+
 //===----------------------------------------------------------------------===//
 // Tile operations
 //===----------------------------------------------------------------------===//

@@ -408,6 +408,32 @@ void store(const View<T, R, F> &view, std::vector<ScalarArg> index,
   storeImpl(view, {dtypeOf<T>(), R}, index, value, options, loc);
 }
 
+void signalImpl(const Handle &counters, int rank,
+                const std::vector<ScalarArg> &index, const ScalarArg &value,
+                bool wait, Loc loc);
+
+/// Adds `value` to the counter at element index `index` of `counters` once
+/// every global-memory write this program made before it is visible at GPU
+/// scope (tile.signal): a kernel launched after this one in the stream that
+/// waits for the counter (wait_until) may read those writes while this one
+/// still runs.
+template <int R, unsigned F>
+void signal(const View<int32_t, R, F> &counters, std::vector<ScalarArg> index,
+            ScalarArg value = 1, Loc loc = Loc::current()) {
+  signalImpl(counters, R, index, value, /*wait=*/false, loc);
+}
+
+/// The kernel's dependency point (tile.wait): waits until the counter at
+/// element index `index` of `counters` is at least `expected` (> 0), or for
+/// the kernels before this one to complete (`expected` <= 0). First in the
+/// kernel, before any load or store, outside loops and branches.
+template <int R, unsigned F>
+void wait_until(const View<int32_t, R, F> &counters,
+                std::vector<ScalarArg> index, ScalarArg expected,
+                Loc loc = Loc::current()) {
+  signalImpl(counters, R, index, expected, /*wait=*/true, loc);
+}
+
 //===----------------------------------------------------------------------===//
 // Tile operations
 //===----------------------------------------------------------------------===//

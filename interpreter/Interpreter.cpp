@@ -181,6 +181,7 @@ private:
   bool step(Operation &op);
   bool elementwise(Operation &op);
   bool memory(Operation &op);
+  bool counter(Operation &op);
 };
 
 /// Linear offset of view coordinates, or nullopt when outside the view.
@@ -251,6 +252,39 @@ bool Program::memory(Operation &op) {
            if (offset)
              writeElement(view, *offset, value, k);
          });
+  return true;
+}
+
+/// tile.signal and tile.wait. Kernels run one after another here, and the
+/// programs of a kernel in turn: a count a wait asks for must already be
+/// there (nothing later could raise it).
+bool Program::counter(Operation &op) {
+  auto signal = dyn_cast<tile::SignalOp>(op);
+  auto wait = dyn_cast<tile::WaitOp>(op);
+  Value viewValue = signal ? signal.getView() : wait.getView();
+  ValueRange indices = signal ? signal.getIndices() : wait.getIndices();
+  const ViewArg &view = views[get(viewValue).viewIndex];
+  std::vector<int64_t> coord;
+  for (Value i : indices)
+    coord.push_back(get(i).i[0]);
+  std::optional<int64_t> offset = viewOffset(view, coord);
+  int64_t amount = get(signal ? signal.getValue() : wait.getExpected()).i[0];
+  if (signal) {
+    if (offset) {
+      RtValue sum = makeValue(IntegerType::get(op.getContext(), 32));
+      setI(sum, 0, readInt(view, *offset) + amount);
+      writeElement(view, *offset, sum, 0);
+    }
+    return true;
+  }
+  if (amount <= 0 || !offset)
+    return true; // (the kernels before are complete)
+  int64_t have = readInt(view, *offset);
+  if (have < amount)
+    return fail(&op, "waits for a count of " + llvm::Twine(amount) +
+                         " that is " + llvm::Twine(have) +
+                         ", and no later program or kernel runs before it "
+                         "here (the interpreter runs them in turn)");
   return true;
 }
 
@@ -500,6 +534,8 @@ bool Program::elementwise(Operation &op) {
 bool Program::step(Operation &op) {
   if (isa<tile::LoadOp, tile::StoreOp>(op))
     return memory(op);
+  if (isa<tile::SignalOp, tile::WaitOp>(op))
+    return counter(op);
   if (auto pid = dyn_cast<tile::ProgramIdOp>(op)) {
     RtValue v = makeValue(pid.getType());
     setI(v, 0, this->pid[pid.getDim()]);

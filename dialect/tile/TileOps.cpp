@@ -204,6 +204,58 @@ LogicalResult StoreOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// tile.signal, tile.wait
+//===----------------------------------------------------------------------===//
+
+/// A counter: a 32-bit integer element of `view`, one index per dimension.
+static LogicalResult verifyCounter(Operation *op, Type viewType,
+                                   size_t numIndices) {
+  auto view = cast<ViewType>(viewType);
+  if (!view.getElementType().isInteger(32))
+    return op->emitOpError()
+           << "counts in a view of 32-bit integers, got elements of type "
+           << view.getElementType();
+  if (static_cast<int64_t>(numIndices) != view.getRank())
+    return op->emitOpError() << "takes one index per view dimension ("
+                             << view.getRank() << "), got " << numIndices;
+  return success();
+}
+
+LogicalResult SignalOp::verify() {
+  return verifyCounter(*this, getView().getType(), getIndices().size());
+}
+
+LogicalResult WaitOp::verify() {
+  if (failed(verifyCounter(*this, getView().getType(), getIndices().size())))
+    return failure();
+  // The kernel's dependency point: in the kernel's body itself (or the
+  // loop over programs tilegpu-persistent-grid wraps it in), so that it
+  // always runs, and before every other access to memory.
+  Operation *parent = (*this)->getParentOp();
+  if (parent && parent->hasAttr("tilegpu.program_loop"))
+    parent = parent->getParentOp();
+  if (!parent || !parent->hasTrait<OpTrait::IsIsolatedFromAbove>())
+    return emitOpError() << "must be in the kernel's body itself, not in a "
+                            "loop or branch: it is the kernel's dependency "
+                            "point";
+  Operation *first = nullptr;
+  parent->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (!isa<LoadOp, StoreOp, SignalOp, WaitOp>(op))
+      return WalkResult::advance();
+    first = op;
+    return WalkResult::interrupt();
+  });
+  if (first != getOperation())
+    return emitOpError()
+               .append("must come before every load, store, signal and "
+                       "wait of the kernel (it is the kernel's dependency "
+                       "point)")
+               .attachNote(first->getLoc())
+           << "this one comes first";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // tile.mma
 //===----------------------------------------------------------------------===//
 

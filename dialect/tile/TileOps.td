@@ -150,6 +150,63 @@ def Tile_StoreOp : Tile_Op<"store", [MemoryEffects<[MemWrite]>]> {
   let hasVerifier = 1;
 }
 
+def Tile_SignalOp : Tile_Op<"signal", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "release the program's writes: add to a counter in memory";
+  let description = [{
+    Once every global-memory write the program made before it is visible at
+    GPU scope, adds `value` to the 32-bit integer at element index `indices`
+    of `view` (one index per dimension; out of bounds: nothing is added). A
+    kernel launched after this one in the stream that waits for the counter
+    with `tile.wait` may then read those writes while this kernel still runs.
+
+    A kernel with a `tile.signal` lets the next kernel in the stream launch
+    (programmatic dependent launch) as soon as all its programs have started,
+    and, launched programmatically itself, only after its own wait for the
+    kernels before it: a kernel that starts early on its signals finds every
+    kernel before the signalling one complete.
+
+    ```mlir
+    tile.signal %flags[%b, %h], %one : !tile.view<?x?xi32>
+    ```
+  }];
+  let arguments = (ins Tile_ViewType:$view, Variadic<Tile_Index>:$indices,
+                   Tile_Index:$value);
+  let assemblyFormat = [{
+    $view `[` $indices `]` `,` $value attr-dict `:` qualified(type($view))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_WaitOp : Tile_Op<"wait", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "wait until a counter another kernel signals reaches a value";
+  let description = [{
+    The kernel's dependency point. With `expected` > 0, waits until the
+    32-bit integer at element index `indices` of `view` is at least
+    `expected`; the writes the `tile.signal`s that brought it there released
+    are then visible to the whole program. With `expected` <= 0, or the index
+    out of bounds, it waits instead for the kernels before this one in the
+    stream to complete, as a programmatically launched kernel does at its
+    start.
+
+    A kernel with a `tile.wait` does not wait at its start: the op must come
+    first in the kernel's body, before any load, store or signal (scalar
+    arithmetic, program ids and view sizes may precede it), and at most once.
+    It is meant for a kernel that a signalling kernel lets launch early
+    (`tile.signal`), whose programs each need only part of that kernel's
+    output.
+
+    ```mlir
+    tile.wait %flags[%b, %h], %expected : !tile.view<?x?xi32>
+    ```
+  }];
+  let arguments = (ins Tile_ViewType:$view, Variadic<Tile_Index>:$indices,
+                   Tile_Index:$expected);
+  let assemblyFormat = [{
+    $view `[` $indices `]` `,` $expected attr-dict `:` qualified(type($view))
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Tensor cores
 //===----------------------------------------------------------------------===//

@@ -201,3 +201,42 @@ TEST(Interpreter, RejectsBadArguments) {
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Counters: tile.signal and tile.wait
+//===----------------------------------------------------------------------===//
+
+// Program i waits for counts[0] >= need, then adds i + 1 to counts[1 + i]
+// (the last program's index falls outside: nothing is added).
+void counterKernel(const Config &, View<int32_t, 1> counts, I32 need) {
+  auto i = program_id(0);
+  wait_until(counts, {0}, need);
+  signal(counts, {i + 1}, i + 1);
+}
+
+TEST(Interpreter, SignalAddsAndWaitChecksTheCount) {
+  auto t = trace(context(), counterKernel, {"counts", "need"},
+                 Config(std::map<std::string, int64_t>{}));
+  ASSERT_TRUE(t.module) << t.allDiagnostics();
+  std::mt19937 rng(freshSeed());
+  const int64_t programs = 5, size = programs; // counts[1..4] + one outside
+  std::vector<int32_t> counts(size), before(size);
+  for (int32_t &c : counts)
+    c = static_cast<int32_t>(rng() % 1000);
+  counts[0] = 7;
+  before = counts;
+  interp::ViewArg v =
+      interp::contiguousView(counts.data(), DType::i32, {size});
+  // Reached (7 >= 7), and no count (<= 0): both run every program.
+  for (int64_t need : {int64_t(7), int64_t(0), int64_t(-3)}) {
+    ASSERT_EQ(interp::run(t.kernel(), {programs, 1, 1}, {v, need}), "")
+        << "need " << need;
+  }
+  for (int64_t i = 0; i + 1 < size; ++i)
+    EXPECT_EQ(counts[i + 1], before[i + 1] + 3 * (i + 1)) << "counter " << i;
+  EXPECT_EQ(counts[0], 7);
+  // Not reached: nothing later could raise it.
+  std::string err = interp::run(t.kernel(), {1, 1, 1}, {v, int64_t(8)});
+  EXPECT_NE(err.find("waits for a count of 8 that is 7"), std::string::npos)
+      << err;
+}

@@ -1,0 +1,67 @@
+// RUN: tessel-opt %s -split-input-file --tilegpu-assign-layouts --tilegpu-insert-tma --convert-tilegpu-to-llvm | FileCheck %s
+
+// A kernel that signals (pdl = 1): it waits for its predecessors first and
+// only then lets its dependents launch (they may start before it ends, and
+// find every kernel before it complete). The signal: a CTA barrier after the
+// store, then thread 0 releases at GPU scope and adds to the counter.
+// CHECK-LABEL: llvm.func @signals
+// CHECK: nvvm.griddepcontrol wait
+// CHECK-NEXT: nvvm.griddepcontrol launch_dependents
+// CHECK: llvm.store
+// CHECK: nvvm.barrier0
+// CHECK: llvm.fence syncscope("device") release
+// CHECK-NEXT: llvm.atomicrmw add {{.*}} syncscope("device") monotonic
+module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
+  func.func @signals(%x: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>, %flags: !tile.view<?xi32>) attributes {tile.hints = #tile.hints<{default = {pdl = 1}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %t = tile.load %x[%c0, %c0] : !tile.view<?x?xf32> -> tensor<32x32xf32>
+    tile.store %t, %y[%c0, %c0] : tensor<32x32xf32>, !tile.view<?x?xf32>
+    tile.signal %flags[%c0], %c1 : !tile.view<?xi32>
+    return
+  }
+}
+
+// -----
+
+// Launched plainly (no pdl hint), a signalling kernel still lets its
+// dependents launch early; it has no wait of its own.
+// CHECK-LABEL: llvm.func @signals_plain
+// CHECK-NOT: nvvm.griddepcontrol wait
+// CHECK: nvvm.griddepcontrol launch_dependents
+// CHECK-NOT: nvvm.griddepcontrol
+module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
+  func.func @signals_plain(%y: !tile.view<?x?xf32>, %flags: !tile.view<?xi32>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<32x32xf32>
+    tile.store %z, %y[%c0, %c0] : tensor<32x32xf32>, !tile.view<?x?xf32>
+    tile.signal %flags[%c0], %c1 : !tile.view<?xi32>
+    return
+  }
+}
+
+// -----
+
+// A kernel that waits on a counter (pdl = 1) lets its dependents launch but
+// does not wait at its start: with a count, thread 0 polls with acquire
+// loads (nanosleep between), a barrier and a proxy fence follow; without
+// one, griddepcontrol.wait. The load of x comes after both.
+// CHECK-LABEL: llvm.func @waits
+// CHECK: nvvm.griddepcontrol launch_dependents
+// CHECK-NOT: nvvm.griddepcontrol wait
+// CHECK: llvm.load {{.*}} atomic syncscope("device") acquire
+// CHECK: nvvm.nanosleep
+// CHECK: nvvm.barrier0
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.global>}
+// CHECK: nvvm.griddepcontrol wait
+// CHECK: llvm.load {{.*}} : !llvm.ptr<1> -> vector
+module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
+  func.func @waits(%x: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>, %flags: !tile.view<?xi32>, %count: i32) attributes {tile.hints = #tile.hints<{default = {pdl = 1}}>} {
+    %c0 = arith.constant 0 : i32
+    tile.wait %flags[%c0], %count : !tile.view<?xi32>
+    %t = tile.load %x[%c0, %c0] : !tile.view<?x?xf32> -> tensor<32x32xf32>
+    tile.store %t, %y[%c0, %c0] : tensor<32x32xf32>, !tile.view<?x?xf32>
+    return
+  }
+}

@@ -1,0 +1,39 @@
+// RUN: tessel-opt %s -split-input-file -verify-diagnostics
+
+func.func @counter_not_i32(%f: !tile.view<?xf32>) {
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.signal' op counts in a view of 32-bit integers, got elements of type 'f32'}}
+  tile.signal %f[%c0], %c0 : !tile.view<?xf32>
+  return
+}
+
+// -----
+
+func.func @index_count(%f: !tile.view<?x?xi32>) {
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.wait' op takes one index per view dimension (2), got 1}}
+  tile.wait %f[%c0], %c0 : !tile.view<?x?xi32>
+  return
+}
+
+// -----
+
+func.func @wait_after_load(%x: !tile.view<?xf32>, %f: !tile.view<?xi32>) {
+  %c0 = arith.constant 0 : i32
+  // expected-note @below {{this one comes first}}
+  %t = tile.load %x[%c0] : !tile.view<?xf32> -> tensor<32xf32>
+  // expected-error @below {{'tile.wait' op must come before every load, store, signal and wait of the kernel}}
+  tile.wait %f[%c0], %c0 : !tile.view<?xi32>
+  return
+}
+
+// -----
+
+func.func @wait_in_branch(%f: !tile.view<?xi32>, %c: i1) {
+  %c0 = arith.constant 0 : i32
+  scf.if %c {
+    // expected-error @below {{'tile.wait' op must be in the kernel's body itself, not in a loop or branch}}
+    tile.wait %f[%c0], %c0 : !tile.view<?xi32>
+  }
+  return
+}
