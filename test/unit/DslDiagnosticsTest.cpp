@@ -210,3 +210,36 @@ TEST(DslRegistry, CountsConfigurationsAsTheFullListDoes) {
   def.check = nullptr;
   EXPECT_EQ(countConfigs(def), size_t(3 * 2 * 4 * 3 * 2));
 }
+
+int signalLine = 0;
+void badCounters(const Config &, View<float, 1> x, View<int32_t, 2> flags) {
+  Tile t = load(x, {0}, {32});
+  signalLine = __LINE__ + 1;
+  signal(flags, {0}, 1);
+  store(x, {0}, t);
+}
+
+TEST(DslDiagnostics, SignalIndexCountIsReportedAtItsLine) {
+  auto t = trace(context(), badCounters, {"x", "flags"});
+  ASSERT_FALSE(t.module) << "tracing should have failed";
+  std::string d = t.allDiagnostics();
+  EXPECT_NE(d.find(at(signalLine)), std::string::npos) << d;
+  EXPECT_NE(d.find("one element index per dimension"), std::string::npos)
+      << d;
+}
+
+int waitLine = 0;
+void waitAfterLoad(const Config &, View<float, 1> x, View<int32_t, 1> flags) {
+  Tile t = load(x, {0}, {32});
+  waitLine = __LINE__ + 1;
+  wait_until(flags, {0}, 1);
+  store(x, {0}, t);
+}
+
+TEST(DslDiagnostics, WaitAfterALoadIsReportedAtItsLine) {
+  auto t = trace(context(), waitAfterLoad, {"x", "flags"});
+  ASSERT_FALSE(t.module) << "tracing should have failed";
+  std::string d = t.allDiagnostics();
+  EXPECT_NE(d.find(at(waitLine)), std::string::npos) << d;
+  EXPECT_NE(d.find("must come before every load"), std::string::npos) << d;
+}
