@@ -339,7 +339,12 @@ def main():
                          "of the tree may carry a stale .git)")
     ap.add_argument("--shape", action="append", default=[], metavar="b,L,h,n,g,Q",
                     help="only this shape of the table (repeatable)")
+    ap.add_argument("--tunables", action="append", default=[], metavar="KERNEL:NAME=V,...",
+                    help="force a kernel's tunables (tessel_mamba2_set_tunables; repeatable)")
     args = ap.parse_args()
+    for forced in args.tunables:
+        kernel, _, text = forced.partition(":")
+        tm.set_tunables(kernel, text)
     only = [tuple(int(v) for v in s.split(",")) for s in args.shape]
     if any(len(o) != 6 for o in only):
         ap.error("--shape takes six integers: b,L,h,n,g,Q")

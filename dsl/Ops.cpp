@@ -780,7 +780,7 @@ void storeImpl(const Handle &view, ViewInfo info,
 
 void signalImpl(const Handle &counters, int rank,
                 const std::vector<ScalarArg> &index, const ScalarArg &value,
-                bool wait, Loc loc) {
+                bool wait, bool earlyLoads, Loc loc) {
   if (counters.poisoned())
     return;
   const char *name = wait ? "wait_until()" : "signal()";
@@ -797,7 +797,8 @@ void signalImpl(const Handle &counters, int rank,
   if (!amount)
     return;
   if (wait)
-    tracer().create<tile::WaitOp>(loc, val(counters), indices, amount);
+    tracer().create<tile::WaitOp>(loc, val(counters), indices, amount,
+                                  earlyLoads);
   else
     tracer().create<tile::SignalOp>(loc, val(counters), indices, amount);
 }

@@ -410,7 +410,7 @@ void store(const View<T, R, F> &view, std::vector<ScalarArg> index,
 
 void signalImpl(const Handle &counters, int rank,
                 const std::vector<ScalarArg> &index, const ScalarArg &value,
-                bool wait, Loc loc);
+                bool wait, bool earlyLoads, Loc loc);
 
 /// Adds `value` to the counter at element index `index` of `counters` once
 /// every global-memory write this program made before it is visible at GPU
@@ -420,18 +420,28 @@ void signalImpl(const Handle &counters, int rank,
 template <int R, unsigned F>
 void signal(const View<int32_t, R, F> &counters, std::vector<ScalarArg> index,
             ScalarArg value = 1, Loc loc = Loc::current()) {
-  signalImpl(counters, R, index, value, /*wait=*/false, loc);
+  signalImpl(counters, R, index, value, /*wait=*/false, false, loc);
 }
+
+/// How wait_until may be placed.
+struct WaitOptions {
+  /// Loads may come before it, their latency overlapping the wait's. They
+  /// must read only what the kernels before the signalling kernel wrote
+  /// (complete when it lets this kernel launch): the author's promise.
+  bool early_loads = false;
+};
 
 /// The kernel's dependency point (tile.wait): waits until the counter at
 /// element index `index` of `counters` is at least `expected` (> 0), or for
 /// the kernels before this one to complete (`expected` <= 0). First in the
-/// kernel, before any load or store, outside loops and branches.
+/// kernel, before any load or store (any store with `early_loads`), outside
+/// loops and branches.
 template <int R, unsigned F>
 void wait_until(const View<int32_t, R, F> &counters,
                 std::vector<ScalarArg> index, ScalarArg expected,
-                Loc loc = Loc::current()) {
-  signalImpl(counters, R, index, expected, /*wait=*/true, loc);
+                WaitOptions options = {}, Loc loc = Loc::current()) {
+  signalImpl(counters, R, index, expected, /*wait=*/true,
+             options.early_loads, loc);
 }
 
 //===----------------------------------------------------------------------===//

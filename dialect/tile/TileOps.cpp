@@ -238,18 +238,25 @@ LogicalResult WaitOp::verify() {
     return emitOpError() << "must be in the kernel's body itself, not in a "
                             "loop or branch: it is the kernel's dependency "
                             "point";
+  // (With early_loads, loads may precede it: the author's promise that they
+  // read only what was complete before the signalling kernel started.)
   Operation *first = nullptr;
   parent->walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (!isa<LoadOp, StoreOp, SignalOp, WaitOp>(op))
+    if (!isa<LoadOp, StoreOp, SignalOp, WaitOp>(op) ||
+        (getEarlyLoads() && isa<LoadOp>(op)))
       return WalkResult::advance();
     first = op;
     return WalkResult::interrupt();
   });
   if (first != getOperation())
     return emitOpError()
-               .append("must come before every load, store, signal and "
-                       "wait of the kernel (it is the kernel's dependency "
-                       "point)")
+               .append(getEarlyLoads()
+                           ? "must come before every store, signal and wait "
+                             "of the kernel (it is the kernel's dependency "
+                             "point; early_loads lets only loads precede it)"
+                           : "must come before every load, store, signal and "
+                             "wait of the kernel (it is the kernel's "
+                             "dependency point)")
                .attachNote(first->getLoc())
            << "this one comes first";
   return success();

@@ -163,7 +163,10 @@ def Tile_SignalOp : Tile_Op<"signal", [MemoryEffects<[MemRead, MemWrite]>]> {
     (programmatic dependent launch) as soon as all its programs have started,
     and, launched programmatically itself, only after its own wait for the
     kernels before it: a kernel that starts early on its signals finds every
-    kernel before the signalling one complete.
+    kernel before the signalling one complete. The overlap needs the
+    signalling kernel launched programmatically itself (`pdl` = 1): on the
+    H200 a plainly launched kernel's trigger did not let the next one start
+    before it ended (bench/results/2026-12-02-overlap-wired.md).
 
     ```mlir
     tile.signal %flags[%b, %h], %one : !tile.view<?x?xi32>
@@ -195,12 +198,18 @@ def Tile_WaitOp : Tile_Op<"wait", [MemoryEffects<[MemRead, MemWrite]>]> {
     (`tile.signal`), whose programs each need only part of that kernel's
     output.
 
+    With `early_loads`, loads may come before it (still no store, signal or
+    other wait): their latency then overlaps the wait's. They must read only
+    what the kernels before the signalling kernel wrote, which are complete
+    when it lets this one launch; that is the author's promise, not checked.
+
     ```mlir
     tile.wait %flags[%b, %h], %expected : !tile.view<?x?xi32>
+    tile.wait %flags[%b, %h], %expected {early_loads} : !tile.view<?x?xi32>
     ```
   }];
   let arguments = (ins Tile_ViewType:$view, Variadic<Tile_Index>:$indices,
-                   Tile_Index:$expected);
+                   Tile_Index:$expected, UnitAttr:$early_loads);
   let assemblyFormat = [{
     $view `[` $indices `]` `,` $expected attr-dict `:` qualified(type($view))
   }];

@@ -65,3 +65,22 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
     return
   }
 }
+
+// -----
+
+// early_loads: the load of x placed before the wait stays before the poll
+// (its latency overlaps the wait's); the store comes after it.
+// CHECK-LABEL: llvm.func @waits_after_load
+// CHECK: llvm.load {{.*}} : !llvm.ptr<1> -> vector
+// CHECK: llvm.load {{.*}} atomic syncscope("device") acquire
+// CHECK: nvvm.barrier0
+// CHECK: llvm.store
+module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
+  func.func @waits_after_load(%x: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>, %flags: !tile.view<?xi32>, %count: i32) attributes {tile.hints = #tile.hints<{default = {pdl = 1}}>} {
+    %c0 = arith.constant 0 : i32
+    %t = tile.load %x[%c0, %c0] : !tile.view<?x?xf32> -> tensor<32x32xf32>
+    tile.wait %flags[%c0], %count {early_loads} : !tile.view<?xi32>
+    tile.store %t, %y[%c0, %c0] : tensor<32x32xf32>, !tile.view<?x?xf32>
+    return
+  }
+}

@@ -37,3 +37,26 @@ func.func @wait_in_branch(%f: !tile.view<?xi32>, %c: i1) {
   }
   return
 }
+
+// -----
+
+// early_loads: loads may come before the wait (no diagnostic here)...
+func.func @early_load_ok(%x: !tile.view<?xf32>, %f: !tile.view<?xi32>) {
+  %c0 = arith.constant 0 : i32
+  %t = tile.load %x[%c0] : !tile.view<?xf32> -> tensor<32xf32>
+  tile.wait %f[%c0], %c0 {early_loads} : !tile.view<?xi32>
+  return
+}
+
+// -----
+
+// ...but a store still may not.
+func.func @early_loads_store_first(%x: !tile.view<?xf32>, %f: !tile.view<?xi32>) {
+  %c0 = arith.constant 0 : i32
+  %t = tile.load %x[%c0] : !tile.view<?xf32> -> tensor<32xf32>
+  // expected-note @below {{this one comes first}}
+  tile.store %t, %x[%c0] : tensor<32xf32>, !tile.view<?xf32>
+  // expected-error @below {{'tile.wait' op must come before every store, signal and wait of the kernel (it is the kernel's dependency point; early_loads lets only loads precede it)}}
+  tile.wait %f[%c0], %c0 {early_loads} : !tile.view<?xi32>
+  return
+}

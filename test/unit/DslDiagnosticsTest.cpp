@@ -243,3 +243,34 @@ TEST(DslDiagnostics, WaitAfterALoadIsReportedAtItsLine) {
   EXPECT_NE(d.find(at(waitLine)), std::string::npos) << d;
   EXPECT_NE(d.find("must come before every load"), std::string::npos) << d;
 }
+
+// With early_loads the same kernel traces; a store before the wait is still
+// reported at the wait's line.
+void waitAfterEarlyLoad(const Config &, View<float, 1> x,
+                        View<int32_t, 1> flags) {
+  Tile t = load(x, {0}, {32});
+  wait_until(flags, {0}, 1, {.early_loads = true});
+  store(x, {0}, t);
+}
+
+TEST(DslDiagnostics, WaitWithEarlyLoadsMayFollowALoad) {
+  auto t = trace(context(), waitAfterEarlyLoad, {"x", "flags"});
+  EXPECT_TRUE(t.module) << t.allDiagnostics();
+}
+
+void waitAfterStore(const Config &, View<float, 1> x, View<int32_t, 1> flags) {
+  Tile t = load(x, {0}, {32});
+  store(x, {0}, t);
+  waitLine = __LINE__ + 1;
+  wait_until(flags, {0}, 1, {.early_loads = true});
+}
+
+TEST(DslDiagnostics, WaitWithEarlyLoadsAfterAStoreIsReportedAtItsLine) {
+  auto t = trace(context(), waitAfterStore, {"x", "flags"});
+  ASSERT_FALSE(t.module) << "tracing should have failed";
+  std::string d = t.allDiagnostics();
+  EXPECT_NE(d.find(at(waitLine)), std::string::npos) << d;
+  EXPECT_NE(d.find("early_loads lets only loads precede it"),
+            std::string::npos)
+      << d;
+}
