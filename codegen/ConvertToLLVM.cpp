@@ -5317,22 +5317,18 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
   if (roles)
     b.setInsertionPointAfter(roles);
   LLVM::ReturnOp::create(b, loc, ValueRange{});
-  // A kernel that signals lets the next one launch as soon as its programs
-  // have started (after its own dependency wait, when it has one: the next
-  // kernel then finds every kernel before this one complete); one that
-  // waits on a counter has its dependency point there (tile.wait), not at
-  // its start.
+  // A kernel that signals lets the next one launch only after its own
+  // dependency wait (the next kernel then finds every kernel before this one
+  // complete); one that waits on a counter has its dependency point there
+  // (tile.wait), not at its start. Launched plainly (no pdl), a kernel's
+  // trigger did not let the next one start before it ended on the H200
+  // (bench/results/2026-12-02-overlap-wired.md), so none is emitted then.
   bool signals = false, waits = false;
   kernel.walk([&](Operation *op) {
     signals |= isa<tile::SignalOp>(op);
     waits |= isa<tile::WaitOp>(op);
   });
   IntegerAttr pdl = kernelHint("pdl");
-  if (signals && !(pdl && pdl.getInt())) {
-    b.setInsertionPointAfter(setupEnd);
-    NVVM::GriddepcontrolOp::create(
-        b, loc, NVVM::GridDepActionKind::launch_dependents);
-  }
   if (pdl && pdl.getInt()) {
     // Programmatic dependent launch: after the setup below (mbarriers,
     // tensor memory: inserted before this), let the next kernel in the

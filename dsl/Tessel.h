@@ -420,7 +420,8 @@ void signalImpl(const Handle &counters, int rank,
 template <int R, unsigned F>
 void signal(const View<int32_t, R, F> &counters, std::vector<ScalarArg> index,
             ScalarArg value = 1, Loc loc = Loc::current()) {
-  signalImpl(counters, R, index, value, /*wait=*/false, false, loc);
+  signalImpl(counters, R, index, value, /*wait=*/false, /*earlyLoads=*/false,
+             loc);
 }
 
 /// How wait_until may be placed.

@@ -159,14 +159,13 @@ def Tile_SignalOp : Tile_Op<"signal", [MemoryEffects<[MemRead, MemWrite]>]> {
     kernel launched after this one in the stream that waits for the counter
     with `tile.wait` may then read those writes while this kernel still runs.
 
-    A kernel with a `tile.signal` lets the next kernel in the stream launch
-    (programmatic dependent launch) as soon as all its programs have started,
-    and, launched programmatically itself, only after its own wait for the
+    Launched programmatically (`pdl` = 1), a kernel with a `tile.signal`
+    lets the next kernel in the stream launch (programmatic dependent
+    launch) as soon as all its programs have passed its own wait for the
     kernels before it: a kernel that starts early on its signals finds every
-    kernel before the signalling one complete. The overlap needs the
-    signalling kernel launched programmatically itself (`pdl` = 1): on the
-    H200 a plainly launched kernel's trigger did not let the next one start
-    before it ended (bench/results/2026-12-02-overlap-wired.md).
+    kernel before the signalling one complete. Launched plainly it does not:
+    on the H200 a plainly launched kernel's trigger did not let the next one
+    start before it ended (bench/results/2026-12-02-overlap-wired.md).
 
     ```mlir
     tile.signal %flags[%b, %h], %one : !tile.view<?x?xi32>
