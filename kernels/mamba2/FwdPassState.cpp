@@ -55,7 +55,7 @@ void fwdPassState(const Config &cfg,
   walkChunks(states, initStates, finalStates, acs, seqIdx, hasSeqIdx, hasInit,
              hasFinal, L, bi, hi, pb, nb, Q, BP, BN, 0, false,
              [&](Scalar c, Tile S, const ChunkEnd &end, const Tile &seqPrev) {
-               S = S * reshape(carried(end, seqPrev), {1, 1});
+               S = S * reshape(carried(end, seqPrev, hasSeqIdx), {1, 1});
                return addChunk<X>(S, in, end, bi, hi, gi, pb, nb, c, Q, BT);
              });
 }

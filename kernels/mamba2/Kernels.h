@@ -150,9 +150,13 @@ inline ChunkEnd chunkEnd(dsl::View<float, 3, dsl::kDense> acs,
 /// The factor (1) the state entering a chunk keeps at its end: exp(Acs_last),
 /// or 0 when the sequence changed since `seqPrev` (the one that ended the
 /// chunk before; 0 before token 0, as in mamba_ssm).
-inline dsl::Tile carried(const ChunkEnd &end, const dsl::Tile &seqPrev) {
+inline dsl::Tile carried(const ChunkEnd &end, const dsl::Tile &seqPrev,
+                         const dsl::I32 &hasSeqIdx) {
   using namespace dsl;
-  return where(end.seq == seqPrev, exp2(end.acs), 0.0f);
+  return if_(
+      hasSeqIdx != 0,
+      [&] { return where(end.seq == seqPrev, exp2(end.acs), 0.0f); },
+      [&] { return exp2(end.acs); });
 }
 
 /// The (p-block pb, n-block nb) block of the initial state, or zeros.

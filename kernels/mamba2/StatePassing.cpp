@@ -43,7 +43,7 @@ void statePassing(const Config &cfg,
              hasFinal, L, bi, hi, pb, nb, Q, BP, BN,
              int(cfg["prefetch_depth"]), cfg["tma_store"] != 0,
              [&](Scalar c, Tile S, const ChunkEnd &end, const Tile &seqPrev) {
-               Tile flow = carried(end, seqPrev);
+               Tile flow = carried(end, seqPrev, hasSeqIdx);
                Tile add = cast<float>(load(
                    local, {bi, c, hi, pb, nb}, {drop, drop, drop, BP, BN},
                    {.latency = int(cfg["prefetch_depth"])}));
