@@ -5329,6 +5329,19 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
     waits |= isa<tile::WaitOp>(op);
   });
   IntegerAttr pdl = kernelHint("pdl");
+  if (signals && !(pdl && pdl.getInt())) {
+    // Legal (the counters still count), but nothing can overlap it.
+    tile::SignalOp first;
+    kernel.walk([&](tile::SignalOp op) {
+      if (!first)
+        first = op;
+    });
+    first.emitWarning()
+        << "the kernel signals but is not compiled for programmatic "
+           "dependent launch (hint pdl = 0 or absent): launched plainly, "
+           "the next kernel starts only when this one has ended, so its "
+           "counters let nothing overlap (set pdl = 1)";
+  }
   if (pdl && pdl.getInt()) {
     // Programmatic dependent launch: after the setup below (mbarriers,
     // tensor memory: inserted before this), let the next kernel in the

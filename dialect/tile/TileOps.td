@@ -165,7 +165,9 @@ def Tile_SignalOp : Tile_Op<"signal", [MemoryEffects<[MemRead, MemWrite]>]> {
     kernels before it: a kernel that starts early on its signals finds every
     kernel before the signalling one complete. Launched plainly it does not:
     on the H200 a plainly launched kernel's trigger did not let the next one
-    start before it ended (bench/results/2026-12-02-overlap-wired.md).
+    start before it ended (bench/results/2026-12-02-overlap-wired.md), so
+    convert-tilegpu-to-llvm warns at the first `tile.signal` of a kernel
+    without `pdl` = 1.
 
     ```mlir
     tile.signal %flags[%b, %h], %one : !tile.view<?x?xi32>

@@ -1,4 +1,5 @@
-// RUN: tessel-opt %s -split-input-file --tilegpu-assign-layouts --tilegpu-insert-tma --convert-tilegpu-to-llvm | FileCheck %s
+// RUN: tessel-opt %s -split-input-file --tilegpu-assign-layouts --tilegpu-insert-tma --convert-tilegpu-to-llvm 2>%t.err | FileCheck %s
+// RUN: FileCheck %s --check-prefix=WARN < %t.err
 
 // A kernel that signals (pdl = 1): it waits for its predecessors first and
 // only then lets its dependents launch (they may start before it ends, and
@@ -27,7 +28,12 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
 // Launched plainly (no pdl hint), a signalling kernel has no dependency
 // wait and no trigger: a plainly launched kernel's trigger did not let the
 // next one start early on the H200 (bench/results/2026-12-02-overlap-
-// wired.md). Its signal is lowered as with pdl.
+// wired.md). Its signal is lowered as with pdl, and a warning says that
+// nothing can overlap it (the kernels above and below, with pdl = 1, get
+// none).
+// WARN-NOT: warning
+// WARN: signal.mlir:[[@LINE+14]]:5: warning: the kernel signals but is not compiled for programmatic dependent launch
+// WARN-NOT: warning
 // CHECK-LABEL: llvm.func @signals_plain
 // CHECK-NOT: nvvm.griddepcontrol
 // CHECK: llvm.fence syncscope("device") release
