@@ -180,7 +180,8 @@ inline dsl::Tile initialState(dsl::View<float, 4> initStates,
 /// where has_final_states. `endLatency` (0: the pipeline's default) is how
 /// many chunks ahead the chunk end's Acs is loaded: on the chain from one
 /// chunk's state to the next, it bounds the walk's pace when the chunk's
-/// other loads are issued further ahead.
+/// other loads are issued further ahead. `unroll` chunks go per loop
+/// iteration (the rest after the loop), their loads issued together.
 template <class X, class Next>
 void walkChunks(dsl::View<X, 5, dsl::kDense> states,
                 dsl::View<float, 4> initStates,
@@ -190,22 +191,42 @@ void walkChunks(dsl::View<X, 5, dsl::kDense> states,
                 const dsl::I32 &hasInit, const dsl::I32 &hasFinal,
                 dsl::Scalar L, dsl::Scalar bi, dsl::Scalar hi, dsl::Scalar pb,
                 dsl::Scalar nb, int64_t Q, int64_t BP, int64_t BN,
-                int endLatency, bool tmaStore, Next next) {
+                int endLatency, bool tmaStore, Next next,
+                int64_t unroll = 1) {
   using namespace dsl;
   auto numChunks = (L + (Q - 1)) / Q;
   Tile S0 = initialState(initStates, hasInit, bi, hi, pb, nb, BP, BN);
   // The sequence of the token before token 0 counts as 0 (as in mamba_ssm).
   Tile seq0 = zeros({1}, DType::i32);
+  using Carried = std::tuple<Tile, Tile>;
+  // One chunk: store the state entering it, then the next state and the
+  // sequence that ended the chunk.
+  auto step = [&](const Scalar &c, const Tile &S, const Tile &seqPrev) {
+    store(states, {bi, c, hi, pb, nb}, cast<X>(S),
+          {.squeeze = {0, 1, 2}, .tma = tmaStore});
+    ChunkEnd end =
+        chunkEnd(acs, seqIdx, hasSeqIdx, L, bi, hi, c, Q, endLatency);
+    return Carried{next(c, S, end, seqPrev), end.seq};
+  };
   // The loop carries the state and the sequence that ended the last chunk.
-  Tile SEnd = std::get<0>(for_range(
-      {0, numChunks}, std::tuple<Tile, Tile>{S0, seq0},
-      [&](Scalar c, Tile S, Tile seqPrev) {
-        store(states, {bi, c, hi, pb, nb}, cast<X>(S),
-              {.squeeze = {0, 1, 2}, .tma = tmaStore});
-        ChunkEnd end =
-            chunkEnd(acs, seqIdx, hasSeqIdx, L, bi, hi, c, Q, endLatency);
-        return std::tuple<Tile, Tile>{next(c, S, end, seqPrev), end.seq};
-      }));
+  Carried after = for_range(
+      {0, numChunks / unroll}, Carried{S0, seq0},
+      [&](Scalar i, Tile S, Tile seqPrev) {
+        Carried at{S, seqPrev};
+        for (int64_t u = 0; u < unroll; ++u)
+          at = step(i * unroll + u, std::get<0>(at), std::get<1>(at));
+        return at;
+      });
+  // The chunks the loop left (fewer than `unroll`).
+  for (int64_t u = 0; u + 1 < unroll; ++u)
+    after = if_(
+        numChunks % unroll > u,
+        [&] {
+          return step(numChunks / unroll * unroll + u, std::get<0>(after),
+                      std::get<1>(after));
+        },
+        [&] { return after; });
+  Tile SEnd = std::get<0>(after);
   if_(hasFinal != 0, [&] {
     store(finalStates, {bi, hi, pb, nb}, SEnd, {.squeeze = {0, 1}});
   });

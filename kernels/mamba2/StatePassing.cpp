@@ -48,7 +48,8 @@ void statePassing(const Config &cfg,
                    local, {bi, c, hi, pb, nb}, {drop, drop, drop, BP, BN},
                    {.latency = int(cfg["prefetch_depth"])}));
                return S * reshape(flow, {1, 1}) + add;
-             });
+             },
+             cfg["unroll"]);
 }
 
 const std::array<std::string, 9> kArgNames = {
@@ -82,6 +83,17 @@ const Register registration{{
             // 0.669-0.675 at 2-4; bench/results/2026-11-30-register-prefetch-depth.md);
             // again with the chunk end's Acs loaded as far ahead (no depth
             // beyond noise at any tuned shape: 2026-12-01-state-scan.md).
+            // 4: ptxas moves the prefetched chunk end's Acs to a uniform
+            // register right after its load, so each iteration waited out
+            // one load; with 4 chunks per iteration their loads go out
+            // together. On the H200 (forward ms, 1 -> 2 -> 4): 1.603 ->
+            // 1.556 -> 1.535 at b=1 L=65536 h=80 n=64, 2.059 -> 2.009 ->
+            // 1.980 at Q=128, 1.830 -> 1.808 -> 1.794 at n=128, 1.336 ->
+            // 1.281 -> 1.234 at b=4 h=8 n=256 (bench/results/2026-12-02-
+            // state-scan-unroll.md).
+            tunable("unroll", {1, 2, 4}, 4,
+                    "chunks per iteration of the walk (their loads issued "
+                    "together)"),
             tunable("prefetch_depth", {1, 2, 3, 4}, 1,
                     "chunks ahead the per-chunk states are loaded (within "
                     "prefetch_registers)"),

@@ -350,6 +350,12 @@ INSTANTIATE_TEST_SUITE_P(
         // Plain, ragged L (the last chunk short), one and two chunks.
         base(1, 100, 2, 32, 16, 1, 64),
         base(2, 200, 3, 64, 32, 1, 128),
+        // Chunks past state_passing's unrolled loop (10 chunks: two
+        // iterations of 4 and 2 after), with sequences and an initial state
+        // (8 chunks: the loop alone).
+        with(base(1, 586, 2, 32, 32, 1, 64),
+             [](Case &c) { c.seq = c.init = true; }),
+        base(1, 512, 2, 32, 16, 1, 64),
         // Each option alone.
         with(base(1, 150, 2, 32, 32, 1, 64), [](Case &c) { c.d = DKind::perHead; }),
         with(base(1, 150, 2, 32, 32, 1, 64), [](Case &c) { c.d = DKind::perHeadDim; }),
