@@ -149,7 +149,10 @@ inline ChunkEnd chunkEnd(dsl::View<float, 3, dsl::kDense> acs,
 
 /// The factor (1) the state entering a chunk keeps at its end: exp(Acs_last),
 /// or 0 when the sequence changed since `seqPrev` (the one that ended the
-/// chunk before; 0 before token 0, as in mamba_ssm).
+/// chunk before; 0 before token 0, as in mamba_ssm). Without seq_idx there is
+/// no compare: ptxas had materialised the constant sequence 0 per chunk into
+/// a register the previous chunk's state store still read, and the walk
+/// waited for the store (bench/results/2026-12-02-state-scan-seq-compare.md).
 inline dsl::Tile carried(const ChunkEnd &end, const dsl::Tile &seqPrev,
                          const dsl::I32 &hasSeqIdx) {
   using namespace dsl;

@@ -78,11 +78,6 @@ const Register registration{{
             tunable("tma_store", {0, 1}, 0,
                     "the states through shared memory and the TMA (sm_90a "
                     "and later)"),
-            // 2-4 measured no faster on the H200 (chunk_state +
-            // state_passing at b=1 L=65536 h=80 n=128: 0.664-0.665 ms at 1,
-            // 0.669-0.675 at 2-4; bench/results/2026-11-30-register-prefetch-depth.md);
-            // again with the chunk end's Acs loaded as far ahead (no depth
-            // beyond noise at any tuned shape: 2026-12-01-state-scan.md).
             // 4: ptxas moves the prefetched chunk end's Acs to a uniform
             // register right after its load, so each iteration waited out
             // one load; with 4 chunks per iteration their loads go out
@@ -94,6 +89,11 @@ const Register registration{{
             tunable("unroll", {1, 2, 4}, 4,
                     "chunks per iteration of the walk (their loads issued "
                     "together)"),
+            // 2-4 measured no faster on the H200 (chunk_state +
+            // state_passing at b=1 L=65536 h=80 n=128: 0.664-0.665 ms at 1,
+            // 0.669-0.675 at 2-4; bench/results/2026-11-30-register-prefetch-depth.md);
+            // again with the chunk end's Acs loaded as far ahead (no depth
+            // beyond noise at any tuned shape: 2026-12-01-state-scan.md).
             tunable("prefetch_depth", {1, 2, 3, 4}, 1,
                     "chunks ahead the per-chunk states are loaded (within "
                     "prefetch_registers)"),
