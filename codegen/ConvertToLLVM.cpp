@@ -5323,20 +5323,18 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
   // (tile.wait), not at its start. Launched plainly (no pdl), a kernel's
   // trigger did not let the next one start before it ended on the H200
   // (bench/results/2026-12-02-overlap-wired.md), so none is emitted then.
-  bool signals = false, waits = false;
+  tile::SignalOp firstSignal;
+  bool waits = false;
   kernel.walk([&](Operation *op) {
-    signals |= isa<tile::SignalOp>(op);
+    if (auto signal = dyn_cast<tile::SignalOp>(op); signal && !firstSignal)
+      firstSignal = signal;
     waits |= isa<tile::WaitOp>(op);
   });
+  bool signals = static_cast<bool>(firstSignal);
   IntegerAttr pdl = kernelHint("pdl");
   if (signals && !(pdl && pdl.getInt())) {
     // Legal (the counters still count), but nothing can overlap it.
-    tile::SignalOp first;
-    kernel.walk([&](tile::SignalOp op) {
-      if (!first)
-        first = op;
-    });
-    first.emitWarning()
+    firstSignal.emitWarning()
         << "the kernel signals but is not compiled for programmatic "
            "dependent launch (hint pdl = 0 or absent): launched plainly, "
            "the next kernel starts only when this one has ended, so its "
