@@ -381,6 +381,32 @@ struct AssignLayouts
       if (!inserted)
         it->second = std::min(it->second, bytes);
     }
+    // Except where every memory access of the class runs along a squeezed
+    // (so non-unit-stride) view dimension: no access of it can be a vector,
+    // and consecutive elements per thread would only replicate the tile
+    // over more lanes, each thread issuing that many scalar accesses. There
+    // one element per thread along the last dimension (16 "bytes").
+    DenseSet<Value> vectorAccess, scalarAccess;
+    auto noteAccess = [&](Value tile, tile::ViewType view,
+                          std::optional<ArrayRef<int64_t>> squeeze) {
+      auto type = dyn_cast<RankedTensorType>(tile.getType());
+      if (!type || type.getRank() == 0)
+        return;
+      bool lastSqueezed =
+          squeeze && llvm::is_contained(*squeeze, view.getRank() - 1);
+      (lastSqueezed ? scalarAccess : vectorAccess).insert(classes.find(tile));
+    };
+    kernel.walk([&](Operation *op) {
+      if (auto load = dyn_cast<tile::LoadOp>(op))
+        noteAccess(load.getResult(), load.getView().getType(),
+                   load.getSqueeze());
+      else if (auto store = dyn_cast<tile::StoreOp>(op))
+        noteAccess(store.getValue(), store.getView().getType(),
+                   store.getSqueeze());
+    });
+    for (Value root : scalarAccess)
+      if (!vectorAccess.contains(root))
+        narrowest[root] = 16;
     for (Value v : tiles) {
       auto tensor = cast<RankedTensorType>(v.getType());
       if (tensor.getEncoding())

@@ -413,3 +413,49 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.wgmma_available, tilegpu.t
     return
   }
 }
+
+// -----
+
+// Every memory access of the group runs along a squeezed view dimension (its
+// stride is not the unit one: no access can be a vector): one element per
+// thread along the last dimension, so that 64 elements take 64 lanes instead
+// of each thread issuing 4 (f32) or 8 (bf16) scalar accesses of a tile
+// replicated over the rest. Loads and stores alike; the group's elementwise
+// ops follow.
+// CHECK-LABEL: func.func @strided_only
+// CHECK: tile.load {{.*}} -> tensor<64xf32, #tilegpu.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
+// CHECK: arith.addf {{.*}} : tensor<64xf32, #tilegpu.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
+// CHECK: tile.load {{.*}} -> tensor<64x16xbf16, #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>>
+// CHECK: arith.negf {{.*}} : tensor<64xf32, #tilegpu.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
+// CHECK: tile.store {{.*}} : tensor<64xf32, #tilegpu.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>, !tile.view<?x?xf32>
+module {
+  func.func @strided_only(%x: !tile.view<?x?xf32>, %y: !tile.view<?x?x?xbf16>, %o: !tile.view<?x?xf32>) {
+    %c0 = arith.constant 0 : i32
+    %v = arith.constant dense<1.0> : tensor<64xf32>
+    %t = tile.load %x[%c0, %c0] {squeeze = array<i64: 1>} : !tile.view<?x?xf32> -> tensor<64xf32>
+    %s = arith.addf %t, %t : tensor<64xf32>
+    %u = tile.load %y[%c0, %c0, %c0] {squeeze = array<i64: 2>} : !tile.view<?x?x?xbf16> -> tensor<64x16xbf16>
+    %n = arith.negf %v : tensor<64xf32>
+    tile.store %n, %o[%c0, %c0] {squeeze = array<i64: 1>} : tensor<64xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
+
+// -----
+
+// Must not change: a group with one vector access as well keeps the vector
+// layout (the contiguous load gets its 16-byte accesses; the strided one
+// would issue scalar accesses in any layout).
+// CHECK-LABEL: func.func @strided_and_contiguous
+// CHECK: tile.load {{.*}} -> tensor<64xf32, #tilegpu.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
+// CHECK: tile.load {{.*}} -> tensor<64xf32, #tilegpu.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
+// CHECK: arith.addf {{.*}} : tensor<64xf32, #tilegpu.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
+module {
+  func.func @strided_and_contiguous(%x: !tile.view<?x?xf32>, %y: !tile.view<?xf32>) {
+    %c0 = arith.constant 0 : i32
+    %a = tile.load %x[%c0, %c0] {squeeze = array<i64: 1>} : !tile.view<?x?xf32> -> tensor<64xf32>
+    %b = tile.load %y[%c0] : !tile.view<?xf32> -> tensor<64xf32>
+    %s = arith.addf %a, %b : tensor<64xf32>
+    return
+  }
+}

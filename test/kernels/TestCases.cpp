@@ -133,6 +133,30 @@ Case persistentCopyCase(std::mt19937 &rng, int64_t B, int64_t M, int64_t N,
   return c;
 }
 
+/// y[:, c] = 2 x[:, c] + 1 column by column through test_column (one
+/// rounding, fused or not): 150 rows (ragged: 3 blocks of 64), rows padded
+/// in both tensors (the padding and y's column 5, which no program writes,
+/// must stay poisoned).
+Case columnCase(std::mt19937 &rng) {
+  const int64_t M = 150, N = 5, LD = 9;
+  Case c;
+  c.label = "a column per program: strided 1-D load and store, ragged rows";
+  c.kernel = "test_column";
+  c.grid = {N, ceilDiv(M, 64), 1};
+  Tensor x = input(rng, DType::f32, {M, N}, -100, 100, LD - N);
+  // y is one column wider than the grid covers.
+  Tensor y = output(DType::f32, {M, N + 1}, {LD, 1}, M * LD);
+  c.tensors = {x, y};
+  c.args = {size_t(0), size_t(1)};
+  c.expected = expectationsFor(c);
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j)
+      c.expected[1][offset(y, {i, j})] =
+          roundTo(x.values[offset(x, {i, j})] * 2.0 + 1.0, DType::f32);
+  c.tolerance = 0;
+  return c;
+}
+
 Case squeezeCase(std::mt19937 &rng) {
   const int64_t B = 3, M = 19, N = 27, LD = 40;
   Case c;
@@ -578,6 +602,7 @@ std::vector<Case> opCases(std::mt19937 &rng) {
   odd.launchError = "is not a multiple of the cluster";
   cases.push_back(odd);
   cases.push_back(squeezeCase(rng));
+  cases.push_back(columnCase(rng));
   cases.push_back(tmaStoreCase(rng, DType::f32));
   cases.push_back(tmaStoreCase(rng, DType::bf16));
   cases.push_back(mathCase(rng));

@@ -42,6 +42,16 @@ void persistentCopyKernel(const Config &, View<float, 3> x, View<float, 3> y) {
   store(y, {b, i, j}, t + cast<float>(sizes), {.squeeze = {0}});
 }
 
+/// y[i, c] = 2 x[i, c] + 1 for column c of 64-row blocks: the load and the
+/// store run along a squeezed view dimension (the row stride), so no access
+/// can be a vector and tilegpu-assign-layouts gives the tile one element per
+/// thread (assign-layouts.mlir, column-ptx.test).
+void columnKernel(const Config &, View<float, 2> x, View<float, 2> y) {
+  auto c = program_id(0), i = program_id(1);
+  Tile t = load(x, {i, c}, {64, drop});
+  store(y, {i, c}, t * 2.0f + 1.0f, {.squeeze = {1}});
+}
+
 void squeezeKernel(const Config &, View<float, 3> x, View<bf16, 3, kDense> y) {
   auto b = program_id(0), i = program_id(1);
   Tile t = load(x, {b, i, 0}, {drop, 8, 32});
@@ -183,6 +193,8 @@ const Register registrations[] = {
           define(clusterCopyKernel, c, {"x", "y"});
         },
         {{"PAD", 0}}),
+    add("test_column",
+        [](const Config &c) { define(columnKernel, c, {"x", "y"}); }),
     add("test_squeeze_bf16",
         [](const Config &c) {
           define(squeezeKernel, c, {"x", "y"});
