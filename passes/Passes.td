@@ -87,7 +87,9 @@ def TileGPUAssignLayouts : Pass<"tilegpu-assign-layouts", "mlir::ModuleOp"> {
     per warp gets `#tilegpu.mma` (mma.sync's accumulator registers: the mma
     then moves no data); other groups get the default `#tilegpu.blocked`,
     made for the group's narrowest element (16 bytes per thread along the
-    last dimension). Then, repeatedly, the source of a broadcast or of a
+    last dimension; one element where every load and store of the group
+    runs along a squeezed view dimension, which no vector access can
+    serve). Then, repeatedly, the source of a broadcast or of a
     reshape that inserts unit dimensions into an mma-laid-out tile, when its
     group has no layout yet, gets the same layout (`#tilegpu.slice` of it for
     the inserted dimensions), so that per-row values meet the tile in the
