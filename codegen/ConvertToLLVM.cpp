@@ -801,6 +801,9 @@ private:
   /// 16-bit mma, or a tf32 one with K-major operands, whose accumulator is
   /// in a warpgroup #tilegpu.mma layout: asyncAccLayout).
   bool usesWgmma(tile::MmaOp op);
+  /// Warns that `op`, in a kernel asking for warpgroup MMAs, takes
+  /// mma.sync instead, and why.
+  void warnWgmmaFallback(tile::MmaOp op);
   /// Whether something reads the shared-memory copy of `load` (staged for
   /// its mmas, or read into registers) through the generic proxy: an mma
   /// that is neither wgmma nor tcgen05 (mma.sync's ldmatrix), directly or
@@ -1704,6 +1707,34 @@ bool KernelEmitter::readsGeneric(tile::LoadOp load) {
   return false;
 }
 
+void KernelEmitter::warnWgmmaFallback(tile::MmaOp op) {
+  auto cType = cast<RankedTensorType>(op.getAcc().getType());
+  auto aType = cast<RankedTensorType>(op.getA().getType());
+  int64_t M = cType.getDimSize(0), N = cType.getDimSize(1),
+          K = aType.getDimSize(1);
+  std::string why;
+  llvm::raw_string_ostream os(why);
+  tilegpu::MmaLayoutAttr layout = asyncAccLayout(op);
+  if (!layout) {
+    os << (op.getPrecision() == tile::Precision::tf32
+               ? "a tf32 mma reaches it only with A as it is and B a folded "
+                 "transpose (both K-major)"
+               : "its accumulator and result are not in one untransposed mma "
+                 "layout");
+  } else if (!layout.fitsWgmma(M, N)) {
+    ArrayRef<unsigned> warps = layout.getWarpsPerCTA();
+    os << "its accumulator layout #tilegpu.mma<[" << warps[0] << ", "
+       << warps[1] << "]> is not whole warpgroups along M (a warpgroup MMA "
+       << "takes all the warps along M, a multiple of 4, 16 rows each, and "
+       << "N <= 256: with " << warps[0] * warps[1] << " warps M must be a "
+       << "multiple of " << 16 * warps[0] * warps[1] << ")";
+  } else {
+    os << "K = " << K << " is not a multiple of " << asyncKStep(op);
+  }
+  op.emitWarning() << "warpgroup MMA asked for (hint 'wgmma'), but this " << M
+                   << "x" << N << "x" << K << " mma runs on mma.sync: " << why;
+}
+
 bool KernelEmitter::usesWgmma(tile::MmaOp op) {
   if (!kernel->hasAttr(tilegpu::TileGPUDialect::getWgmmaAttrName()))
     return false;
@@ -2322,6 +2353,8 @@ LogicalResult KernelEmitter::emitMma(tile::MmaOp op) {
   auto align16 = [](int64_t v) { return (v + 15) / 16 * 16; };
   if (usesWgmma(op) || usesTcgen05(op))
     return emitAsyncMma(op, aSrc, bSrc, aT, bT);
+  if (kernel->hasAttr(tilegpu::TileGPUDialect::getWgmmaAttrName()))
+    warnWgmmaFallback(op);
   int64_t pad = tf32 ? 0 : 8;
   // Staged row pitches: A is M x K (or K x M when transposed), B K x N (or
   // N x K); loads copied by TMA are staged swizzled, dense.

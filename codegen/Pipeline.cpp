@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/raw_ostream.h"
@@ -55,6 +56,23 @@ FailureOr<Artifact> compile(ModuleOp module, const TargetInfo &target,
                     UnitAttr::get(module.getContext()));
   if (dump)
     dump("0-tile", print(module));
+
+  // Warnings of the passes (a hint that cannot be honoured, say) reach the
+  // caller with the artifact, at the user's source line; MLIR's default
+  // handler would drop them. Errors go on to the enclosing handlers.
+  ScopedDiagnosticHandler warnings(
+      module.getContext(), [&](Diagnostic &diag) -> LogicalResult {
+        if (diag.getSeverity() != DiagnosticSeverity::Warning)
+          return failure();
+        std::string text;
+        llvm::raw_string_ostream os(text);
+        if (auto fileLoc = dyn_cast<FileLineColLoc>(diag.getLocation()))
+          os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine()
+             << ":" << fileLoc.getColumn() << ": ";
+        os << diag.str();
+        artifact.warnings.push_back(std::move(text));
+        return success();
+      });
 
   // Each stage is a separate pass manager run so that it can be dumped.
   struct Stage {
