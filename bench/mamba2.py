@@ -338,7 +338,8 @@ def main():
                     help="the commit to name in the header (default: git's HEAD; the GPU machine's copy "
                          "of the tree may carry a stale .git)")
     ap.add_argument("--shape", action="append", default=[], metavar="b,L,h,n,g,Q",
-                    help="only this shape of the table (repeatable)")
+                    help="only this shape (repeatable): the table's rows for it, or, for a shape not in "
+                         "the table, bf16 x and dt without a Triton time")
     ap.add_argument("--tunables", action="append", default=[], metavar="KERNEL:NAME=V,...",
                     help="force a kernel's tunables (tessel_mamba2_set_tunables; repeatable)")
     args = ap.parse_args()
@@ -361,9 +362,14 @@ def main():
         tm.LIBRARY_PATH, args.runs, args.warmup, seed,
         "none" if args.plain else "D (h), dt_bias, dt_softplus"))
     rows = []
-    for shape in (QUICK_SHAPES if args.quick else SHAPES):
-        if only and tuple(shape[:6]) not in only:
-            continue
+    shapes = QUICK_SHAPES if args.quick else SHAPES
+    if only:
+        # The table's rows for the shapes asked for (all their dtypes), and
+        # any other shape asked for in bf16 (no Triton time recorded for it).
+        listed = {tuple(s[:6]) for s in shapes}
+        shapes = [s for s in shapes if tuple(s[:6]) in only] + [
+            o + ("bf16", "bf16") for o in dict.fromkeys(only) if o not in listed]
+    for shape in shapes:
         try:
             row = bench_shape(shape, args, gen)
         except torch.cuda.OutOfMemoryError as e:  # noqa: PERF203
