@@ -801,7 +801,7 @@ private:
   /// 16-bit mma, or a tf32 one with K-major operands, whose accumulator is
   /// in a warpgroup #tilegpu.mma layout: asyncAccLayout).
   bool usesWgmma(tile::MmaOp op);
-  /// Warns that `op`, in a kernel asking for warpgroup MMAs, takes
+  /// Where the kernel asks for warpgroup MMAs, warns that `op` takes
   /// mma.sync instead, and why.
   void warnWgmmaFallback(tile::MmaOp op);
   /// Whether something reads the shared-memory copy of `load` (staged for
@@ -1708,6 +1708,8 @@ bool KernelEmitter::readsGeneric(tile::LoadOp load) {
 }
 
 void KernelEmitter::warnWgmmaFallback(tile::MmaOp op) {
+  if (!kernel->hasAttr(tilegpu::TileGPUDialect::getWgmmaAttrName()))
+    return;
   auto cType = cast<RankedTensorType>(op.getAcc().getType());
   auto aType = cast<RankedTensorType>(op.getA().getType());
   int64_t M = cType.getDimSize(0), N = cType.getDimSize(1),
@@ -1721,13 +1723,15 @@ void KernelEmitter::warnWgmmaFallback(tile::MmaOp op) {
                  "transpose (both K-major)"
                : "its accumulator and result are not in one untransposed mma "
                  "layout");
-  } else if (!layout.fitsWgmma(M, N)) {
-    ArrayRef<unsigned> warps = layout.getWarpsPerCTA();
+  } else if (ArrayRef<unsigned> warps = layout.getWarpsPerCTA();
+             warps[1] != 1 || warps[0] % 4 || M % (16 * warps[0])) {
     os << "its accumulator layout #tilegpu.mma<[" << warps[0] << ", "
        << warps[1] << "]> is not whole warpgroups along M (a warpgroup MMA "
-       << "takes all the warps along M, a multiple of 4, 16 rows each, and "
-       << "N <= 256: with " << warps[0] * warps[1] << " warps M must be a "
-       << "multiple of " << 16 * warps[0] * warps[1] << ")";
+       << "takes all the warps along M, a multiple of 4, 16 rows each: with "
+       << warps[0] * warps[1] << " warps M must be a multiple of "
+       << 16 * warps[0] * warps[1] << ")";
+  } else if (!layout.fitsWgmma(M, N)) {
+    os << "N = " << N << " is not a multiple of 8 up to 256";
   } else {
     os << "K = " << K << " is not a multiple of " << asyncKStep(op);
   }
@@ -2353,8 +2357,7 @@ LogicalResult KernelEmitter::emitMma(tile::MmaOp op) {
   auto align16 = [](int64_t v) { return (v + 15) / 16 * 16; };
   if (usesWgmma(op) || usesTcgen05(op))
     return emitAsyncMma(op, aSrc, bSrc, aT, bT);
-  if (kernel->hasAttr(tilegpu::TileGPUDialect::getWgmmaAttrName()))
-    warnWgmmaFallback(op);
+  warnWgmmaFallback(op);
   int64_t pad = tf32 ? 0 : 8;
   // Staged row pitches: A is M x K (or K x M when transposed), B K x N (or
   // N x K); loads copied by TMA are staged swizzled, dense.

@@ -5,6 +5,7 @@
 
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 
+#include "dialect/tile/TileDialect.h"
 #include "passes/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -66,9 +67,7 @@ FailureOr<Artifact> compile(ModuleOp module, const TargetInfo &target,
           return failure();
         std::string text;
         llvm::raw_string_ostream os(text);
-        if (auto fileLoc = dyn_cast<FileLineColLoc>(diag.getLocation()))
-          os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine()
-             << ":" << fileLoc.getColumn() << ": ";
+        tile::printLocationPrefix(os, diag.getLocation());
         os << diag.str();
         artifact.warnings.push_back(std::move(text));
         return success();

@@ -87,11 +87,7 @@ Tracer::Tracer(MLIRContext &context)
         std::string text;
         llvm::raw_string_ostream os(text);
         auto print = [&](Diagnostic &d, StringRef severity) {
-          if (auto fileLoc = dyn_cast<FileLineColLoc>(d.getLocation()))
-            os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine()
-               << ":" << fileLoc.getColumn() << ": ";
-          else
-            os << d.getLocation() << ": ";
+          tile::printLocationPrefix(os, d.getLocation());
           os << severity << ": " << d.str();
         };
         StringRef severity =

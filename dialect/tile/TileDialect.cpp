@@ -16,6 +16,14 @@ using namespace tessel::tile;
 #define GET_ATTRDEF_CLASSES
 #include "dialect/tile/TileAttrs.cpp.inc"
 
+void tessel::tile::printLocationPrefix(llvm::raw_ostream &os, Location loc) {
+  if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
+    os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
+       << fileLoc.getColumn() << ": ";
+  else
+    os << loc << ": ";
+}
+
 void TileDialect::initialize() {
   addOperations<
 #define GET_OP_LIST

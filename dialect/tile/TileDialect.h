@@ -19,4 +19,11 @@
 #define GET_TYPEDEF_CLASSES
 #include "dialect/tile/TileTypes.h.inc"
 
+namespace tessel::tile {
+/// Writes the prefix tessel's tools put before a diagnostic: "file:line:col: "
+/// for a source location (a traced kernel's DSL line), else the location as
+/// MLIR prints it and ": ".
+void printLocationPrefix(llvm::raw_ostream &os, mlir::Location loc);
+} // namespace tessel::tile
+
 #endif // TESSEL_DIALECT_TILE_TILEDIALECT_H

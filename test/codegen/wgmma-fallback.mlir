@@ -16,7 +16,7 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.wgmma_available} {
     %a = tile.load %x[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
     %bt = tile.load %b[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
     %z = arith.constant dense<0.0> : tensor<64x64xf32>
-    // expected-warning @below {{warpgroup MMA asked for (hint 'wgmma'), but this 64x64x64 mma runs on mma.sync: its accumulator layout #tilegpu.mma<[4, 2]> is not whole warpgroups along M (a warpgroup MMA takes all the warps along M, a multiple of 4, 16 rows each, and N <= 256: with 8 warps M must be a multiple of 128)}}
+    // expected-warning @below {{warpgroup MMA asked for (hint 'wgmma'), but this 64x64x64 mma runs on mma.sync: its accumulator layout #tilegpu.mma<[4, 2]> is not whole warpgroups along M (a warpgroup MMA takes all the warps along M, a multiple of 4, 16 rows each: with 8 warps M must be a multiple of 128)}}
     %s = tile.mma %a, %bt, %z {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
     tile.store %s, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32>
     return
