@@ -3879,6 +3879,37 @@ LogicalResult KernelEmitter::emitElementwise(Operation &op) {
     regs[result] = out;
     return success();
   }
+  // 16-bit float add, sub and mul two registers at a time, on <2 x bf16>
+  // or <2 x f16>: NVPTX then selects the paired instruction
+  // ({add,sub,mul}.rn.{bf16,f16}x2), one instead of two scalar ones (or, where
+  // the operands arrive as loaded 32-bit words, instead of an unpack, two
+  // f32 operations and a repack). Same rounding per element either way:
+  // each result is the exact one rounded to the 16-bit type. Registers 2k
+  // and 2k + 1 pair up (a loaded word's halves, see unpackWords).
+  if (isa<arith::AddFOp, arith::SubFOp, arith::MulFOp>(op) &&
+      (element.isBF16() || element.isF16()) && n % 2 == 0) {
+    auto pairType = VectorType::get({2}, element);
+    for (int64_t r = 0; r < n; r += 2) {
+      SmallVector<Value> operands;
+      for (Value operand : op.getOperands()) {
+        ArrayRef<Value> rs = regs[operand];
+        Value lo = rs.size() == 1 ? rs[0] : rs[r],
+              hi = rs.size() == 1 ? rs[0] : rs[r + 1];
+        Value v = LLVM::UndefOp::create(b, loc, pairType);
+        v = LLVM::InsertElementOp::create(b, loc, v, lo, i32(0));
+        operands.push_back(LLVM::InsertElementOp::create(b, loc, v, hi, i32(1)));
+      }
+      OperationState state(loc, op.getName());
+      state.addOperands(operands);
+      state.addAttributes(op.getAttrs());
+      state.addTypes(pairType);
+      Value pair = b.create(state)->getResult(0);
+      for (int64_t i : {0, 1})
+        out.push_back(LLVM::ExtractElementOp::create(b, loc, pair, i32(i)));
+    }
+    regs[result] = out;
+    return success();
+  }
   for (int64_t r = 0; r < n; ++r) {
     SmallVector<Value> operands;
     for (Value operand : op.getOperands()) {

@@ -272,6 +272,13 @@ void computeOut(const Config &cfg,
         [&] { return offDiagonal; });
     Tile acsT0 = load(acs, {bi, hi, r * BM}, {drop, drop, 1});
     Tile rowF = reshape(exp2(acsT - acsT0), {BM, 1});
+    // packed_decay: the block scaled in x's 16-bit type, two elements per
+    // instruction ({mul}.rn.{bf16,f16}x2 on the block as chunk_cb stored
+    // it), instead of widened to f32, scaled and narrowed again: the
+    // factors and each product rounded to 16 bits (four roundings of each
+    // entry of P instead of one).
+    const bool packed = cfg["packed_decay"] != 0;
+    Tile rowF16 = packed ? cast<X>(rowF) : rowF;
     acc1 = for_range({chunkStart, firstMasked}, acc0,
                      [&](Scalar s, Tile acc) {
       // Acs and dt are read first and used after the stored block's copy
@@ -280,9 +287,17 @@ void computeOut(const Config &cfg,
       // samples on the first use of Acs).
       Tile acsS = load(acs, {bi, hi, s}, {drop, drop, BS});
       Tile dtS = load(dt, {bi, hi, s}, {drop, drop, BS});
+      Tile xs = load(x, {bi, s, hi, pb}, {drop, BS, drop, BP});
+      if (packed) {
+        Tile rows = transpose(load(cbt, {bi, c, gi, s - chunkStart,
+                                         r % blocksPerChunk},
+                                   {drop, drop, drop, BS, BM})) *
+                    rowF16;
+        Tile colF = reshape(cast<X>(exp2(acsT0 - acsS) * dtS), {1, BS});
+        return mma(rows * colF, xs, acc);
+      }
       Tile rows = storedBlock(s) * rowF;
       Tile colF = reshape(exp2(acsT0 - acsS) * dtS, {1, BS});
-      Tile xs = load(x, {bi, s, hi, pb}, {drop, BS, drop, BP});
       return mma(cast<X>(rows * colF), xs, acc);
     });
   }
@@ -393,6 +408,10 @@ const Register registration{{
                     "column factor, no mask (-1: at Q = 256 with N_MAX = "
                     "0 and no producer warpgroup; on the H200 5% faster "
                     "there)"),
+            tunable("packed_decay", {0, 1}, 1,
+                    "with split_decay, the blocks before the diagonal "
+                    "scaled in 16-bit pairs (mul.rn.bf16x2) instead of "
+                    "in f32"),
             variant("CB_STORED", {0, 1}, 1,
                     "C·Bᵀ read from chunk_cb's blocks (CBt) instead of "
                     "formed here for every head"),

@@ -260,6 +260,36 @@ Case maskedCastCase(std::mt19937 &rng, DType dtype) {
   return c;
 }
 
+/// y = x * r_i * c_j - x in 16 bits through test_packed_arith_*: each
+/// operation rounded to the 16-bit type (the codegen pairs them), ragged
+/// 150x100 in 64x64 blocks, rows padded (the padding must stay unwritten),
+/// exact.
+Case packedArithCase(std::mt19937 &rng, DType dtype) {
+  const int64_t M = 150, N = 100, LD = 112;
+  Case c;
+  c.label = std::string("16-bit mul and sub in pairs (") +
+            (dtype == DType::bf16 ? "bf16" : "f16") + "), ragged 150x100";
+  c.kernel = dtype == DType::bf16 ? "test_packed_arith_bf16"
+                                  : "test_packed_arith_f16";
+  c.grid = {ceilDiv(M, 64), ceilDiv(N, 64), 1};
+  Tensor x = input(rng, dtype, {M, N}, -4, 4);
+  Tensor r = input(rng, DType::f32, {M}, -2, 2);
+  Tensor cols = input(rng, DType::f32, {N}, -2, 2);
+  Tensor y = output(dtype, {M, N}, {LD, 1}, M * LD);
+  c.tensors = {x, r, cols, y};
+  c.args = {size_t(0), size_t(1), size_t(2), size_t(3)};
+  c.expected = expectationsFor(c);
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t n = 0; n < N; ++n) {
+      double v = x.values[offset(x, {m, n})];
+      double rm = roundTo(r.values[m], dtype), cn = roundTo(cols.values[n], dtype);
+      double p = roundTo(roundTo(v * rm, dtype) * cn, dtype);
+      c.expected[3][offset(y, {m, n})] = roundTo(p - v, dtype);
+    }
+  c.tolerance = 0;
+  return c;
+}
+
 Case siluCase(std::mt19937 &rng) {
   const int64_t N = 1000;
   Case c;
@@ -609,6 +639,8 @@ std::vector<Case> opCases(std::mt19937 &rng) {
   cases.push_back(siluCase(rng));
   cases.push_back(maskedCastCase(rng, DType::bf16));
   cases.push_back(maskedCastCase(rng, DType::f16));
+  cases.push_back(packedArithCase(rng, DType::bf16));
+  cases.push_back(packedArithCase(rng, DType::f16));
   cases.push_back(scanCase(rng, 0, false, 0));
   cases.push_back(scanCase(rng, 0, true, 1));
   cases.push_back(scanCase(rng, 1, false, 2));

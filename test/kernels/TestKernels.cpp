@@ -76,6 +76,19 @@ void maskedCastKernel(const Config &, View<float, 2> x, View<T, 2> y) {
   store(y, {i, j}, cast<T>(where(t > 0.0f, t * 3.0f, 0.0f)));
 }
 
+// 16-bit arithmetic in 16 bits: y = x * r_i * c_j - x (rows scaled by
+// r, columns by c, both converted from f32 first), each operation rounded
+// to T as it goes; the codegen pairs them (mul.rn.{bf16,f16}x2).
+template <class T>
+void packedArithKernel(const Config &, View<T, 2> x, View<float, 1> r,
+                       View<float, 1> c, View<T, 2> y) {
+  auto i = program_id(0), j = program_id(1);
+  Tile t = load(x, {i, j}, {64, 64});
+  Tile rows = reshape(cast<T>(load(r, {i}, {64})), {64, 1});
+  Tile cols = reshape(cast<T>(load(c, {j}, {64})), {1, 64});
+  store(y, {i, j}, t * rows * cols - t);
+}
+
 // silu and sigmoid alone, over the range where their f32 results are
 // normal numbers: their fast form (exp2 and an approximate division) is
 // checked per element.
@@ -210,6 +223,14 @@ const Register registrations[] = {
     add("test_masked_cast_f16",
         [](const Config &c) {
           define(maskedCastKernel<f16>, c, {"x", "y"});
+        }),
+    add("test_packed_arith_bf16",
+        [](const Config &c) {
+          define(packedArithKernel<bf16>, c, {"x", "r", "c", "y"});
+        }),
+    add("test_packed_arith_f16",
+        [](const Config &c) {
+          define(packedArithKernel<f16>, c, {"x", "r", "c", "y"});
         }),
     add("test_silu",
         [](const Config &c) { define(siluKernel, c, {"x", "y"}); }),
