@@ -67,7 +67,8 @@ void chunkState(const Config &cfg,
 
   ChunkEnd end = chunkEnd(acs, seqIdx, hasSeqIdx, L, bi, hi, c, Q);
   Tile S = addChunk<X>(zeros({BP, BN}), {x, B, dt, acs, seqIdx, hasSeqIdx},
-                       end, bi, hi, gi, pb, nb, c, Q, BT);
+                       end, bi, hi, gi, pb, nb, c, Q, BT,
+                       cfg["packed_scale"] != 0);
   store(local, {bi, c, hi, pb, nb}, cast<X>(S),
         {.squeeze = {0, 1, 2}, .tma = cfg["tma_store"] != 0});
 }
@@ -119,6 +120,17 @@ const Register registration{{
             tunable("tma_store", {0, 1}, 1,
                     "the states through shared memory and the TMA (sm_90a "
                     "and later)"),
+            // With wgmma (x read by ldmatrix.trans: the registers pair
+            // tokens, as the weights do) 2-10% faster than in f32 on the
+            // H200, and it makes wgmma the best choice at most shapes (the
+            // tuned table: headline 0.425 -> 0.406 ms, n=256 0.773 ->
+            // 0.635); with mma.sync (x loaded pairing p) ptxas needs more
+            // registers and it is 3-10% slower (bench/results/
+            // 2026-12-02-packed-decay.md). Off by default: the default is
+            // mma.sync; the tuned table picks.
+            tunable("packed_scale", {0, 1}, 0,
+                    "x scaled per token in its 16-bit type, two elements per "
+                    "instruction (mul.rn.bf16x2), instead of in f32"),
             tunable("prefetch_registers", {0, 32, 64}, 64,
                     "registers per thread for loads issued a token block "
                     "ahead"),

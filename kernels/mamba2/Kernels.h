@@ -249,11 +249,15 @@ template <class X> struct StateInputs {
 /// state (S's shape), BT tokens per mma:
 ///   S + (x * exp(Acs_last - Acs) * dt)ᵀ · B
 /// over its tokens; with seq_idx only those of the chunk's last sequence.
+/// packed: x scaled in its own 16-bit type, x * cast<X>(w), two elements per
+/// instruction (mul.rn.bf16x2) instead of widened to f32, scaled and
+/// narrowed again (each scaled element then rounded twice: w, and the
+/// product).
 template <class X>
 dsl::Tile addChunk(dsl::Tile S, const StateInputs<X> &in, const ChunkEnd &end,
                    dsl::Scalar bi, dsl::Scalar hi, dsl::Scalar gi,
                    dsl::Scalar pb, dsl::Scalar nb, dsl::Scalar c, int64_t Q,
-                   int64_t BT) {
+                   int64_t BT, bool packed = false) {
   using namespace dsl;
   const int64_t BP = S.shape()[0], BN = S.shape()[1];
   return for_range({0, Q / BT}, S, [&](Scalar tb, Tile S) {
@@ -275,7 +279,8 @@ dsl::Tile addChunk(dsl::Tile S, const StateInputs<X> &in, const ChunkEnd &end,
     // as much work or less, and B then only feeds the mma (staged by TMA or
     // cp.async, never in registers); the mma takes x transposed in its A
     // slot, the one that takes registers.
-    Tile xs = cast<X>(cast<float>(xt) * reshape(w, {BT, 1}));
+    Tile xs = packed ? xt * reshape(cast<X>(w), {BT, 1})
+                     : cast<X>(cast<float>(xt) * reshape(w, {BT, 1}));
     return mma(transpose(xs), Bt, S);
   });
 }
