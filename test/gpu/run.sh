@@ -49,5 +49,19 @@ if python3 -c "import torch" 2>/dev/null; then
         done
       done
     done
+    # chunk_state's warpgroup-MMA point with x scaled in bf16 pairs (the
+    # tuned table's choice from L = 4096 up with n = 128 and 256), forced at
+    # this small shape.
+    for n in 128 256; do
+      for tool in racecheck memcheck; do
+        printf 'forward chunk_state wgmma packed n=%s %s: ' "$n" "$tool"
+        TESSEL_MAMBA2_LIBRARY="$dir/libtessel_mamba2.so" \
+          compute-sanitizer --tool "$tool" --report-api-errors no \
+          python3 bench/profile/one_forward.py --L 1024 --h 4 --n "$n" --repeat 1 \
+          --tunables chunk_state:BLOCK_P=64,BLOCK_T=64,num_warps=4,wgmma=1,occupancy=-1,tma_store=1,packed_scale=1,prefetch_registers=64,num_stages=2,persistent=0,warp_specialize=0,pdl=1 \
+          2>&1 | grep -E '^ok|Error|SUMMARY' | tr '\n' ' '
+        echo
+      done
+    done
   fi
 fi
