@@ -234,15 +234,19 @@ Case mathCase(std::mt19937 &rng) {
   return c;
 }
 
+/// The name of a 16-bit float type, as test kernel names end.
+std::string halfName(DType dtype) {
+  return dtype == DType::bf16 ? "bf16" : "f16";
+}
+
 /// y = 16-bit(x > 0 ? 3x : 0) through test_masked_cast_*: ragged, rows
 /// padded (the padding must stay unwritten), exact.
 Case maskedCastCase(std::mt19937 &rng, DType dtype) {
   const int64_t M = 45, N = 150, LD = 160;
   Case c;
-  c.label = std::string("select, then converted to ") +
-            (dtype == DType::bf16 ? "bf16" : "f16") + " in pairs, ragged 45x150";
-  c.kernel = dtype == DType::bf16 ? "test_masked_cast_bf16"
-                                  : "test_masked_cast_f16";
+  c.label = "select, then converted to " + halfName(dtype) +
+            " in pairs, ragged 45x150";
+  c.kernel = "test_masked_cast_" + halfName(dtype);
   c.grid = {ceilDiv(M, 16), ceilDiv(N, 64), 1};
   Tensor x = input(rng, DType::f32, {M, N}, -100, 100);
   Tensor y = output(dtype, {M, N}, {LD, 1}, M * LD);
@@ -267,10 +271,9 @@ Case maskedCastCase(std::mt19937 &rng, DType dtype) {
 Case packedArithCase(std::mt19937 &rng, DType dtype) {
   const int64_t M = 150, N = 100, LD = 112;
   Case c;
-  c.label = std::string("16-bit mul and sub in pairs (") +
-            (dtype == DType::bf16 ? "bf16" : "f16") + "), ragged 150x100";
-  c.kernel = dtype == DType::bf16 ? "test_packed_arith_bf16"
-                                  : "test_packed_arith_f16";
+  c.label = "16-bit mul and sub in pairs (" + halfName(dtype) +
+            "), ragged 150x100";
+  c.kernel = "test_packed_arith_" + halfName(dtype);
   c.grid = {ceilDiv(M, 64), ceilDiv(N, 64), 1};
   Tensor x = input(rng, dtype, {M, N}, -4, 4);
   Tensor r = input(rng, DType::f32, {M}, -2, 2);
