@@ -10,6 +10,7 @@ instructions and of the stall samples, and its most frequent opcodes.
 import collections
 import csv
 import re
+import signal
 import sys
 
 
@@ -43,5 +44,6 @@ def main(path):
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # (piped into head)
     for p in sys.argv[1:]:
         main(p)
