@@ -258,10 +258,12 @@ void computeOut(const Config &cfg,
   // C·Bᵀ of source block s as chunk_cb stored it (transposed: B_s·C_tᵀ, one
   // block per source block and block of tokens of the chunk), transposed
   // back into the accumulator layout.
+  auto storedBlock16 = [&](const Scalar &s) {
+    return transpose(load(cbt, {bi, c, gi, s - chunkStart, r % blocksPerChunk},
+                          {drop, drop, drop, BS, BM}));
+  };
   auto storedBlock = [&](const Scalar &s) {
-    return cast<float>(transpose(
-        load(cbt, {bi, c, gi, s - chunkStart, r % blocksPerChunk},
-             {drop, drop, drop, BS, BM})));
+    return cast<float>(storedBlock16(s));
   };
   Scalar firstMasked = chunkStart;
   Tile acc1 = acc0;
@@ -289,10 +291,7 @@ void computeOut(const Config &cfg,
       Tile dtS = load(dt, {bi, hi, s}, {drop, drop, BS});
       Tile xs = load(x, {bi, s, hi, pb}, {drop, BS, drop, BP});
       if (packed) {
-        Tile rows = transpose(load(cbt, {bi, c, gi, s - chunkStart,
-                                         r % blocksPerChunk},
-                                   {drop, drop, drop, BS, BM})) *
-                    rowF16;
+        Tile rows = storedBlock16(s) * rowF16;
         Tile colF = reshape(cast<X>(exp2(acsT0 - acsS) * dtS), {1, BS});
         return mma(rows * colF, xs, acc);
       }
