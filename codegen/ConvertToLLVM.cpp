@@ -3886,8 +3886,13 @@ LogicalResult KernelEmitter::emitElementwise(Operation &op) {
   // f32 operations and a repack). Same rounding per element either way:
   // each result is the exact one rounded to the 16-bit type. Registers 2k
   // and 2k + 1 pair up (a loaded word's halves, see unpackWords).
+  auto oneOrN = [&](Value operand) {
+    size_t count = regs[operand].size();
+    return count == 1 || count == static_cast<size_t>(n);
+  };
   if (isa<arith::AddFOp, arith::SubFOp, arith::MulFOp>(op) &&
-      (element.isBF16() || element.isF16()) && n % 2 == 0) {
+      (element.isBF16() || element.isF16()) && n % 2 == 0 &&
+      llvm::all_of(op.getOperands(), oneOrN)) {
     auto pairType = VectorType::get({2}, element);
     for (int64_t r = 0; r < n; r += 2) {
       SmallVector<Value> operands;

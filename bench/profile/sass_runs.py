@@ -15,12 +15,14 @@ import sys
 
 
 def main(path):
-    rows = list(csv.reader(open(path)))
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
     header = rows[1]
     src, executed = header.index("Source"), header.index("Instructions Executed")
     sampled = header.index("Warp Stall Sampling (All Samples)")
     runs = []  # [count, lines, first line, opcodes, samples]
-    for k, r in enumerate(rows[2:]):
+    # (Rows without counts are skipped; "line" is the CSV's line number.)
+    for k, r in enumerate(rows[2:], start=3):
         try:
             n, s = int(r[executed]), int(r[sampled])
         except (ValueError, IndexError):

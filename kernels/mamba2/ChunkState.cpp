@@ -130,7 +130,7 @@ const Register registration{{
             // mma.sync; the tuned table picks.
             tunable("packed_scale", {0, 1}, 0,
                     "x scaled per token in its 16-bit type, two elements per "
-                    "instruction (mul.rn.bf16x2), instead of in f32"),
+                    "instruction (mul.rn.bf16x2 / f16x2), instead of in f32"),
             tunable("prefetch_registers", {0, 32, 64}, 64,
                     "registers per thread for loads issued a token block "
                     "ahead"),

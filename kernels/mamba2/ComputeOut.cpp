@@ -275,18 +275,20 @@ void computeOut(const Config &cfg,
     Tile acsT0 = load(acs, {bi, hi, r * BM}, {drop, drop, 1});
     Tile rowF = reshape(exp2(acsT - acsT0), {BM, 1});
     // packed_decay: the block scaled in x's 16-bit type, two elements per
-    // instruction ({mul}.rn.{bf16,f16}x2 on the block as chunk_cb stored
-    // it), instead of widened to f32, scaled and narrowed again: the
+    // instruction (mul.rn.bf16x2 or mul.rn.f16x2 on the block as chunk_cb
+    // stored it), instead of widened to f32, scaled and narrowed again: the
     // factors and each product rounded to 16 bits (four roundings of each
-    // entry of P instead of one).
+    // entry of P instead of one). 2.3-3.2% faster on the H200 at Q = 256
+    // (bench/results/2026-12-02-packed-decay.md).
     const bool packed = cfg["packed_decay"] != 0;
     Tile rowF16 = packed ? cast<X>(rowF) : rowF;
     acc1 = for_range({chunkStart, firstMasked}, acc0,
                      [&](Scalar s, Tile acc) {
-      // Acs and dt are read first and used after the stored block's copy
-      // is waited for and scaled by the rows: their latency then overlaps
-      // that wait (used at once, ncu found 2.7% of compute_out's stall
-      // samples on the first use of Acs).
+      // Acs, dt and x_s are read first (x_s: its copy is issued before the
+      // stored block's wait either way), Acs and dt used after the stored
+      // block's copy is waited for and scaled by the rows: their latency
+      // then overlaps that wait (used at once, ncu found 2.7% of
+      // compute_out's stall samples on the first use of Acs).
       Tile acsS = load(acs, {bi, hi, s}, {drop, drop, BS});
       Tile dtS = load(dt, {bi, hi, s}, {drop, drop, BS});
       Tile xs = load(x, {bi, s, hi, pb}, {drop, BS, drop, BP});
@@ -409,8 +411,8 @@ const Register registration{{
                     "there)"),
             tunable("packed_decay", {0, 1}, 1,
                     "with split_decay, the blocks before the diagonal "
-                    "scaled in 16-bit pairs (mul.rn.bf16x2) instead of "
-                    "in f32"),
+                    "scaled in 16-bit pairs (mul.rn.bf16x2 / f16x2) instead "
+                    "of in f32"),
             variant("CB_STORED", {0, 1}, 1,
                     "C·Bᵀ read from chunk_cb's blocks (CBt) instead of "
                     "formed here for every head"),

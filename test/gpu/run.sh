@@ -36,16 +36,30 @@ if python3 -c "import torch" 2>/dev/null; then
     # cuFuncGetParamInfo until it says there is no more.)
     # Both ways to the chunk states (the library's choice is the split here)
     # and both ways to C·Bᵀ (stored by chunk_cb here).
+    # One sanitized forward: its label and the sanitizer's summary, or
+    # FAILED when the forward did not print "ok" (a Python error, a crash:
+    # the sanitizer's summary alone would still read clean).
+    sanitized_forward() {
+      label=$1; shift
+      out=$(compute-sanitizer "$@" 2>&1) || true
+      summary=$(printf '%s\n' "$out" | grep -E 'SUMMARY' | tail -1)
+      if printf '%s\n' "$out" | grep -q '^ok'; then
+        echo "$label: $summary"
+      else
+        echo "$label: FAILED, the forward did not finish: $(printf '%s\n' "$out" | tail -3 | tr '\n' ' ')"
+        sanitize_failed=1
+      fi
+    }
+    sanitize_failed=0
     for way in split,stored serial,stored split,fused; do
       path=${way%,*} cb=${way#*,}
       for n in 64 128 256; do
         for tool in racecheck memcheck; do
-          printf 'forward %s %s n=%s %s: ' "$path" "$cb" "$n" "$tool"
           TESSEL_MAMBA2_STATE_PATH=$path TESSEL_MAMBA2_CB=$cb \
             TESSEL_MAMBA2_LIBRARY="$dir/libtessel_mamba2.so" \
-            compute-sanitizer --tool "$tool" --report-api-errors no \
-            python3 bench/profile/one_forward.py \
-            --L 1024 --h 4 --n "$n" --repeat 1 2>&1 | grep -E 'SUMMARY' | tail -1
+            sanitized_forward "forward $path $cb n=$n $tool" \
+            --tool "$tool" --report-api-errors no \
+            python3 bench/profile/one_forward.py --L 1024 --h 4 --n "$n" --repeat 1
         done
       done
     done
@@ -54,14 +68,13 @@ if python3 -c "import torch" 2>/dev/null; then
     # this small shape.
     for n in 128 256; do
       for tool in racecheck memcheck; do
-        printf 'forward chunk_state wgmma packed n=%s %s: ' "$n" "$tool"
         TESSEL_MAMBA2_LIBRARY="$dir/libtessel_mamba2.so" \
-          compute-sanitizer --tool "$tool" --report-api-errors no \
+          sanitized_forward "forward chunk_state wgmma packed n=$n $tool" \
+          --tool "$tool" --report-api-errors no \
           python3 bench/profile/one_forward.py --L 1024 --h 4 --n "$n" --repeat 1 \
-          --tunables chunk_state:BLOCK_P=64,BLOCK_T=64,num_warps=4,wgmma=1,occupancy=-1,tma_store=1,packed_scale=1,prefetch_registers=64,num_stages=2,persistent=0,warp_specialize=0,pdl=1 \
-          2>&1 | grep -E '^ok|Error|SUMMARY' | tr '\n' ' '
-        echo
+          --tunables chunk_state:BLOCK_P=64,BLOCK_T=64,num_warps=4,wgmma=1,occupancy=-1,tma_store=1,packed_scale=1,prefetch_registers=64,num_stages=2,persistent=0,warp_specialize=0,pdl=1
       done
     done
+    [ "$sanitize_failed" = 0 ] || { echo "some sanitized forwards did not finish"; exit 1; }
   fi
 fi

@@ -144,7 +144,11 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
                         // (The blocks before the diagonal with the decay
                         // factored, wherever the blocks are stored; the
                         // library's choice is narrower.)
-                        {"split_decay", 1}},
+                        {"split_decay", 1},
+                        // Those blocks scaled in 16-bit pairs (the default)
+                        // with the split state path, in f32 with the serial
+                        // one: both ways checked.
+                        {"packed_decay", split ? 1 : 0}},
                        keep);
   // chunk_cb's block need not match compute_out's.
   const int64_t cbBlock = c.blockCb;
