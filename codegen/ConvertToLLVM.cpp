@@ -3885,24 +3885,23 @@ LogicalResult KernelEmitter::emitElementwise(Operation &op) {
   // the operands arrive as loaded 32-bit words, instead of an unpack, two
   // f32 operations and a repack). Same rounding per element either way:
   // each result is the exact one rounded to the 16-bit type. Registers 2k
-  // and 2k + 1 pair up (a loaded word's halves, see unpackWords).
-  auto oneOrN = [&](Value operand) {
-    size_t count = regs[operand].size();
-    return count == 1 || count == static_cast<size_t>(n);
+  // and 2k + 1 pair up (a loaded word's halves, see unpackWords). (The
+  // operands have the result's type, broadcasts already expanded: n
+  // registers each.)
+  auto nRegisters = [&](Value operand) {
+    return regs[operand].size() == static_cast<size_t>(n);
   };
   if (isa<arith::AddFOp, arith::SubFOp, arith::MulFOp>(op) &&
       (element.isBF16() || element.isF16()) && n % 2 == 0 &&
-      llvm::all_of(op.getOperands(), oneOrN)) {
+      llvm::all_of(op.getOperands(), nRegisters)) {
     auto pairType = VectorType::get({2}, element);
     for (int64_t r = 0; r < n; r += 2) {
       SmallVector<Value> operands;
       for (Value operand : op.getOperands()) {
-        ArrayRef<Value> rs = regs[operand];
-        Value lo = rs.size() == 1 ? rs[0] : rs[r],
-              hi = rs.size() == 1 ? rs[0] : rs[r + 1];
         Value v = LLVM::UndefOp::create(b, loc, pairType);
-        v = LLVM::InsertElementOp::create(b, loc, v, lo, i32(0));
-        operands.push_back(LLVM::InsertElementOp::create(b, loc, v, hi, i32(1)));
+        v = LLVM::InsertElementOp::create(b, loc, v, regs[operand][r], i32(0));
+        operands.push_back(LLVM::InsertElementOp::create(
+            b, loc, v, regs[operand][r + 1], i32(1)));
       }
       OperationState state(loc, op.getName());
       state.addOperands(operands);

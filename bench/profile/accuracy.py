@@ -14,8 +14,8 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from mamba2 import make_inputs  # noqa: E402  (bench/mamba2.py)
-from mamba2 import FINAL_TOLERANCE, reference, rel_l2, tm, y_tolerance  # noqa: E402
+from mamba2 import (FINAL_TOLERANCE, make_inputs, reference, rel_l2,  # noqa: E402
+                    tm, y_tolerance)  # (bench/mamba2.py)
 
 SHAPES = ["1,4096,80,128,1,256", "1,4096,80,256,1,256", "1,4096,80,64,1,256",
           "1,4096,80,128,8,256", "1,4096,80,128,1,128"]

@@ -20,7 +20,9 @@ p.add_argument("--repeat", type=int, default=2)
 p.add_argument("--tunables", action="append", default=[], metavar="KERNEL:POINT")
 a = p.parse_args()
 for spec in a.tunables:
-    kernel, point = spec.split(":", 1)
+    kernel, sep, point = spec.partition(":")
+    if not sep or not kernel or not point:
+        p.error("--tunables takes KERNEL:POINT, got %r" % spec)
     tm.set_tunables(kernel, point)
 x, dt, A, B, C = make_inputs(a)
 for _ in range(a.repeat):

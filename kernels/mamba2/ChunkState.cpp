@@ -96,9 +96,11 @@ const Register registration{{
                     "state columns per program"),
             tunable("BLOCK_T", {32, 64, 128}, 64, "tokens per mma"),
             tunable("num_warps", {4, 8}, 4, "warps per program"),
-            // Off: with A from registers (below) 1.7-4% faster at L = 4096
-            // and 16384, 4% slower at 65536 on the H200 (bench/results/
-            // 2026-11-30-transposed-register-a.md); the tuned table picks.
+            // Off: with A from registers (below) and x scaled in f32 1.7-4%
+            // faster at L = 4096 and 16384, 4% slower at 65536 on the H200
+            // (bench/results/2026-11-30-transposed-register-a.md); with
+            // packed_scale the best point from L = 4096 up at n = 128 and
+            // 256 (2026-12-02-packed-decay.md). The tuned table picks.
             tunable("wgmma", {0, 1}, 0,
                     "warpgroup MMA on sm_90a (its A, x scaled per token, "
                     "from registers: x read by ldmatrix.trans from its TMA "

@@ -250,7 +250,7 @@ template <class X> struct StateInputs {
 ///   S + (x * exp(Acs_last - Acs) * dt)ᵀ · B
 /// over its tokens; with seq_idx only those of the chunk's last sequence.
 /// packed: x scaled in its own 16-bit type, x * cast<X>(w), two elements per
-/// instruction (mul.rn.bf16x2) instead of widened to f32, scaled and
+/// instruction (mul.rn.bf16x2 / f16x2) instead of widened to f32, scaled and
 /// narrowed again (each scaled element then rounded twice: w, and the
 /// product).
 template <class X>
