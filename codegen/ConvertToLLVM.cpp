@@ -3836,8 +3836,6 @@ FailureOr<Value> KernelEmitter::emitMath(Operation &op, Value x) {
     Value isSmall =
         arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, ax, f32(0.3));
     y = arith::SelectOp::create(b, loc, isSmall, smallY, big);
-  } else if (isa<math::FmaOp>(op)) {
-    return fail(&op, "fma with a single operand");
   } else {
     return fail(&op, "unsupported math function");
   }
@@ -3879,9 +3877,9 @@ LogicalResult KernelEmitter::emitElementwise(Operation &op) {
     regs[result] = out;
     return success();
   }
-  // 16-bit float add, sub and mul two registers at a time, on <2 x bf16>
-  // or <2 x f16>: NVPTX then selects the paired instruction
-  // ({add,sub,mul}.rn.{bf16,f16}x2), one instead of two scalar ones (or, where
+  // 16-bit float add, sub, mul and fma two registers at a time, on <2 x
+  // bf16> or <2 x f16>: NVPTX then selects the paired instruction
+  // ({add,sub,mul,fma}.rn.{bf16,f16}x2), one instead of two scalar ones (or, where
   // the operands arrive as loaded 32-bit words, instead of an unpack, two
   // f32 operations and a repack). Same rounding per element either way:
   // each result is the exact one rounded to the 16-bit type. Registers 2k
@@ -3891,7 +3889,7 @@ LogicalResult KernelEmitter::emitElementwise(Operation &op) {
   auto nRegisters = [&](Value operand) {
     return regs[operand].size() == static_cast<size_t>(n);
   };
-  if (isa<arith::AddFOp, arith::SubFOp, arith::MulFOp>(op) &&
+  if (isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, math::FmaOp>(op) &&
       (element.isBF16() || element.isF16()) && n % 2 == 0 &&
       llvm::all_of(op.getOperands(), nRegisters)) {
     auto pairType = VectorType::get({2}, element);
@@ -3920,7 +3918,9 @@ LogicalResult KernelEmitter::emitElementwise(Operation &op) {
       ArrayRef<Value> rs = regs[operand];
       operands.push_back(rs.size() == 1 ? rs[0] : rs[r]);
     }
-    if (op.getDialect()->getNamespace() == "math") {
+    // (math.fma stays an op: convert-math-to-llvm makes it llvm.fma,
+    // fma.rn in PTX.)
+    if (op.getDialect()->getNamespace() == "math" && !isa<math::FmaOp>(op)) {
       FailureOr<Value> y = emitMath(op, operands[0]);
       if (failed(y))
         return failure();

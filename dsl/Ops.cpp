@@ -596,6 +596,94 @@ Tile where(const TileArg &cond, const ScalarArg &a, const TileArg &b) {
                     cond.loc);
 }
 
+namespace {
+/// math.fma on values of one floating-point element type whose shapes
+/// broadcast together (scalars: all three rank 0).
+Value fmaValues(Value a, Value b, Value c, const Loc &loc) {
+  Type element = getElementTypeOrSelf(a.getType());
+  for (Value v : {b, c})
+    if (getElementTypeOrSelf(v.getType()) != element) {
+      tracer().error(loc) << "operands of 'fma' have different element types, "
+                          << element << " and "
+                          << getElementTypeOrSelf(v.getType())
+                          << "; convert one with cast()";
+      return {};
+    }
+  if (!isa<FloatType>(element)) {
+    tracer().error(loc) << "fma needs floating-point operands, got " << element
+                        << "; convert them with cast()";
+    return {};
+  }
+  if (isa<RankedTensorType>(a.getType())) {
+    auto shapeOf = [](Value v) {
+      return cast<RankedTensorType>(v.getType()).getShape();
+    };
+    SmallVector<int64_t> ab, shape;
+    if (!broadcastShapes(shapeOf(a), shapeOf(b), ab) ||
+        !broadcastShapes(ab, shapeOf(c), shape)) {
+      tracer().error(loc) << "operands of 'fma' have shapes "
+                          << shapeString(shapeOf(a)) << ", "
+                          << shapeString(shapeOf(b)) << " and "
+                          << shapeString(shapeOf(c))
+                          << ", which do not broadcast together";
+      return {};
+    }
+    a = broadcastTo(a, shape, loc);
+    b = broadcastTo(b, shape, loc);
+    c = broadcastTo(c, shape, loc);
+    if (!a || !b || !c)
+      return {};
+  }
+  return result(tracer().create<math::FmaOp>(loc, a, b, c));
+}
+} // namespace
+
+Tile fma(const TileArg &a, const TileArg &b, const TileArg &c) {
+  if (a.tile.poisoned() || b.tile.poisoned() || c.tile.poisoned())
+    return Tile();
+  return tileOf(fmaValues(val(a.tile), val(b.tile), val(c.tile), a.loc));
+}
+
+Tile fma(const TileArg &a, const ScalarArg &b, const TileArg &c) {
+  if (a.tile.poisoned() || c.tile.poisoned())
+    return Tile();
+  auto type = cast<RankedTensorType>(val(a.tile).getType());
+  Value s = scalarValue(b, type.getElementType(), "'fma'");
+  if (!s)
+    return Tile();
+  return tileOf(
+      fmaValues(val(a.tile), splatTo(s, type, a.loc), val(c.tile), a.loc));
+}
+
+Tile fma(const TileArg &a, const TileArg &b, const ScalarArg &c) {
+  if (a.tile.poisoned() || b.tile.poisoned())
+    return Tile();
+  auto type = cast<RankedTensorType>(val(a.tile).getType());
+  Value s = scalarValue(c, type.getElementType(), "'fma'");
+  if (!s)
+    return Tile();
+  return tileOf(
+      fmaValues(val(a.tile), val(b.tile), splatTo(s, type, a.loc), a.loc));
+}
+
+Scalar fma(const ScalarArg &a, const ScalarArg &b, const ScalarArg &c) {
+  // The first traced operand decides the type the numbers take.
+  const ScalarArg *typed = &a;
+  for (const ScalarArg *s : {&a, &b, &c})
+    if (s->kind == ScalarArg::Traced) {
+      typed = s;
+      break;
+    }
+  Type type = naturalType(*typed);
+  if (!type)
+    return Scalar();
+  Value x = scalarValue(a, type, "'fma'"), y = scalarValue(b, type, "'fma'"),
+        z = scalarValue(c, type, "'fma'");
+  if (!x || !y || !z)
+    return Scalar();
+  return scalarOf(fmaValues(x, y, z, a.loc));
+}
+
 Scalar where(const ScalarArg &cond, const ScalarArg &a, const ScalarArg &b) {
   Type type = a.kind == ScalarArg::Traced ? naturalType(a) : naturalType(b);
   Value c = scalarValue(cond, builder().getI1Type(), "where()");

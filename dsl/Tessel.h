@@ -315,6 +315,17 @@ Tile where(const TileArg &cond, const TileArg &a, const ScalarArg &b);
 Tile where(const TileArg &cond, const ScalarArg &a, const TileArg &b);
 Scalar where(const ScalarArg &cond, const ScalarArg &a, const ScalarArg &b);
 
+/// a·b + c elementwise, rounded once (math.fma: fma.rn on NVIDIA GPUs, two
+/// elements per instruction in bf16 and f16). The operands share one
+/// floating-point element type (a C++ number takes the tiles') and
+/// broadcast as the arithmetic operators' do. `a * b + c` rounds the
+/// product first: fma where that rounding matters, or to save an
+/// instruction.
+Tile fma(const TileArg &a, const TileArg &b, const TileArg &c);
+Tile fma(const TileArg &a, const ScalarArg &b, const TileArg &c);
+Tile fma(const TileArg &a, const TileArg &b, const ScalarArg &c);
+Scalar fma(const ScalarArg &a, const ScalarArg &b, const ScalarArg &c);
+
 /// Converts the element type (round to nearest even when narrowing floats,
 /// truncation toward zero from float to integer).
 Tile cast(const Tile &x, DType to, Loc loc = Loc::current());

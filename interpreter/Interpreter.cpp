@@ -395,6 +395,32 @@ std::optional<double> applyMath(Operation &op, double x) {
       .Default([](Operation *) { return std::nullopt; });
 }
 
+/// a·b + c rounded once to `type` (math.fma). f32 and f64 through the C
+/// library's fma. bf16 and f16: a·b is exact in double (11 significant bits
+/// at most each) and a·b + c is rounded to a float *to odd* (the exact
+/// error of the double sum, by TwoSum, says which way): rounding that float
+/// to nearest even is then the single rounding of the exact value (24 bits
+/// >= 11 + 2). Rounding the double sum directly would round twice, through
+/// roundTo's float.
+double fusedMultiplyAdd(double a, double b, double c, Type type) {
+  if (type.isF64())
+    return std::fma(a, b, c);
+  if (type.isF32())
+    return std::fmaf(static_cast<float>(a), static_cast<float>(b),
+                     static_cast<float>(c));
+  double p = a * b, s = p + c;
+  float f = static_cast<float>(s);
+  if (!std::isfinite(s) || !std::isfinite(f))
+    return roundTo(s, type);
+  double bv = s - p, err = (p - (s - bv)) + (c - bv);
+  // s - f is exact (f is s rounded to 24 bits); the rest's sign is the
+  // side the exact value lies on (|err| is below half an ulp of s).
+  double rest = (s - static_cast<double>(f)) + err;
+  if (rest != 0 && (std::bit_cast<uint32_t>(f) & 1) == 0)
+    f = std::nextafter(f, rest > 0 ? INFINITY : -INFINITY);
+  return roundTo(f, type);
+}
+
 /// Elementwise ops: every operand has the result's shape (scalars rank 0).
 bool Program::elementwise(Operation &op) {
   Value res = op.getResult(0);
@@ -467,6 +493,11 @@ bool Program::elementwise(Operation &op) {
     const RtValue &x = get(op.getOperand(0));
     for (int64_t k = 0; k < n; ++k)
       setI(out, k, x.i[k] < 0 ? -x.i[k] : x.i[k]);
+  } else if (isa<math::FmaOp>(op)) {
+    const RtValue &a = get(op.getOperand(0)), &b = get(op.getOperand(1)),
+                  &c = get(op.getOperand(2));
+    for (int64_t k = 0; k < n; ++k)
+      setF(out, k, fusedMultiplyAdd(a.f[k], b.f[k], c.f[k], out.element));
   } else if (op.getNumOperands() == 2 && out.isFloat()) {
     const RtValue &a = get(op.getOperand(0)), &b = get(op.getOperand(1));
     if (!isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,

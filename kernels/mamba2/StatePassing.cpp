@@ -47,7 +47,7 @@ void statePassing(const Config &cfg,
                Tile add = cast<float>(load(
                    local, {bi, c, hi, pb, nb}, {drop, drop, drop, BP, BN},
                    {.latency = int(cfg["prefetch_depth"])}));
-               return S * reshape(flow, {1, 1}) + add;
+               return fma(S, reshape(flow, {1, 1}), add);
              },
              cfg["unroll"]);
 }

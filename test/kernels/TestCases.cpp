@@ -9,6 +9,7 @@
 #include <cmath>
 #include <limits>
 #include <sstream>
+#include <stdexcept>
 
 namespace tessel::testcases {
 
@@ -289,6 +290,71 @@ Case packedArithCase(std::mt19937 &rng, DType dtype) {
       double p = roundTo(roundTo(v * rm, dtype) * cn, dtype);
       c.expected[3][offset(y, {m, n})] = roundTo(p - v, dtype);
     }
+  c.tolerance = 0;
+  return c;
+}
+
+/// `v` rounded to nearest even with `bits` significant bits, the quantum
+/// never below `minQuantum` (the type's subnormals): one rounding, where
+/// roundTo goes through a float first.
+double roundOnce(double v, int bits, double minQuantum) {
+  if (v == 0 || !std::isfinite(v))
+    return v;
+  int e;
+  std::frexp(v, &e);
+  double q = std::max(std::ldexp(1.0, e - bits), minQuantum);
+  return std::nearbyint(v / q) * q;
+}
+
+/// y = fma(x, -0.5, fma(fma(x, r_i, c_j), w, x)), w = fma(s, 0.5, -0.5)
+/// = -0.75 (s = -0.5), through test_fma_*: ragged 150x100
+/// in 64x64 blocks, rows padded (the padding must stay unwritten), exact.
+/// The reference rounds each exact a·b + c once: std::fmaf for f32; for
+/// bf16/f16 the sums are exact in double (11-bit operands in [-4, 4]) and
+/// rounded once to the type's precision. The inputs are checked to make a
+/// multiply then an add differ from fma somewhere.
+Case fmaCase(std::mt19937 &rng, DType dtype) {
+  const int64_t M = 150, N = 100, LD = 112;
+  const bool f32 = dtype == DType::f32;
+  const std::string name = f32 ? "f32" : halfName(dtype);
+  Case c;
+  c.label = "fma (" + name +
+            "): broadcast rows and columns, a scalar, a number; ragged 150x100";
+  c.kernel = "test_fma_" + name;
+  c.grid = {ceilDiv(M, 64), ceilDiv(N, 64), 1};
+  Tensor x = input(rng, dtype, {M, N}, -4, 4);
+  Tensor r = input(rng, DType::f32, {M}, -2, 2);
+  Tensor cols = input(rng, DType::f32, {N}, -2, 2);
+  Tensor y = output(dtype, {M, N}, {LD, 1}, M * LD);
+  c.tensors = {x, r, cols, y};
+  c.args = {size_t(0), size_t(1), size_t(2), size_t(3),
+            Scalar{DType::f32, -0.5}};
+  c.expected = expectationsFor(c);
+  const int bits = dtype == DType::bf16 ? 8 : 11;
+  const double minQuantum =
+      dtype == DType::bf16 ? std::ldexp(1.0, -133) : std::ldexp(1.0, -24);
+  auto fused = [&](double a, double b, double d) {
+    if (f32)
+      return double(std::fmaf(float(a), float(b), float(d)));
+    double p = a * b, s = p + d;
+    if (s - p != d) // not exact in double: the inputs' range rules it out
+      throw std::logic_error("fmaCase: a sum not exact in double");
+    return roundOnce(s, bits, minQuantum);
+  };
+  auto unfused = [&](double a, double b, double d) {
+    return roundTo(roundTo(a * b, dtype) + d, dtype);
+  };
+  int64_t differ = 0;
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t n = 0; n < N; ++n) {
+      double v = x.values[offset(x, {m, n})];
+      double rm = roundTo(r.values[m], dtype), cn = roundTo(cols.values[n], dtype);
+      double u = fused(v, rm, cn);
+      c.expected[3][offset(y, {m, n})] = fused(v, -0.5, fused(u, -0.75, v));
+      differ += unfused(v, rm, cn) != u;
+    }
+  if (differ == 0)
+    throw std::logic_error("fmaCase: no element where fma and mul+add differ");
   c.tolerance = 0;
   return c;
 }
@@ -644,6 +710,8 @@ std::vector<Case> opCases(std::mt19937 &rng) {
   cases.push_back(maskedCastCase(rng, DType::f16));
   cases.push_back(packedArithCase(rng, DType::bf16));
   cases.push_back(packedArithCase(rng, DType::f16));
+  for (DType dtype : {DType::f32, DType::bf16, DType::f16})
+    cases.push_back(fmaCase(rng, dtype));
   cases.push_back(scanCase(rng, 0, false, 0));
   cases.push_back(scanCase(rng, 0, true, 1));
   cases.push_back(scanCase(rng, 1, false, 2));

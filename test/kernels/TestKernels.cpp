@@ -89,6 +89,21 @@ void packedArithKernel(const Config &, View<T, 2> x, View<float, 1> r,
   store(y, {i, j}, t * rows * cols - t);
 }
 
+// y = fma(fma(x, r_i, c_j), w, x) - 0.5 x with w = fma(s, 0.5, -0.5) on
+// scalars: fma with a row and a column broadcast (r and c converted to T
+// first), then with a scalar; each fma rounded once to T (fma.rn.f32, or
+// fma.rn.{bf16,f16}x2 in pairs); then fma with a number.
+template <class T>
+void fmaKernel(const Config &, View<T, 2> x, View<float, 1> r,
+               View<float, 1> c, View<T, 2> y, F32 s) {
+  auto i = program_id(0), j = program_id(1);
+  Tile t = load(x, {i, j}, {64, 64});
+  Tile rows = reshape(cast<T>(load(r, {i}, {64})), {64, 1});
+  Tile cols = reshape(cast<T>(load(c, {j}, {64})), {1, 64});
+  Scalar w = cast<T>(fma(s, 0.5f, -0.5f));
+  store(y, {i, j}, fma(t, -0.5f, fma(fma(t, rows, cols), w, t)));
+}
+
 // silu and sigmoid alone, over the range where their f32 results are
 // normal numbers: their fast form (exp2 and an approximate division) is
 // checked per element.
@@ -231,6 +246,18 @@ const Register registrations[] = {
     add("test_packed_arith_f16",
         [](const Config &c) {
           define(packedArithKernel<f16>, c, {"x", "r", "c", "y"});
+        }),
+    add("test_fma_f32",
+        [](const Config &c) {
+          define(fmaKernel<float>, c, {"x", "r", "c", "y", "s"});
+        }),
+    add("test_fma_bf16",
+        [](const Config &c) {
+          define(fmaKernel<bf16>, c, {"x", "r", "c", "y", "s"});
+        }),
+    add("test_fma_f16",
+        [](const Config &c) {
+          define(fmaKernel<f16>, c, {"x", "r", "c", "y", "s"});
         }),
     add("test_silu",
         [](const Config &c) { define(siluKernel, c, {"x", "y"}); }),

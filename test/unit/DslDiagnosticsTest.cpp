@@ -78,6 +78,46 @@ TEST(DslDiagnostics, ElementTypeMismatch) {
   EXPECT_NE(d.find("'bf16' and 'f32'"), std::string::npos) << d;
 }
 
+int fmaTypeLine = 0, fmaShapeLine = 0, fmaIntLine = 0, fmaScalarLine = 0;
+void badFmas(const Config &, View<bf16, 2> x, View<float, 2> y,
+             View<int32_t, 2> z, F32 s) {
+  Tile a = load(x, {0, 0}, {16, 16});
+  Tile b = load(y, {0, 0}, {16, 16});
+  Tile c = load(y, {0, 0}, {16, 8});
+  Tile i = load(z, {0, 0}, {16, 16});
+  fmaTypeLine = __LINE__ + 1;
+  Tile e = fma(b, b, a);
+  fmaShapeLine = __LINE__ + 1;
+  Tile f = fma(b, c, b);
+  fmaIntLine = __LINE__ + 1;
+  Tile g = fma(i, i, 1);
+  fmaScalarLine = __LINE__ + 1;
+  Tile h = fma(a, s, a);
+  (void)e, (void)f, (void)g, (void)h;
+}
+
+TEST(DslDiagnostics, FmaOperandsAreReportedAtTheirLine) {
+  auto t = trace(context(), badFmas, {"x", "y", "z", "s"});
+  ASSERT_FALSE(t.module);
+  ASSERT_EQ(t.diagnostics.size(), 4u) << t.allDiagnostics();
+  EXPECT_NE(t.diagnostics[0].find(at(fmaTypeLine)), std::string::npos)
+      << t.diagnostics[0];
+  EXPECT_NE(t.diagnostics[0].find("'f32' and 'bf16'"), std::string::npos)
+      << t.diagnostics[0];
+  EXPECT_NE(t.diagnostics[1].find(at(fmaShapeLine)), std::string::npos)
+      << t.diagnostics[1];
+  EXPECT_NE(t.diagnostics[1].find("16x16, 16x8 and 16x16"), std::string::npos)
+      << t.diagnostics[1];
+  EXPECT_NE(t.diagnostics[2].find(at(fmaIntLine)), std::string::npos)
+      << t.diagnostics[2];
+  EXPECT_NE(t.diagnostics[2].find("floating-point"), std::string::npos)
+      << t.diagnostics[2];
+  EXPECT_NE(t.diagnostics[3].find(at(fmaScalarLine)), std::string::npos)
+      << t.diagnostics[3];
+  EXPECT_NE(t.diagnostics[3].find("cast()"), std::string::npos)
+      << t.diagnostics[3];
+}
+
 int boxLine = 0, pidLine = 0, latencyLine = 0, storeLine = 0, axisLine = 0,
     permLine = 0, constLine = 0, scalarLine = 0, powLine = 0;
 void manyErrors(const Config &cfg, View<float, 3> x, View<float, 2> y, F32 s) {
