@@ -644,26 +644,30 @@ Tile fma(const TileArg &a, const TileArg &b, const TileArg &c) {
   return tileOf(fmaValues(val(a.tile), val(b.tile), val(c.tile), a.loc));
 }
 
+namespace {
+/// A scalar operand of fma as a tile of `like`'s type (null when `like` is
+/// poisoned or the scalar does not fit).
+Value fmaSplat(const ScalarArg &s, const TileArg &like) {
+  if (like.tile.poisoned())
+    return {};
+  auto type = cast<RankedTensorType>(val(like.tile).getType());
+  Value v = scalarValue(s, type.getElementType(), "'fma'");
+  return v ? splatTo(v, type, like.loc) : Value();
+}
+} // namespace
+
 Tile fma(const TileArg &a, const ScalarArg &b, const TileArg &c) {
-  if (a.tile.poisoned() || c.tile.poisoned())
+  Value bv = fmaSplat(b, a);
+  if (!bv || c.tile.poisoned())
     return Tile();
-  auto type = cast<RankedTensorType>(val(a.tile).getType());
-  Value s = scalarValue(b, type.getElementType(), "'fma'");
-  if (!s)
-    return Tile();
-  return tileOf(
-      fmaValues(val(a.tile), splatTo(s, type, a.loc), val(c.tile), a.loc));
+  return tileOf(fmaValues(val(a.tile), bv, val(c.tile), a.loc));
 }
 
 Tile fma(const TileArg &a, const TileArg &b, const ScalarArg &c) {
-  if (a.tile.poisoned() || b.tile.poisoned())
+  Value cv = fmaSplat(c, a);
+  if (!cv || b.tile.poisoned())
     return Tile();
-  auto type = cast<RankedTensorType>(val(a.tile).getType());
-  Value s = scalarValue(c, type.getElementType(), "'fma'");
-  if (!s)
-    return Tile();
-  return tileOf(
-      fmaValues(val(a.tile), val(b.tile), splatTo(s, type, a.loc), a.loc));
+  return tileOf(fmaValues(val(a.tile), val(b.tile), cv, a.loc));
 }
 
 Scalar fma(const ScalarArg &a, const ScalarArg &b, const ScalarArg &c) {

@@ -269,19 +269,32 @@ Case maskedCastCase(std::mt19937 &rng, DType dtype) {
 /// operation rounded to the 16-bit type (the codegen pairs them), ragged
 /// 150x100 in 64x64 blocks, rows padded (the padding must stay unwritten),
 /// exact.
-Case packedArithCase(std::mt19937 &rng, DType dtype) {
-  const int64_t M = 150, N = 100, LD = 112;
+/// The tensors of test_packed_arith_* and test_fma_* (x, r, c, y): x M x N
+/// of `dtype` in [-4, 4], a factor per row and per column (f32 in [-2, 2]),
+/// y with rows padded to LD (poisoned); the grid of 64 x 64 blocks.
+constexpr int64_t kRowColM = 150, kRowColN = 100, kRowColLD = 112;
+Case rowColumnCase(std::mt19937 &rng, DType dtype, std::string kernel,
+                   std::string label) {
+  const int64_t M = kRowColM, N = kRowColN, LD = kRowColLD;
   Case c;
-  c.label = "16-bit mul and sub in pairs (" + halfName(dtype) +
-            "), ragged 150x100";
-  c.kernel = "test_packed_arith_" + halfName(dtype);
+  c.label = std::move(label);
+  c.kernel = std::move(kernel);
   c.grid = {ceilDiv(M, 64), ceilDiv(N, 64), 1};
-  Tensor x = input(rng, dtype, {M, N}, -4, 4);
-  Tensor r = input(rng, DType::f32, {M}, -2, 2);
-  Tensor cols = input(rng, DType::f32, {N}, -2, 2);
-  Tensor y = output(dtype, {M, N}, {LD, 1}, M * LD);
-  c.tensors = {x, r, cols, y};
+  c.tensors = {input(rng, dtype, {M, N}, -4, 4),
+               input(rng, DType::f32, {M}, -2, 2),
+               input(rng, DType::f32, {N}, -2, 2),
+               output(dtype, {M, N}, {LD, 1}, M * LD)};
   c.args = {size_t(0), size_t(1), size_t(2), size_t(3)};
+  return c;
+}
+
+Case packedArithCase(std::mt19937 &rng, DType dtype) {
+  const int64_t M = kRowColM, N = kRowColN;
+  Case c = rowColumnCase(rng, dtype, "test_packed_arith_" + halfName(dtype),
+                         "16-bit mul and sub in pairs (" + halfName(dtype) +
+                             "), ragged 150x100");
+  const Tensor &x = c.tensors[0], &r = c.tensors[1], &cols = c.tensors[2],
+               &y = c.tensors[3];
   c.expected = expectationsFor(c);
   for (int64_t m = 0; m < M; ++m)
     for (int64_t n = 0; n < N; ++n) {
@@ -314,21 +327,16 @@ double roundOnce(double v, int bits, double minQuantum) {
 /// rounded once to the type's precision. The inputs are checked to make a
 /// multiply then an add differ from fma somewhere.
 Case fmaCase(std::mt19937 &rng, DType dtype) {
-  const int64_t M = 150, N = 100, LD = 112;
+  const int64_t M = kRowColM, N = kRowColN;
   const bool f32 = dtype == DType::f32;
   const std::string name = f32 ? "f32" : halfName(dtype);
-  Case c;
-  c.label = "fma (" + name +
-            "): broadcast rows and columns, a scalar, a number; ragged 150x100";
-  c.kernel = "test_fma_" + name;
-  c.grid = {ceilDiv(M, 64), ceilDiv(N, 64), 1};
-  Tensor x = input(rng, dtype, {M, N}, -4, 4);
-  Tensor r = input(rng, DType::f32, {M}, -2, 2);
-  Tensor cols = input(rng, DType::f32, {N}, -2, 2);
-  Tensor y = output(dtype, {M, N}, {LD, 1}, M * LD);
-  c.tensors = {x, r, cols, y};
-  c.args = {size_t(0), size_t(1), size_t(2), size_t(3),
-            Scalar{DType::f32, -0.5}};
+  Case c = rowColumnCase(
+      rng, dtype, "test_fma_" + name,
+      "fma (" + name +
+          "): broadcast rows and columns, a scalar, a number; ragged 150x100");
+  c.args.push_back(Scalar{DType::f32, -0.5});
+  const Tensor &x = c.tensors[0], &r = c.tensors[1], &cols = c.tensors[2],
+               &y = c.tensors[3];
   c.expected = expectationsFor(c);
   const int bits = dtype == DType::bf16 ? 8 : 11;
   const double minQuantum =
