@@ -100,22 +100,16 @@ TEST(DslDiagnostics, FmaOperandsAreReportedAtTheirLine) {
   auto t = trace(context(), badFmas, {"x", "y", "z", "s"});
   ASSERT_FALSE(t.module);
   ASSERT_EQ(t.diagnostics.size(), 4u) << t.allDiagnostics();
-  EXPECT_NE(t.diagnostics[0].find(at(fmaTypeLine)), std::string::npos)
-      << t.diagnostics[0];
-  EXPECT_NE(t.diagnostics[0].find("'f32' and 'bf16'"), std::string::npos)
-      << t.diagnostics[0];
-  EXPECT_NE(t.diagnostics[1].find(at(fmaShapeLine)), std::string::npos)
-      << t.diagnostics[1];
-  EXPECT_NE(t.diagnostics[1].find("16x16, 16x8 and 16x16"), std::string::npos)
-      << t.diagnostics[1];
-  EXPECT_NE(t.diagnostics[2].find(at(fmaIntLine)), std::string::npos)
-      << t.diagnostics[2];
-  EXPECT_NE(t.diagnostics[2].find("floating-point"), std::string::npos)
-      << t.diagnostics[2];
-  EXPECT_NE(t.diagnostics[3].find(at(fmaScalarLine)), std::string::npos)
-      << t.diagnostics[3];
-  EXPECT_NE(t.diagnostics[3].find("cast()"), std::string::npos)
-      << t.diagnostics[3];
+  const std::pair<int, const char *> expected[] = {
+      {fmaTypeLine, "'f32' and 'bf16'"},
+      {fmaShapeLine, "16x16, 16x8 and 16x16"},
+      {fmaIntLine, "floating-point"},
+      {fmaScalarLine, "cast()"}};
+  for (size_t k = 0; k < 4; ++k) {
+    const std::string &d = t.diagnostics[k];
+    EXPECT_NE(d.find(at(expected[k].first)), std::string::npos) << d;
+    EXPECT_NE(d.find(expected[k].second), std::string::npos) << d;
+  }
 }
 
 int boxLine = 0, pidLine = 0, latencyLine = 0, storeLine = 0, axisLine = 0,
