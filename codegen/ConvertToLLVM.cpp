@@ -3879,8 +3879,8 @@ LogicalResult KernelEmitter::emitElementwise(Operation &op) {
   }
   // 16-bit float add, sub, mul and fma two registers at a time, on <2 x
   // bf16> or <2 x f16>: NVPTX then selects the paired instruction
-  // ({add,sub,mul,fma}.rn.{bf16,f16}x2), one instead of two scalar ones (or, where
-  // the operands arrive as loaded 32-bit words, instead of an unpack, two
+  // ({add,sub,mul,fma}.rn.{bf16,f16}x2), one instead of two scalar ones (or,
+  // where the operands arrive as loaded 32-bit words, instead of an unpack, two
   // f32 operations and a repack). Same rounding per element either way:
   // each result is the exact one rounded to the 16-bit type. Registers 2k
   // and 2k + 1 pair up (a loaded word's halves, see unpackWords). (The

@@ -299,7 +299,8 @@ Case packedArithCase(std::mt19937 &rng, DType dtype) {
   for (int64_t m = 0; m < M; ++m)
     for (int64_t n = 0; n < N; ++n) {
       double v = x.values[offset(x, {m, n})];
-      double rm = roundTo(r.values[m], dtype), cn = roundTo(cols.values[n], dtype);
+      double rm = roundTo(r.values[m], dtype);
+      double cn = roundTo(cols.values[n], dtype);
       double p = roundTo(roundTo(v * rm, dtype) * cn, dtype);
       c.expected[3][offset(y, {m, n})] = roundTo(p - v, dtype);
     }
@@ -356,7 +357,8 @@ Case fmaCase(std::mt19937 &rng, DType dtype) {
   for (int64_t m = 0; m < M; ++m)
     for (int64_t n = 0; n < N; ++n) {
       double v = x.values[offset(x, {m, n})];
-      double rm = roundTo(r.values[m], dtype), cn = roundTo(cols.values[n], dtype);
+      double rm = roundTo(r.values[m], dtype);
+      double cn = roundTo(cols.values[n], dtype);
       double u = fused(v, rm, cn);
       c.expected[3][offset(y, {m, n})] = fused(v, -0.5, fused(u, -0.75, v));
       differ += unfused(v, rm, cn) != u;

@@ -240,3 +240,65 @@ TEST(Interpreter, SignalAddsAndWaitChecksTheCount) {
   EXPECT_NE(err.find("waits for a count of 8 that is 7"), std::string::npos)
       << err;
 }
+
+//===----------------------------------------------------------------------===//
+// fma: one rounding, also where the exact value lies just off a tie
+//===----------------------------------------------------------------------===//
+
+template <class T>
+void fmaKernel16(const Config &, View<T, 1> a, View<T, 1> b, View<T, 1> c,
+                 View<T, 1> y) {
+  store(y, {0},
+        fma(load(a, {0}, {16}), load(b, {0}, {16}), load(c, {0}, {16})));
+}
+
+// a·b sits exactly halfway between two neighbours of the 16-bit type, and c
+// (2^-24) tips it by half an ulp of a float: the once-rounded result is the
+// neighbour on c's side. Rounding the exact sum to a float first lands on
+// the tie, which then goes to the even neighbour instead (wrong for +c).
+// bf16: (1 + 2^-4)^2 = 1.125 + 2^-8, between 1.125 (even) and 1.125 + 2^-7;
+// f16: (1 + 2^-5)(1 + 2^-6) = 1.046875 + 2^-11, between 1.046875 (even) and
+// 1.046875 + 2^-10.
+TEST(Interpreter, FmaRoundsOnceNextToATie) {
+  for (DType dtype : {DType::bf16, DType::f16}) {
+    const bool bf = dtype == DType::bf16;
+    auto t = bf ? trace(context(), fmaKernel16<bf16>, {"a", "b", "c", "y"},
+                        Config(std::map<std::string, int64_t>{}))
+                : trace(context(), fmaKernel16<f16>, {"a", "b", "c", "y"},
+                        Config(std::map<std::string, int64_t>{}));
+    ASSERT_TRUE(t.module) << t.allDiagnostics();
+    const double a0 = bf ? 1 + std::ldexp(1.0, -4) : 1 + std::ldexp(1.0, -5);
+    const double b0 = bf ? a0 : 1 + std::ldexp(1.0, -6);
+    const double low = bf ? 1.125 : 1.046875,
+                 ulp = std::ldexp(1.0, bf ? -7 : -10),
+                 tip = std::ldexp(1.0, -24);
+    ASSERT_EQ(a0 * b0, low + ulp / 2); // the tie itself
+    struct Row {
+      double a, b, c, want;
+    };
+    const Row rows[] = {
+        {a0, b0, tip, low + ulp},     // just above the tie: up
+        {a0, b0, -tip, low},          // just below: down
+        {a0, b0, 0, low},             // on it: to even
+        {-a0, b0, -tip, -(low + ulp)}, // negative, just beyond: away
+        {-a0, b0, tip, -low},         // negative, just inside
+        {2, 3, 1, 7},                 // exact
+        {0.5, -0.25, 0.125, 0},       // exact cancellation
+    };
+    HostTensor av(dtype, {16}), bv(dtype, {16}), cv(dtype, {16}),
+        yv(dtype, {16});
+    yv.poison();
+    for (int64_t i = 0; i < 16; ++i) {
+      const Row &r = rows[i % std::size(rows)];
+      ASSERT_EQ(av.set(i, r.a), r.a);
+      ASSERT_EQ(bv.set(i, r.b), r.b);
+      ASSERT_EQ(cv.set(i, r.c), r.c);
+    }
+    ASSERT_EQ(interp::run(t.kernel(), {1, 1, 1},
+                          {av.view(), bv.view(), cv.view(), yv.view()}),
+              "");
+    for (int64_t i = 0; i < 16; ++i)
+      EXPECT_EQ(yv.get(i), rows[i % std::size(rows)].want)
+          << dtypeName(dtype) << " element " << i;
+  }
+}
