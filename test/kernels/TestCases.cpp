@@ -336,6 +336,22 @@ Case fmaCase(std::mt19937 &rng, DType dtype) {
       "fma (" + name +
           "): broadcast rows and columns, a scalar, a number; ragged 150x100");
   c.args.push_back(Scalar{DType::f32, -0.5});
+  // 16-bit: rows 0-2 of columns 0 and 1 where x r_i is exactly a tie of the
+  // type and c_j = +-2^-24 tips it by half a float ulp (InterpreterTest's
+  // FmaRoundsOnceNextToATie): rounded through a float first, they would go
+  // to the even neighbour.
+  if (!f32) {
+    const bool bf = dtype == DType::bf16;
+    const double a0 = 1 + std::ldexp(1.0, bf ? -4 : -5),
+                 b0 = 1 + std::ldexp(1.0, bf ? -4 : -6);
+    for (int64_t m = 0; m < 3; ++m) {
+      c.tensors[1].values[m] = b0;
+      for (int64_t n = 0; n < 2; ++n)
+        c.tensors[0].values[offset(c.tensors[0], {m, n})] = a0;
+    }
+    c.tensors[2].values[0] = std::ldexp(1.0, -24);
+    c.tensors[2].values[1] = -std::ldexp(1.0, -24);
+  }
   const Tensor &x = c.tensors[0], &r = c.tensors[1], &cols = c.tensors[2],
                &y = c.tensors[3];
   c.expected = expectationsFor(c);
