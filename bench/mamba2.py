@@ -255,9 +255,21 @@ def time_kernels(fn, warmup, runs, host_ms):
 
 
 def git_commit():
+    """The commit the library was built from: the COMMIT file `ninja gpu-tests`
+    writes beside it (build/gpu), else git's HEAD here (on the GPU machine the
+    copy of the tree may carry a stale .git: then say so)."""
+    stamp = os.path.join(os.path.dirname(os.path.abspath(tm.LIBRARY_PATH)), "COMMIT")
     try:
-        return subprocess.run(["git", "-C", REPO, "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, timeout=10).stdout.strip() or "?"
+        with open(stamp) as f:
+            built = f.read().strip()
+        if built:
+            return "%s (%s)" % (built, os.path.relpath(stamp, REPO) if stamp.startswith(REPO) else stamp)
+    except OSError:
+        pass
+    try:
+        head = subprocess.run(["git", "-C", REPO, "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, timeout=10).stdout.strip()
+        return (head + " (git HEAD of this tree, not necessarily the library's)") if head else "?"
     except Exception:  # noqa: BLE001
         return "?"
 
@@ -335,8 +347,9 @@ def main():
     ap.add_argument("--plain", action="store_true", help="no D, dt_bias, softplus")
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--commit", default=None,
-                    help="the commit to name in the header (default: git's HEAD; the GPU machine's copy "
-                         "of the tree may carry a stale .git)")
+                    help="the commit to name in the header (default: the COMMIT file beside the library, "
+                         "which `ninja gpu-tests` writes, else git's HEAD; the GPU machine's copy of the "
+                         "tree may carry a stale .git)")
     ap.add_argument("--shape", action="append", default=[], metavar="b,L,h,n,g,Q",
                     help="only this shape (repeatable): the table's rows for it, or, for a shape not in "
                          "the table, bf16 x and dt without a Triton time")
