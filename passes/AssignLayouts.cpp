@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 
@@ -171,6 +172,43 @@ struct AssignLayouts
     return ok;
   }
 
+  /// Whether `source`'s class (a 1-D tile a reshape or broadcast takes into
+  /// an mma-laid-out tile) loads its elements and computes a transcendental
+  /// function of them (exp2 of a cumulative sum, say) that `layout` (a
+  /// slice of the mma layout) would replicate over kReplicationLimit or
+  /// more threads: then every thread loads and computes each of its
+  /// elements (chunk_state: 32 loads and 16 exp2 per thread per token
+  /// block, the same 64 tokens in all 128 threads), where in the blocked
+  /// layout each element is loaded and computed about once and the reshape
+  /// moves the results through shared memory (a store, a barrier and a
+  /// vector load per thread). Such a class keeps the blocked layout.
+  static constexpr int64_t kReplicationLimit = 8;
+  static bool replicatedWork(func::FuncOp kernel, LayoutClasses &classes,
+                             Value source, Attribute layout) {
+    auto type = cast<RankedTensorType>(source.getType());
+    if (type.getRank() != 1)
+      return false;
+    Value root = classes.find(source);
+    bool loads = false, transcendental = false;
+    kernel.walk([&](Operation *op) {
+      if (op->getNumResults() != 1 || classes.find(op->getResult(0)) != root)
+        return;
+      loads |= isa<tile::LoadOp>(op);
+      transcendental |=
+          isa<math::Exp2Op, math::ExpOp, math::LogOp, math::Log2Op,
+              math::Log1pOp, math::TanhOp, math::SqrtOp, math::RsqrtOp,
+              math::SinOp, math::CosOp, math::PowFOp>(op);
+    });
+    if (!loads || !transcendental)
+      return false;
+    tilegpu::Distribution dist(type.getShape(), layout);
+    auto warps = kernel->getAttrOfType<IntegerAttr>(
+        tilegpu::TileGPUDialect::getNumWarpsAttrName());
+    int64_t threads = 32 * (warps ? warps.getInt() : 4);
+    return threads * dist.numRegisters >=
+           kReplicationLimit * type.getNumElements();
+  }
+
   /// Broadcasts and unit-dimension reshapes into an mma-laid-out tile: their
   /// sources take the same layout (sliced where the reshape inserts unit
   /// dimensions), so that per-row or per-column values meet the tile in the
@@ -220,6 +258,8 @@ struct AssignLayouts
         for (int64_t d = int64_t(shape.size()) - 1; d >= 0; --d)
           if ((*srcDimOf)[d] < 0)
             layout = tilegpu::SliceLayoutAttr::get(ctx, d, layout);
+        if (replicatedWork(kernel, classes, source, layout))
+          return;
         offer(source, layout);
       });
     }

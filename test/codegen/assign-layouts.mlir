@@ -292,6 +292,80 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.wgmma_available, tilegpu.t
 
 // -----
 
+// Per-token weights that are loaded and pass through a transcendental
+// function (w = exp2(a) * dt: the state kernels' decay) keep the blocked
+// layout where the slice of the transposed accumulator layout would
+// replicate them 32 times (every thread loading and exponentiating 16 of
+// the 64 tokens): each token is loaded and exponentiated about once, and the
+// reshape moves w into the slice through shared memory.
+// CHECK-LABEL: func.func @replicated_weights_blocked
+// CHECK: tile.load %arg2{{.*}} -> tensor<64xf32, #tilegpu.blocked
+// CHECK: math.exp2 {{.*}} : tensor<64xf32, #tilegpu.blocked
+// CHECK: tile.reshape {{.*}} -> tensor<64x1xf32, #tilegpu.mma<warpsPerCTA = [4, 1], transposed = true>>
+// CHECK: tile.permute {{.*}} -> tensor<64x64xbf16, #tilegpu.mma<warpsPerCTA = [4, 1]>>
+//
+// Must not fire: weights loaded but computed without a transcendental
+// function (a load replicated is one load per register; its values keep
+// the slice), ...
+// CHECK-LABEL: func.func @replicated_weights_no_exp
+// CHECK: tile.load %arg2{{.*}} -> tensor<64xf32, #tilegpu.slice<dim = 1, parent = #tilegpu.mma<warpsPerCTA = [4, 1], transposed = true>>>
+// ... and a per-row factor the slice replicates 4 times only (the four
+// lanes of a quad hold each row of an mma.sync-shaped accumulator).
+// CHECK-LABEL: func.func @row_exp_slice
+// CHECK: tile.load {{.*}} -> tensor<64xf32, #tilegpu.slice<dim = 1, parent = #tilegpu.mma<warpsPerCTA = [4, 1]>>>
+// CHECK: math.exp2 {{.*}} : tensor<64xf32, #tilegpu.slice<dim = 1, parent = #tilegpu.mma<warpsPerCTA = [4, 1]>>>
+module attributes {tilegpu.target = "sm_90a", tilegpu.wgmma_available, tilegpu.tma_available} {
+  func.func @replicated_weights_blocked(%x: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %acs: !tile.view<?xf32, unit_stride>, %dt: !tile.view<?xf32, unit_stride>) attributes {tile.hints = #tile.hints<{sm_90a = {wgmma = 1}}>} {
+    %c0 = arith.constant 0 : i32
+    %xt = tile.load %x[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+    %bt = tile.load %b[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x128xbf16>
+    %at = tile.load %acs[%c0] : !tile.view<?xf32, unit_stride> -> tensor<64xf32>
+    %dtt = tile.load %dt[%c0] : !tile.view<?xf32, unit_stride> -> tensor<64xf32>
+    %e = math.exp2 %at : tensor<64xf32>
+    %wt = arith.mulf %e, %dtt : tensor<64xf32>
+    %wc = tile.reshape %wt : tensor<64xf32> -> tensor<64x1xf32>
+    %wb = tile.broadcast %wc : tensor<64x1xf32> -> tensor<64x64xf32>
+    %xf = arith.extf %xt : tensor<64x64xbf16> to tensor<64x64xf32>
+    %xs = arith.mulf %xf, %wb : tensor<64x64xf32>
+    %xh = arith.truncf %xs : tensor<64x64xf32> to tensor<64x64xbf16>
+    %a = tile.permute %xh [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+    %z = arith.constant dense<0.0> : tensor<64x128xf32>
+    %s = tile.mma %a, %bt, %z {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x128xbf16>, tensor<64x128xf32>
+    return
+  }
+  func.func @replicated_weights_no_exp(%x: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %acs: !tile.view<?xf32, unit_stride>, %dt: !tile.view<?xf32, unit_stride>) attributes {tile.hints = #tile.hints<{sm_90a = {wgmma = 1}}>} {
+    %c0 = arith.constant 0 : i32
+    %xt = tile.load %x[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+    %bt = tile.load %b[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x128xbf16>
+    %at = tile.load %acs[%c0] : !tile.view<?xf32, unit_stride> -> tensor<64xf32>
+    %dtt = tile.load %dt[%c0] : !tile.view<?xf32, unit_stride> -> tensor<64xf32>
+    %wt = arith.mulf %at, %dtt : tensor<64xf32>
+    %wc = tile.reshape %wt : tensor<64xf32> -> tensor<64x1xf32>
+    %wb = tile.broadcast %wc : tensor<64x1xf32> -> tensor<64x64xf32>
+    %xf = arith.extf %xt : tensor<64x64xbf16> to tensor<64x64xf32>
+    %xs = arith.mulf %xf, %wb : tensor<64x64xf32>
+    %xh = arith.truncf %xs : tensor<64x64xf32> to tensor<64x64xbf16>
+    %a = tile.permute %xh [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+    %z = arith.constant dense<0.0> : tensor<64x128xf32>
+    %s = tile.mma %a, %bt, %z {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x128xbf16>, tensor<64x128xf32>
+    return
+  }
+  func.func @row_exp_slice(%a: !tile.view<?x?xbf16>, %b: !tile.view<?x?xbf16>, %s: !tile.view<?xf32>) {
+    %c0 = arith.constant 0 : i32
+    %row = tile.load %s[%c0] : !tile.view<?xf32> -> tensor<64xf32>
+    %e = math.exp2 %row : tensor<64xf32>
+    %col = tile.reshape %e : tensor<64xf32> -> tensor<64x1xf32>
+    %f = tile.broadcast %col : tensor<64x1xf32> -> tensor<64x32xf32>
+    %x = tile.load %a[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x16xbf16>
+    %y = tile.load %b[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<16x32xbf16>
+    %z = arith.constant dense<0.0> : tensor<64x32xf32>
+    %d = tile.mma %x, %y, %z {precision = #tile<precision bf16>} : tensor<64x16xbf16>, tensor<16x32xbf16>, tensor<64x32xf32>
+    %m = arith.mulf %d, %f : tensor<64x32xf32>
+    return
+  }
+}
+// -----
+
 // A layout given in the input is kept (here the transposed mma layout, as
 // printed and parsed).
 // CHECK-LABEL: func.func @given_transposed
