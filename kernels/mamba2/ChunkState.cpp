@@ -96,12 +96,16 @@ const Register registration{{
                     "state columns per program"),
             tunable("BLOCK_T", {32, 64, 128}, 64, "tokens per mma"),
             tunable("num_warps", {4, 8}, 4, "warps per program"),
-            // Off: with A from registers (below) and x scaled in f32 1.7-4%
-            // faster at L = 4096 and 16384, 4% slower at 65536 on the H200
-            // (bench/results/2026-11-30-transposed-register-a.md); with
-            // packed_scale the best point from L = 4096 up at n = 128 and
-            // 256 (2026-12-02-packed-decay.md). The tuned table picks.
-            tunable("wgmma", {0, 1}, 0,
+            // On: with packed_scale, and the weights computed once per token
+            // (tilegpu-assign-layouts keeps them blocked), the fastest point
+            // of the tuned sweep at each of MAMBA2.md's shapes on the H200,
+            // 8-25% faster than mma.sync's best point (chunk_state 0.445 ->
+            // 0.335 ms at b=1 L=65536 h=80 n=128, 0.571 -> 0.456 at Q=128,
+            // 0.294 -> 0.246 at n=64: bench/results/2026-12-02-blocked-
+            // weights.md).
+            // Before that change, with x scaled in f32, 4% slower at
+            // L = 65536 (2026-11-30-transposed-register-a.md).
+            tunable("wgmma", {0, 1}, 1,
                     "warpgroup MMA on sm_90a (its A, x scaled per token, "
                     "from registers: x read by ldmatrix.trans from its TMA "
                     "copy)"),
@@ -128,9 +132,9 @@ const Register registration{{
             // tuned table: headline 0.425 -> 0.406 ms, n=256 0.773 ->
             // 0.635); with mma.sync (x loaded pairing p) ptxas needs more
             // registers and it is 3-10% slower (bench/results/
-            // 2026-12-02-packed-decay.md). Off by default: the default is
-            // mma.sync; the tuned table picks.
-            tunable("packed_scale", {0, 1}, 0,
+            // 2026-12-02-packed-decay.md). On by default with wgmma's
+            // default; on sm_100a/sm_103a the same by analogy, not measured.
+            tunable("packed_scale", {0, 1}, 1,
                     "x scaled per token in its 16-bit type, two elements per "
                     "instruction (mul.rn.bf16x2 / f16x2), instead of in f32"),
             tunable("prefetch_registers", {0, 32, 64}, 64,
