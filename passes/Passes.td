@@ -93,7 +93,13 @@ def TileGPUAssignLayouts : Pass<"tilegpu-assign-layouts", "mlir::ModuleOp"> {
     reshape that inserts unit dimensions into an mma-laid-out tile, when its
     group has no layout yet, gets the same layout (`#tilegpu.slice` of it for
     the inserted dimensions), so that per-row values meet the tile in the
-    threads that hold its rows.
+    threads that hold its rows. Except a 1-D group that loads its elements
+    and computes a transcendental function of them (exp2, exp, log, tanh,
+    sqrt, ...) where the slice would replicate it over 8 or more threads
+    (chunk_state's per-token weights exp2(Acs_last - Acs) dt: 16 of the 64
+    tokens in every one of 128 threads): it keeps the blocked layout, each
+    element loaded and computed about once, and the reshape moves the
+    result through shared memory.
 
     With the warpgroup or tensor-memory MMAs, a 16-bit tile computed in
     registers whose transpose is only ever an mma's A operand gets the
