@@ -184,7 +184,8 @@ struct AssignLayouts
   /// vector load per thread). Such a class keeps the blocked layout.
   static constexpr int64_t kReplicationLimit = 8;
   static bool replicatedWork(func::FuncOp kernel, LayoutClasses &classes,
-                             Value source, Attribute layout) {
+                             unsigned numWarps, Value source,
+                             Attribute layout) {
     auto type = cast<RankedTensorType>(source.getType());
     if (type.getRank() != 1)
       return false;
@@ -202,10 +203,7 @@ struct AssignLayouts
     if (!loads || !transcendental)
       return false;
     tilegpu::Distribution dist(type.getShape(), layout);
-    auto warps = kernel->getAttrOfType<IntegerAttr>(
-        tilegpu::TileGPUDialect::getNumWarpsAttrName());
-    int64_t threads = 32 * (warps ? warps.getInt() : 4);
-    return threads * dist.numRegisters >=
+    return int64_t(32 * numWarps) * dist.numRegisters >=
            kReplicationLimit * type.getNumElements();
   }
 
@@ -216,6 +214,7 @@ struct AssignLayouts
   /// without a layout of their own are changed; repeated until nothing
   /// changes (a chain of reshapes and broadcasts).
   static void propagateToSources(func::FuncOp kernel, LayoutClasses &classes,
+                                 unsigned numWarps,
                                  DenseMap<Value, Attribute> &chosen) {
     MLIRContext *ctx = kernel.getContext();
     auto mmaRooted = [](Attribute layout) {
@@ -258,7 +257,7 @@ struct AssignLayouts
         for (int64_t d = int64_t(shape.size()) - 1; d >= 0; --d)
           if ((*srcDimOf)[d] < 0)
             layout = tilegpu::SliceLayoutAttr::get(ctx, d, layout);
-        if (replicatedWork(kernel, classes, source, layout))
+        if (replicatedWork(kernel, classes, numWarps, source, layout))
           return;
         offer(source, layout);
       });
@@ -407,7 +406,7 @@ struct AssignLayouts
           return;
         chosen[source] = layout.getTransposedLayout();
       });
-    propagateToSources(kernel, classes, chosen);
+    propagateToSources(kernel, classes, numWarps, chosen);
     // The default blocked layout of a class is made for its narrowest
     // element: 16 bytes of it per thread along the last dimension (vector
     // memory accesses); wider elements take several vectors.
