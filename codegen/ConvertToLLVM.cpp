@@ -3005,16 +3005,33 @@ LogicalResult KernelEmitter::emitAsyncMma(tile::MmaOp op, Value aSrc,
   // tcgen05: version 1 (bits 46-48), swizzle mode (bits 61-63) 0 none, 2
   // the 128-byte swizzle. Both read the same canonical layouts (core
   // matrices, swizzle atoms), so LBO and SBO mean the same.
-  auto descriptor = [&](Value address, int64_t lbo, int64_t sbo,
-                        bool swizzled = false) -> Value {
-    Value start = arith::AndIOp::create(
-        b, loc, arith::ShRUIOp::create(b, loc, address, i64(4)), i64(0x3FFF));
-    int64_t fields = ((lbo >> 4) << 16) | ((sbo >> 4) << 32);
+  // Every descriptor is its operand's base descriptor plus a byte offset
+  // >> 4 added to the low word: the K steps and row blocks then cost one
+  // 32-bit add each (ptxas had kept the 64-bit shift, mask and or per
+  // wgmma), and the base is formed once. No carry leaves the start field:
+  // a shared-memory address is below 2^18 bytes (228 KB on sm_90a and
+  // sm_100a) with or without the offset, and every offset is a multiple of
+  // 16 bytes.
+  auto descriptor = [&](Value address, Value offset, int64_t lbo,
+                        int64_t sbo, bool swizzled = false) -> Value {
+    Type i32Type = b.getI32Type();
+    Value start = arith::TruncIOp::create(
+        b, loc, i32Type,
+        arith::AndIOp::create(
+            b, loc, arith::ShRUIOp::create(b, loc, address, i64(4)),
+            i64(0x3FFF)));
+    Value low = arith::AddIOp::create(
+        b, loc, arith::OrIOp::create(b, loc, start, i32((lbo >> 4) << 16)),
+        arith::TruncIOp::create(
+            b, loc, i32Type, arith::ShRUIOp::create(b, loc, offset, i64(4))));
+    int64_t high = sbo >> 4;
     if (tcgen05)
-      fields |= (int64_t{1} << 46) | (swizzled ? int64_t{2} << 61 : 0);
+      high |= (int64_t{1} << 14) | (swizzled ? int64_t{2} << 29 : 0);
     else
-      fields |= swizzled ? int64_t{1} << 62 : 0;
-    return arith::OrIOp::create(b, loc, start, i64(fields));
+      high |= swizzled ? int64_t{1} << 30 : 0;
+    return arith::OrIOp::create(
+        b, loc, arith::ExtUIOp::create(b, loc, i64Type, low),
+        i64(high << 32));
   };
   // A 128-byte swizzled operand (TMA): `rows` staged rows of 128-byte
   // panels (`panel` elements: 64 16-bit, 32 f32), 8-row groups 1024 bytes
@@ -3023,37 +3040,30 @@ LogicalResult KernelEmitter::emitAsyncMma(tile::MmaOp op, Value aSrc,
   // down the staged rows): the step starts at row k0 of panel mn0 / panel,
   // and the next panel of M or N is `rows` x 128 bytes on (LBO).
   auto swizzledK = [&](Value address, int64_t rows, Value row0, int64_t k0) {
-    Value start = arith::AddIOp::create(
-        b, loc, address,
-        arith::AddIOp::create(
-            b, loc, arith::MulIOp::create(b, loc, row0, i64(128)),
-            i64((k0 / panel) * rows * 128 + (k0 % panel) * eb)));
-    return descriptor(start, 16, 1024, true);
+    Value offset = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, row0, i64(128)),
+        i64((k0 / panel) * rows * 128 + (k0 % panel) * eb));
+    return descriptor(address, offset, 16, 1024, true);
   };
   auto swizzledMN = [&](Value address, int64_t rows, Value mn0, int64_t k0) {
-    Value start = arith::AddIOp::create(
-        b, loc, address,
-        arith::AddIOp::create(
+    Value offset = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(
             b, loc,
-            arith::MulIOp::create(
-                b, loc,
-                arith::ShRUIOp::create(b, loc, mn0,
-                                       i64(llvm::Log2_64(panel))),
-                i64(rows * 128)),
-            i64(k0 * 128)));
-    return descriptor(start, rows * 128, 1024, true);
+            arith::ShRUIOp::create(b, loc, mn0, i64(llvm::Log2_64(panel))),
+            i64(rows * 128)),
+        i64(k0 * 128));
+    return descriptor(address, offset, rows * 128, 1024, true);
   };
   // Core matrix (r / 8, c / cw) of a staged R x C tile (cw = 16 bytes of
   // elements) is at byte ((r / 8) * (C / cw) + c / cw) * 128. Along its
   // columns: 128 bytes; along its rows: C / cw * 128. K-major tiles have K
   // along the columns.
-  auto coreAt = [&](Value address, Value row, int64_t col, int64_t cols) {
+  auto coreAt = [&](Value row, int64_t col, int64_t cols) -> Value {
     Value rowBytes = arith::MulIOp::create(
         b, loc, arith::ShRUIOp::create(b, loc, row, i64(3)),
         i64(cols / cw * 128));
-    return arith::AddIOp::create(
-        b, loc, address,
-        arith::AddIOp::create(b, loc, rowBytes, i64(col / cw * 128)));
+    return arith::AddIOp::create(b, loc, rowBytes, i64(col / cw * 128));
   };
   // A: M x K staged (K-major: LBO 128 along K, SBO K/cw*128 along M), or
   // K x M (M-major: SBO 128 along M, LBO M/cw*128 along K).
@@ -3061,13 +3071,12 @@ LogicalResult KernelEmitter::emitAsyncMma(tile::MmaOp op, Value aSrc,
     if (aStage.swizzled)
       return aT ? swizzledMN(aAddr, K, m0, k0) : swizzledK(aAddr, M, m0, k0);
     if (!aT)
-      return descriptor(coreAt(aAddr, m0, k0, K), 128, K / cw * 128);
-    Value start = arith::AddIOp::create(
-        b, loc,
-        coreAt(aAddr, i64(k0), 0, M),
+      return descriptor(aAddr, coreAt(m0, k0, K), 128, K / cw * 128);
+    Value offset = arith::AddIOp::create(
+        b, loc, coreAt(i64(k0), 0, M),
         arith::MulIOp::create(b, loc, arith::ShRUIOp::create(b, loc, m0, i64(3)),
                               i64(128)));
-    return descriptor(start, M / cw * 128, 128);
+    return descriptor(aAddr, offset, M / cw * 128, 128);
   };
   // B: N x K staged when transposed (K-major), else K x N (N-major).
   auto descB = [&](int64_t k0) -> Value {
@@ -3075,8 +3084,8 @@ LogicalResult KernelEmitter::emitAsyncMma(tile::MmaOp op, Value aSrc,
       return bT ? swizzledK(bAddr, N, i64(0), k0)
                 : swizzledMN(bAddr, K, i64(0), k0);
     if (bT)
-      return descriptor(coreAt(bAddr, i64(0), k0, K), 128, K / cw * 128);
-    return descriptor(coreAt(bAddr, i64(k0), 0, N), N / cw * 128, 128);
+      return descriptor(bAddr, coreAt(i64(0), k0, K), 128, K / cw * 128);
+    return descriptor(bAddr, coreAt(i64(k0), 0, N), N / cw * 128, 128);
   };
 
   if (tcgen05)

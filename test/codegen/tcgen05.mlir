@@ -44,22 +44,26 @@ module attributes {tilegpu.target = "sm_100a", tilegpu.tma_available, tilegpu.tc
 
 // Fires for every staging. A computed in registers (%xx) is staged in core
 // matrices, K-major without swizzle: LBO 128 bytes between K-adjacent core
-// matrices (8 << 16), SBO K / 8 * 128 = 1024 between 8-row groups
-// (64 << 32), version 1 (1 << 46): 70643622608896. B as the TMA wrote it
-// (K-major, folded transpose): LBO 16 (1 << 16), SBO 1024, version 1, the
-// 128-byte swizzle (mode 2 << 61): 4611756662049538048. An N-major B (%w,
+// matrices (8 << 16 = 524288 in the low word, beside the start address),
+// SBO K / 8 * 128 = 1024 between 8-row groups (64 << 32), version 1
+// (1 << 46): the high word 70643622084608. B as the TMA wrote it (K-major,
+// folded transpose): LBO 16 (1 << 16 = 65536), SBO 1024, version 1, the
+// 128-byte swizzle (mode 2 << 61): 4611756662049472512. An N-major B (%w,
 // not transposed) sets the instruction descriptor's bit 16 (N = 64 (8 << 17)
 // | M = 64 | bf16 | f32 D | B N-major = 68224144), and its descriptor is the
 // swizzled MN-major one: LBO 64 rows x 128 bytes = 8192 between 64-column
-// panels (512 << 16), SBO 1024: 4611756662083026944. The two mmas share
+// panels (512 << 16 = 33554432), the same high word. The two mmas share
 // the 64 columns allocated for the larger.
 // CHECK-LABEL: llvm.func @tcgen05_staged
 // CHECK: nvvm.tcgen05.alloc %{{.*}}, %c64_i32
-// CHECK: arith.constant 70643622608896 : i64
-// CHECK: arith.constant 4611756662049538048 : i64
+// CHECK: arith.constant 524288 : i32
+// CHECK: arith.constant 70643622084608 : i64
+// CHECK: arith.constant 65536 : i32
+// CHECK: arith.constant 4611756662049472512 : i64
 // CHECK: nvvm.tcgen05.mma %{{.*}}, %{{.*}}, %{{.*}}, %c67634320_i32, %false
 // CHECK-NOT: nvvm.mma.sync
-// CHECK: arith.constant 4611756662083026944 : i64
+// CHECK: arith.constant 33554432 : i32
+// CHECK: arith.constant 4611756662049472512 : i64
 // CHECK: nvvm.tcgen05.mma %{{.*}}, %{{.*}}, %{{.*}}, %c68224144_i32, %false
 // CHECK-NOT: nvvm.mma.sync
 // CHECK: nvvm.tcgen05.dealloc %{{.*}}, %c64_i32
