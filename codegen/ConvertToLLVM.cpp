@@ -627,6 +627,7 @@ private:
   Value wholeTileFits(Value view, ValueRange indices, RankedTensorType tile,
                       std::optional<ArrayRef<int64_t>> squeeze, int64_t vector);
   LogicalResult emitLoad(tile::LoadOp op);
+  LogicalResult emitPrefetch(tile::PrefetchOp op);
   /// A load into the transposed mma layout (loadsIntoFragments), copied by
   /// the TMA: waits for its staged copy (a ring buffer in a loop that issues
   /// it ahead, else the scratch buffer) and reads the A fragments of its
@@ -1314,6 +1315,73 @@ Value KernelEmitter::wholeTileFits(Value viewValue, ValueRange indices,
 
 LogicalResult KernelEmitter::emitLoad(tile::LoadOp op) {
   regs[op.getResult()] = loadRegisters(op, /*packed=*/false);
+  return success();
+}
+
+/// The box's cache lines, shared out over the CTA's threads: a row along a
+/// unit-stride last dimension is ceil(row bytes / 128) lines from its first
+/// element (each line's address its first element's), any other element a
+/// line of its own. Thread t takes lines t, t + T, ...; each prefetch is
+/// guarded by its element lying in the view (an address outside it would
+/// be undefined behaviour for prefetch).
+LogicalResult KernelEmitter::emitPrefetch(tile::PrefetchOp op) {
+  const ViewParts &view = views[op.getView()];
+  ArrayRef<int64_t> box = op.getBox();
+  int64_t rank = box.size();
+  Type element = view.type.getElementType();
+  int64_t eb = storageBytes(element);
+  bool rows = view.type.getUnitStride();
+  int64_t perLine = rows ? std::max<int64_t>(1, 128 / eb) : 1;
+  // Coordinates walked one line at a time along the last dimension (rows) or
+  // one element at a time everywhere.
+  SmallVector<int64_t> steps(box.begin(), box.end());
+  if (rows)
+    steps[rank - 1] = (box[rank - 1] + perLine - 1) / perLine;
+  int64_t lines = 1;
+  for (int64_t n : steps)
+    lines *= n;
+  int64_t threads = 32 * numWarps;
+  SmallVector<Value> origin;
+  for (int64_t d = 0; d < rank; ++d)
+    origin.push_back(arith::MulIOp::create(
+        b, loc, toI64(regs[op.getIndices()[d]][0]), i64(box[d])));
+  Value thread = arith::ExtUIOp::create(b, loc, b.getI64Type(), tid);
+  for (int64_t first = 0; first < lines; first += threads) {
+    Value line = arith::AddIOp::create(b, loc, thread, i64(first));
+    Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, line,
+                                     i64(lines));
+    Value offset = i64(0), rest = line;
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      Value step = arith::RemUIOp::create(b, loc, rest, i64(steps[d]));
+      rest = arith::DivUIOp::create(b, loc, rest, i64(steps[d]));
+      Value local = rows && d == rank - 1
+                        ? arith::MulIOp::create(b, loc, step, i64(perLine))
+                        : step;
+      Value at = arith::AddIOp::create(b, loc, origin[d], local);
+      ok = arith::AndIOp::create(
+          b, loc, ok,
+          arith::AndIOp::create(
+              b, loc,
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, at,
+                                    i64(0)),
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, at,
+                                    view.sizes[d])));
+      offset = arith::AddIOp::create(
+          b, loc, offset, arith::MulIOp::create(b, loc, at, view.strides[d]));
+    }
+    // (nvvm.prefetch takes a predicate only with a tensor map: a branch,
+    // which ptxas predicates.)
+    onlyWhere(ok, [&] {
+      Value address = LLVM::GEPOp::create(b, loc, view.ptr.getType(), element,
+                                          view.ptr, ValueRange{offset});
+      NVVM::PrefetchOp::create(
+          b, loc,
+          NVVM::PrefetchCacheLevelAttr::get(b.getContext(),
+                                            NVVM::PrefetchCacheLevel::L2),
+          NVVM::CacheEvictionPriorityAttr(), address, Value(),
+          /*tensormap=*/false, /*uniform=*/false, /*in_param_space=*/false);
+    });
+  }
   return success();
 }
 
@@ -4999,6 +5067,8 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
   }
   if (auto store = dyn_cast<tile::StoreOp>(op))
     return emitStore(store);
+  if (auto prefetch = dyn_cast<tile::PrefetchOp>(op))
+    return emitPrefetch(prefetch);
   if (isa<tile::SignalOp, tile::WaitOp>(op))
     return emitCounter(&op);
   if (auto pid = dyn_cast<tile::ProgramIdOp>(op)) {

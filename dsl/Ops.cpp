@@ -870,6 +870,32 @@ void storeImpl(const Handle &view, ViewInfo info,
       options.tma ? builder().getBoolAttr(true) : BoolAttr());
 }
 
+void prefetchImpl(const Handle &view, ViewInfo info,
+                  const std::vector<ScalarArg> &index,
+                  const std::vector<int64_t> &box, Loc loc) {
+  if (view.poisoned())
+    return;
+  if (static_cast<int>(box.size()) != info.rank ||
+      static_cast<int>(index.size()) != info.rank) {
+    tracer().error(loc) << "prefetch() takes " << info.rank
+                        << " tile indices and box extents for a rank-"
+                        << info.rank << " view, got " << index.size()
+                        << " and " << box.size();
+    return;
+  }
+  for (int64_t e : box)
+    if (e <= 0) {
+      tracer().error(loc) << "prefetch() box extents must be positive, got "
+                          << e;
+      return;
+    }
+  SmallVector<Value> indices;
+  if (!indexValues(index, indices))
+    return;
+  tracer().create<tile::PrefetchOp>(loc, val(view), indices,
+                                    builder().getDenseI64ArrayAttr(box));
+}
+
 void signalImpl(const Handle &counters, int rank,
                 const std::vector<ScalarArg> &index, const ScalarArg &value,
                 bool wait, bool earlyLoads, Loc loc) {

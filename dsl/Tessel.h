@@ -399,6 +399,9 @@ Tile loadImpl(const Handle &view, ViewInfo info,
 void storeImpl(const Handle &view, ViewInfo info,
                const std::vector<ScalarArg> &index, const Tile &value,
                const StoreOptions &options, Loc loc);
+void prefetchImpl(const Handle &view, ViewInfo info,
+                  const std::vector<ScalarArg> &index,
+                  const std::vector<int64_t> &box, Loc loc);
 
 /// Reads the tile at tile index `index` of `view`: along dimension d it covers
 /// elements [index[d] * box[d], (index[d] + 1) * box[d]). Out-of-bounds
@@ -408,6 +411,16 @@ Tile load(const View<T, R, F> &view, std::vector<ScalarArg> index,
           std::vector<Extent> box, LoadOptions options = {},
           Loc loc = Loc::current()) {
   return loadImpl(view, {dtypeOf<T>(), R}, index, box, options, loc);
+}
+
+/// Brings the tile at tile index `index` of `view` (extent box[d] along
+/// every dimension d, none dropped) into the L2 cache: a hint for loads to
+/// come (of this program or of others running beside it), with no other
+/// effect. Elements outside the view are skipped.
+template <class T, int R, unsigned F>
+void prefetch(const View<T, R, F> &view, std::vector<ScalarArg> index,
+              std::vector<int64_t> box, Loc loc = Loc::current()) {
+  prefetchImpl(view, {dtypeOf<T>(), R}, index, box, loc);
 }
 
 /// Writes `value` at tile index `index` of `view`; out-of-bounds elements are

@@ -565,6 +565,9 @@ bool Program::elementwise(Operation &op) {
 bool Program::step(Operation &op) {
   if (isa<tile::LoadOp, tile::StoreOp>(op))
     return memory(op);
+  // A cache hint: nothing to interpret.
+  if (isa<tile::PrefetchOp>(op))
+    return true;
   if (isa<tile::SignalOp, tile::WaitOp>(op))
     return counter(op);
   if (auto pid = dyn_cast<tile::ProgramIdOp>(op)) {

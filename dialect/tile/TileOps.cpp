@@ -221,6 +221,20 @@ static LogicalResult verifyCounter(Operation *op, Type viewType,
   return success();
 }
 
+LogicalResult PrefetchOp::verify() {
+  int64_t rank = getView().getType().getRank();
+  if (static_cast<int64_t>(getIndices().size()) != rank)
+    return emitOpError() << "takes one tile index per view dimension ("
+                         << rank << "), got " << getIndices().size();
+  if (static_cast<int64_t>(getBox().size()) != rank)
+    return emitOpError() << "box has " << getBox().size()
+                         << " extents for a rank-" << rank << " view";
+  for (int64_t e : getBox())
+    if (e <= 0)
+      return emitOpError() << "box extents must be positive, got " << e;
+  return success();
+}
+
 LogicalResult SignalOp::verify() {
   return verifyCounter(*this, getView().getType(), getIndices().size());
 }

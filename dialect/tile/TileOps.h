@@ -10,6 +10,15 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+namespace tessel::tile {
+/// The L2 cache as a side-effect resource (tile.prefetch writes it; nothing
+/// a load or store observes aliases it).
+struct L2CacheResource
+    : public ::mlir::SideEffects::Resource::Base<L2CacheResource> {
+  ::llvm::StringRef getName() final { return "tile.L2Cache"; }
+};
+} // namespace tessel::tile
+
 #define GET_OP_CLASSES
 #include "dialect/tile/TileOps.h.inc"
 

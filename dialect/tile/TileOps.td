@@ -150,6 +150,37 @@ def Tile_StoreOp : Tile_Op<"store", [MemoryEffects<[MemWrite]>]> {
   let hasVerifier = 1;
 }
 
+// The L2 cache, as a resource of its own: a prefetch changes nothing a load
+// or store can observe, but it must not be erased as dead.
+def Tile_L2Cache : Resource<"::tessel::tile::L2CacheResource">;
+
+def Tile_PrefetchOp : Tile_Op<"prefetch", [MemoryEffects<[MemWrite<Tile_L2Cache>]>]> {
+  let summary = "bring a tile of a view into the L2 cache";
+  let description = [{
+    A hint with no observable effect: brings the cache lines holding the tile
+    at tile index `indices` of `view` into the L2 cache, so that later loads
+    of it (by this program or others) find it there. `box` is the tile's
+    extent along every view dimension (the same addressing as `tile.load`
+    with nothing squeezed): along dimension `d` it covers elements
+    `[indices[d] * box[d], (indices[d] + 1) * box[d])`. Elements outside the
+    view's sizes are skipped. The program's threads share the lines (on
+    NVIDIA GPUs one `prefetch.global.L2` per 128-byte line of each row along
+    a unit-stride last dimension, else per element).
+
+    ```mlir
+    // The 256 x 64 block of x (b, L, h, p) that later iterations read.
+    tile.prefetch %x[%b, %c, %h, %p] {box = array<i64: 1, 256, 1, 64>}
+        : !tile.view<?x?x?x?xbf16, align = 16, unit_stride>
+    ```
+  }];
+  let arguments = (ins Tile_ViewType:$view, Variadic<Tile_Index>:$indices,
+                   DenseI64ArrayAttr:$box);
+  let assemblyFormat = [{
+    $view `[` $indices `]` attr-dict `:` qualified(type($view))
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_SignalOp : Tile_Op<"signal", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "release the program's writes: add to a counter in memory";
   let description = [{

@@ -412,6 +412,32 @@ Case siluCase(std::mt19937 &rng) {
   return c;
 }
 
+/// test_prefetch: y = x + b (x f32, b bf16) over a ragged 150 x 100 in
+/// 64 x 64 blocks, rows of y padded (the padding must stay unwritten), after
+/// prefetches that reach past every border: exact.
+Case prefetchCase(std::mt19937 &rng) {
+  const int64_t M = kRowColM, N = kRowColN, LD = kRowColLD;
+  Case c;
+  c.label = "L2 prefetches past the borders change nothing, ragged 150x100";
+  c.kernel = "test_prefetch";
+  c.grid = {ceilDiv(M, 64), ceilDiv(N, 64), 1};
+  c.tensors = {input(rng, DType::f32, {M, N}, -4, 4),
+               // (Rows of b padded to 104 elements: a unit-stride view's
+               // rows start 16-byte aligned.)
+               input(rng, DType::bf16, {M, N}, -4, 4, /*rowPad=*/4),
+               output(DType::f32, {M, N}, {LD, 1}, M * LD)};
+  c.args = {size_t(0), size_t(1), size_t(2)};
+  c.expected = expectationsFor(c);
+  const Tensor &x = c.tensors[0], &b = c.tensors[1];
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t n = 0; n < N; ++n)
+      c.expected[2][m * LD + n] = roundTo(
+          x.values[offset(x, {m, n})] + b.values[offset(b, {m, n})],
+          DType::f32);
+  c.tolerance = 0;
+  return c;
+}
+
 Case scanCase(std::mt19937 &rng, int axis, bool reverse, int kind) {
   const int64_t M = 45, N = 29, G = ceilDiv(M, 16);
   const char *kinds[] = {"sum", "max", "min"};
@@ -732,6 +758,7 @@ std::vector<Case> opCases(std::mt19937 &rng) {
   cases.push_back(tmaStoreCase(rng, DType::bf16));
   cases.push_back(mathCase(rng));
   cases.push_back(siluCase(rng));
+  cases.push_back(prefetchCase(rng));
   cases.push_back(maskedCastCase(rng, DType::bf16));
   cases.push_back(maskedCastCase(rng, DType::f16));
   cases.push_back(packedArithCase(rng, DType::bf16));

@@ -114,6 +114,22 @@ void siluKernel(const Config &, View<float, 1> x, View<float, 2> y) {
   store(y, {1, i}, expand_dims(sigmoid(v), 0));
 }
 
+// y = x + b, after L2 prefetches of tiles around this one: past the view's
+// borders on every side (skipped), through a strided view (a prefetch per
+// element) and a unit-stride one (one per 128-byte line of a row), and a
+// box with more lines than the CTA has threads. They change nothing.
+void prefetchKernel(const Config &, View<float, 2> x, View<bf16, 2, kDense> b,
+                    View<float, 2> y) {
+  auto i = program_id(0), j = program_id(1);
+  prefetch(x, {i + 1, j}, {64, 64});
+  prefetch(x, {i - 1, j - 1}, {64, 64});
+  prefetch(b, {i, j + 1}, {64, 64});
+  prefetch(b, {i - 1, 0}, {200, 100});
+  Tile t = load(x, {i, j}, {64, 64});
+  Tile u = cast<float>(load(b, {i, j}, {64, 64}));
+  store(y, {i, j}, t + u);
+}
+
 void scanKernel(const Config &cfg, View<float, 2> x, View<float, 2> y,
                 View<float, 2> red) {
   auto i = program_id(0);
@@ -261,6 +277,8 @@ const Register registrations[] = {
         }),
     add("test_silu",
         [](const Config &c) { define(siluKernel, c, {"x", "y"}); }),
+    add("test_prefetch",
+        [](const Config &c) { define(prefetchKernel, c, {"x", "b", "y"}); }),
     add("test_scan_a0_fwd_sum",
         [](const Config &c) {
           define(scanKernel, c, {"x", "y", "red"});

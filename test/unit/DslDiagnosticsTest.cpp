@@ -112,6 +112,30 @@ TEST(DslDiagnostics, FmaOperandsAreReportedAtTheirLine) {
   }
 }
 
+int prefetchRankLine = 0, prefetchBoxLine = 0;
+void badPrefetches(const Config &, View<float, 2> x) {
+  prefetchRankLine = __LINE__ + 1;
+  prefetch(x, {0, 0}, {64});
+  prefetchBoxLine = __LINE__ + 1;
+  prefetch(x, {0, 0}, {64, 0});
+}
+
+TEST(DslDiagnostics, PrefetchBoxesAreReportedAtTheirLine) {
+  auto t = trace(context(), badPrefetches, {"x"});
+  ASSERT_FALSE(t.module);
+  ASSERT_EQ(t.diagnostics.size(), 2u) << t.allDiagnostics();
+  EXPECT_NE(t.diagnostics[0].find(at(prefetchRankLine)), std::string::npos)
+      << t.diagnostics[0];
+  EXPECT_NE(t.diagnostics[0].find("2 tile indices and box extents"),
+            std::string::npos)
+      << t.diagnostics[0];
+  EXPECT_NE(t.diagnostics[1].find(at(prefetchBoxLine)), std::string::npos)
+      << t.diagnostics[1];
+  EXPECT_NE(t.diagnostics[1].find("must be positive, got 0"),
+            std::string::npos)
+      << t.diagnostics[1];
+}
+
 int boxLine = 0, pidLine = 0, latencyLine = 0, storeLine = 0, axisLine = 0,
     permLine = 0, constLine = 0, scalarLine = 0, powLine = 0;
 void manyErrors(const Config &cfg, View<float, 3> x, View<float, 2> y, F32 s) {
