@@ -174,6 +174,21 @@ void computeOut(const Config &cfg,
   auto numK = (N + (BK - 1)) / BK;
 
   Tile acsT = load(acs, {bi, hi, r}, {drop, drop, BM});
+  // The diagonal block's source tokens are this block's own: their dt and
+  // x (the first reads of them anywhere, unless D brings x in) are
+  // prefetched into L2 here, so that the diagonal block, last, finds them
+  // there instead of waiting a DRAM round trip where it starts (ncu: its
+  // first use of dt_s and Acs_s was 6.9% of compute_out's stall samples).
+  // On the H200 (tessel-tune, 4 rounds) compute_out 0.2-3.5% faster at b=1
+  // L=65536 n=128 and 256, b=4 and L=16384, 1 of 13 comparisons 3.6%
+  // slower; dt alone, or the whole chunk's dt, Acs and x, were slower
+  // (bench/results/2026-12-04-descriptors-and-prefetch.md). -1: on where
+  // it was measured, reading chunk_cb's blocks (CB_STORED).
+  if (cfg["prefetch_l2"] > 0 ||
+      (cfg["prefetch_l2"] < 0 && cfg["CB_STORED"] != 0)) {
+    prefetch(dt, {bi, hi, r}, {1, 1, BM});
+    prefetch(x, {bi, r, hi, pb}, {1, BM, 1, BP});
+  }
   Tile seqT = if_(
       hasSeqIdx != 0, [&] { return load(seqIdx, {bi, r}, {drop, BM}); },
       [&] { return zeros({BM}, DType::i32); });
@@ -471,6 +486,10 @@ const Register registration{{
                     "producer's copies share (0: a ring per load; -1: 4, "
                     "or 5 with N_MAX > 0)"),
             pdlTunable(),
+            tunable("prefetch_l2", {-1, 0, 1}, -1,
+                    "dt and x of the diagonal block (this block's own "
+                    "tokens) prefetched into L2 at the start (-1: with "
+                    "CB_STORED)"),
         },
     // (token block x head, p block, batch)
     .grid = {{"x", 1, "BLOCK_M", "x", 2}, {"x", 3, "BLOCK_P"}, {"x", 0, ""}},
