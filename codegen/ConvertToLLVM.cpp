@@ -1318,12 +1318,15 @@ LogicalResult KernelEmitter::emitLoad(tile::LoadOp op) {
   return success();
 }
 
-/// The box's cache lines, shared out over the CTA's threads: a row along a
-/// unit-stride last dimension is ceil(row bytes / 128) lines from its first
-/// element (each line's address its first element's), any other element a
-/// line of its own. Thread t takes lines t, t + T, ...; each prefetch is
-/// guarded by its element lying in the view (an address outside it would
-/// be undefined behaviour for prefetch).
+/// The box's cache lines, shared out over the threads of the CTA's last
+/// warps: a row along a unit-stride last dimension is ceil(row bytes / 128)
+/// lines from its first element (each line's address its first element's),
+/// any other element a line of its own. As few warps as give each lane at
+/// most 4 lines take part (the others branch around, warp-uniformly: the
+/// address and bounds arithmetic is most of the cost), the last ones, away
+/// from warp 0, which issues the TMA copies. Lane t of them takes lines t,
+/// t + T, ...; each prefetch is guarded by its element lying in the view (an
+/// address outside it would be undefined behaviour for prefetch).
 LogicalResult KernelEmitter::emitPrefetch(tile::PrefetchOp op) {
   const ViewParts &view = views[op.getView()];
   ArrayRef<int64_t> box = op.getBox();
@@ -1340,48 +1343,55 @@ LogicalResult KernelEmitter::emitPrefetch(tile::PrefetchOp op) {
   int64_t lines = 1;
   for (int64_t n : steps)
     lines *= n;
-  int64_t threads = 32 * numWarps;
-  SmallVector<Value> origin;
-  for (int64_t d = 0; d < rank; ++d)
-    origin.push_back(arith::MulIOp::create(
-        b, loc, toI64(regs[op.getIndices()[d]][0]), i64(box[d])));
-  Value thread = arith::ExtUIOp::create(b, loc, b.getI64Type(), tid);
-  for (int64_t first = 0; first < lines; first += threads) {
-    Value line = arith::AddIOp::create(b, loc, thread, i64(first));
-    Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, line,
-                                     i64(lines));
-    Value offset = i64(0), rest = line;
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      Value step = arith::RemUIOp::create(b, loc, rest, i64(steps[d]));
-      rest = arith::DivUIOp::create(b, loc, rest, i64(steps[d]));
-      Value local = rows && d == rank - 1
-                        ? arith::MulIOp::create(b, loc, step, i64(perLine))
-                        : step;
-      Value at = arith::AddIOp::create(b, loc, origin[d], local);
-      ok = arith::AndIOp::create(
-          b, loc, ok,
-          arith::AndIOp::create(
-              b, loc,
-              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, at,
-                                    i64(0)),
-              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, at,
-                                    view.sizes[d])));
-      offset = arith::AddIOp::create(
-          b, loc, offset, arith::MulIOp::create(b, loc, at, view.strides[d]));
+  int64_t warps = std::clamp<int64_t>((lines + 127) / 128, 1, numWarps);
+  int64_t threads = 32 * warps, firstWarp = numWarps - warps;
+  Value taking = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, warp,
+                                       i32(firstWarp));
+  onlyWhere(taking, [&] {
+    SmallVector<Value> origin;
+    for (int64_t d = 0; d < rank; ++d)
+      origin.push_back(arith::MulIOp::create(
+          b, loc, toI64(regs[op.getIndices()[d]][0]), i64(box[d])));
+    Value thread = arith::ExtUIOp::create(
+        b, loc, b.getI64Type(),
+        arith::SubIOp::create(b, loc, tid, i32(32 * firstWarp)));
+    for (int64_t first = 0; first < lines; first += threads) {
+      Value line = arith::AddIOp::create(b, loc, thread, i64(first));
+      Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, line,
+                                       i64(lines));
+      Value offset = i64(0), rest = line;
+      for (int64_t d = rank - 1; d >= 0; --d) {
+        Value step = arith::RemUIOp::create(b, loc, rest, i64(steps[d]));
+        rest = arith::DivUIOp::create(b, loc, rest, i64(steps[d]));
+        Value local = rows && d == rank - 1
+                          ? arith::MulIOp::create(b, loc, step, i64(perLine))
+                          : step;
+        Value at = arith::AddIOp::create(b, loc, origin[d], local);
+        ok = arith::AndIOp::create(
+            b, loc, ok,
+            arith::AndIOp::create(
+                b, loc,
+                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, at,
+                                      i64(0)),
+                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, at,
+                                      view.sizes[d])));
+        offset = arith::AddIOp::create(
+            b, loc, offset, arith::MulIOp::create(b, loc, at, view.strides[d]));
+      }
+      // (nvvm.prefetch takes a predicate only with a tensor map: a branch,
+      // which ptxas predicates.)
+      onlyWhere(ok, [&] {
+        Value address = LLVM::GEPOp::create(b, loc, view.ptr.getType(), element,
+                                            view.ptr, ValueRange{offset});
+        NVVM::PrefetchOp::create(
+            b, loc,
+            NVVM::PrefetchCacheLevelAttr::get(b.getContext(),
+                                              NVVM::PrefetchCacheLevel::L2),
+            NVVM::CacheEvictionPriorityAttr(), address, Value(),
+            /*tensormap=*/false, /*uniform=*/false, /*in_param_space=*/false);
+      });
     }
-    // (nvvm.prefetch takes a predicate only with a tensor map: a branch,
-    // which ptxas predicates.)
-    onlyWhere(ok, [&] {
-      Value address = LLVM::GEPOp::create(b, loc, view.ptr.getType(), element,
-                                          view.ptr, ValueRange{offset});
-      NVVM::PrefetchOp::create(
-          b, loc,
-          NVVM::PrefetchCacheLevelAttr::get(b.getContext(),
-                                            NVVM::PrefetchCacheLevel::L2),
-          NVVM::CacheEvictionPriorityAttr(), address, Value(),
-          /*tensormap=*/false, /*uniform=*/false, /*in_param_space=*/false);
-    });
-  }
+  });
   return success();
 }
 
