@@ -1340,9 +1340,20 @@ LogicalResult KernelEmitter::emitPrefetch(tile::PrefetchOp op) {
   SmallVector<int64_t> steps(box.begin(), box.end());
   if (rows)
     steps[rank - 1] = (box[rank - 1] + perLine - 1) / perLine;
+  // Every prefetch is an instruction of its own, unrolled: a box of more
+  // than kMaxLinesPerLane lines for each of the CTA's lanes is refused (the
+  // product saturates there, so that no extents overflow it).
+  constexpr int64_t kMaxLinesPerLane = 64;
+  const int64_t maxLines = kMaxLinesPerLane * 32 * numWarps;
   int64_t lines = 1;
   for (int64_t n : steps)
-    lines *= n;
+    lines = n > maxLines / lines ? maxLines + 1 : lines * n;
+  if (lines > maxLines)
+    return op.emitOpError()
+           << "box covers more than " << maxLines << " cache lines ("
+           << kMaxLinesPerLane << " per thread of the " << numWarps
+           << "-warp program, each a prefetch instruction): prefetch it in "
+              "smaller boxes";
   int64_t warps = std::clamp<int64_t>((lines + 127) / 128, 1, numWarps);
   int64_t threads = 32 * warps, firstWarp = numWarps - warps;
   Value taking = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, warp,
@@ -3086,7 +3097,8 @@ LogicalResult KernelEmitter::emitAsyncMma(tile::MmaOp op, Value aSrc,
   // Every descriptor is its operand's base descriptor plus a byte offset
   // >> 4 added to the low word: the K steps and row blocks then cost one
   // 32-bit add each (ptxas had kept the 64-bit shift, mask and or per
-  // wgmma), and the base is formed once. No carry leaves the start field:
+  // wgmma), and the bases, the same expression for every step, are common
+  // subexpressions LLVM forms once. No carry leaves the start field:
   // a shared-memory address is below 2^18 bytes (228 KB on sm_90a and
   // sm_100a) with or without the offset, and every offset is a multiple of
   // 16 bytes.

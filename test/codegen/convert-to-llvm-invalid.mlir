@@ -40,3 +40,29 @@ module attributes {tilegpu.target = "sm_90a"} {
     return
   }
 }
+
+// -----
+
+// A prefetch is one instruction per cache line, unrolled: a box of more lines
+// than 64 per thread (here 4096 x 4096 elements of a strided view on 4 warps:
+// one line each) is refused at the op, not compiled for minutes.
+module attributes {tilegpu.target = "sm_90a"} {
+  func.func @huge_prefetch(%x: !tile.view<?x?xf32>) {
+    %c0 = arith.constant 0 : i32
+    // expected-error @below {{box covers more than 8192 cache lines (64 per thread of the 4-warp program, each a prefetch instruction): prefetch it in smaller boxes}}
+    tile.prefetch %x[%c0, %c0] {box = array<i64: 4096, 4096>} : !tile.view<?x?xf32>
+    return
+  }
+}
+
+// -----
+
+// Extents whose product overflows 64 bits are refused the same way.
+module attributes {tilegpu.target = "sm_90a"} {
+  func.func @overflowing_prefetch(%x: !tile.view<?x?x?xbf16, align = 16, unit_stride>) {
+    %c0 = arith.constant 0 : i32
+    // expected-error @below {{box covers more than 8192 cache lines}}
+    tile.prefetch %x[%c0, %c0, %c0] {box = array<i64: 4611686018427387904, 4611686018427387904, 64>} : !tile.view<?x?x?xbf16, align = 16, unit_stride>
+    return
+  }
+}
