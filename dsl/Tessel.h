@@ -416,7 +416,9 @@ Tile load(const View<T, R, F> &view, std::vector<ScalarArg> index,
 /// Brings the tile at tile index `index` of `view` (extent box[d] along
 /// every dimension d, none dropped) into the L2 cache: a hint for loads to
 /// come (of this program or of others running beside it), with no other
-/// effect. Elements outside the view are skipped.
+/// effect. Elements outside the view are skipped. Each 128-byte line (each
+/// element of a view without unit stride) is an instruction: the GPU
+/// lowering refuses more than 64 per thread of the program.
 template <class T, int R, unsigned F>
 void prefetch(const View<T, R, F> &view, std::vector<ScalarArg> index,
               std::vector<int64_t> box, Loc loc = Loc::current()) {
