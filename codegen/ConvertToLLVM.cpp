@@ -201,6 +201,9 @@ private:
   DenseSet<Value> foldedPermutes;
   /// Whether generic code touches dynamic shared memory (see run()).
   bool genericDynamicShared = true;
+  /// Whether scratch() addresses the dynamic shared memory (the kernel's
+  /// last TMA store stages its tile there: emitTmaStore).
+  bool stagingInRings = false;
 
   // Constants and small helpers.
   Value i32(int64_t v) {
@@ -294,9 +297,11 @@ private:
       out.push_back(LLVM::ExtractValueOp::create(b, loc, m, i));
     return out;
   }
-  /// Byte `byteOffset` of the static scratch buffer, as a ptr<3>.
+  /// Byte `byteOffset` of the static scratch buffer (of the dynamic shared
+  /// memory while stagingInRings), as a ptr<3>.
   Value scratch(int64_t byteOffset) {
-    Value base = LLVM::AddressOfOp::create(b, loc, shared);
+    Value base = LLVM::AddressOfOp::create(
+        b, loc, stagingInRings ? dynamicShared : shared);
     if (!byteOffset)
       return base;
     return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
@@ -1138,9 +1143,9 @@ void KernelEmitter::writeTile(Value tile, int64_t byteOffset,
                               StageLayout layout) {
   auto type = cast<RankedTensorType>(tile.getType());
   int64_t elements = layout.elements(type.getShape());
-  sharedBytes = std::max(sharedBytes,
-                         byteOffset +
-                             elements * storageBytes(type.getElementType()));
+  int64_t &bytes = stagingInRings ? dynamicBytes : sharedBytes;
+  bytes = std::max(bytes,
+                   byteOffset + elements * storageBytes(type.getElementType()));
   if (type.getRank() == 0) {
     storeShared(i32(0), regs[tile][0], byteOffset);
     return;
@@ -1534,15 +1539,34 @@ LogicalResult KernelEmitter::emitTmaStore(tile::StoreOp op) {
   int64_t eb = storageBytes(type.getElementType());
   int64_t panel = 128 / eb, panels = cols / panel;
   unsigned m = tmaOf.lookup(op);
+  // The next writer of the scratch buffer waits for the copy's reads; none
+  // follows the kernel's last store.
+  bool last = op->getBlock() == &kernel.getBody().front() &&
+              isa<func::ReturnOp>(op->getNextNode());
+  // The kernel's last store stages its tile in the dynamic shared memory
+  // above what is still allocated there (at the top level: the rings are
+  // free), as a GEMM's epilogue reuses its main loop's buffers, instead of
+  // the static scratch buffer, which then need not hold it: shared memory
+  // per CTA falls by the tile's bytes, room for a deeper ring at the same
+  // occupancy. By then every copy into the rings has landed (a ring load
+  // stands directly in its loop's body, which waits for each copy it
+  // issued), as has every copy into a buffer of a nested block (waited for
+  // where the block ends: emitBlock), and every mma reading them has
+  // completed; the barrier below orders the other threads' reads
+  // (ldmatrix) before the writes. The top level's own buffers lie below
+  // dynamicTop. Not with a producer warpgroup (its rings live as long as
+  // the kernel).
+  stagingInRings = last && !warpSpecialized && dynamicBytes > 0;
+  int64_t at = stagingInRings ? (dynamicTop + 1023) / 1024 * 1024 : 0;
   // Earlier readers of the scratch buffer are done.
   barrier();
-  writeTile(op.getValue(), 0, StageLayout::swizzled128());
+  writeTile(op.getValue(), at, StageLayout::swizzled128());
   fenceAsyncShared();
   barrier();
   SmallVector<Value> origin = boxOrigin(op.getIndices(), boxOf(op));
   onlyWhere(isZero(tid), [&] {
     for (int64_t p = 0; p < panels; ++p) {
-      Value src = scratch(p * rows * 128);
+      Value src = scratch(at + p * rows * 128);
       SmallVector<Value> coords = panelCoords(origin, p, panel);
       NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
           b, loc, mapParams[m], src, coords, Value(), NVVM::TMAStoreMode::TILE,
@@ -1552,10 +1576,7 @@ LogicalResult KernelEmitter::emitTmaStore(tile::StoreOp op) {
     NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0),
                                          b.getUnitAttr());
   });
-  // The next writer of the scratch buffer waits for the copy's reads; none
-  // follows the kernel's last store.
-  bool last = op->getBlock() == &kernel.getBody().front() &&
-              isa<func::ReturnOp>(op->getNextNode());
+  stagingInRings = false;
   if (!last)
     barrier();
   return success();

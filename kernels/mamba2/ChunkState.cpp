@@ -141,8 +141,11 @@ const Register registration{{
                     "registers per thread for loads issued a token block "
                     "ahead"),
             // 3 was 4-38% slower on the H200 with 128 state columns (the
-            // third buffer per load costs a CTA per SM), the same with 64
-            // (bench/results/2026-11-30-pipeline-depth.md).
+            // third buffer per load cost a CTA per SM), the same with 64
+            // (bench/results/2026-11-30-pipeline-depth.md). With the states
+            // staged in the rings' memory, 3 CTAs fit at 3 stages with 128
+            // columns (73856 bytes), and it was still 4-6% slower
+            // (2026-12-04-epilogue-staging.md).
             stagesTunable("3: up to 38% slower on the H200"),
             persistentTunable(0, "on the H200 chunk_state + state_passing 6-16% slower, bench/results/2026-11-30-persistent.md"),
             warpSpecializeTunable(0, "on the H200 8-25% slower at 2 CTAs per SM, bench/results/2026-11-30-warp-specialize.md"),

@@ -94,7 +94,8 @@ void computeOut(const Config &cfg,
   const bool ws = producerWarpgroup(cfg);
   // Reading chunk_cb's C·Bᵀ blocks (CB_STORED), without the producer: y
   // through the TMA too, 4 CTAs per SM with 4 warps and 64 x 64 tiles
-  // (40960 bytes of shared memory, 128 registers without spills; larger
+  // (33024 bytes of shared memory, y staged in the rings' memory once they
+  // are free; 128 registers without spills; larger
   // tiles or 8 warps: 3). On the H200 7-10% faster than with the
   // producer at 3 CTAs per SM, and than without the TMA store at 4 (1.406
   // -> 1.280 ms at b=1 L=65536 h=80 n=128, 1.590 -> 1.457 at n=256, 0.367
@@ -460,14 +461,19 @@ const Register registration{{
             tunable("prefetch_registers", {0, 16, 32}, 0,
                     "registers per thread for loads issued a block ahead"),
             // On with the producer (see warp_specialize above). Without
-            // it, forming C·Bᵀ, staging y takes 8 KB more shared memory
-            // (57344 bytes): 3 CTAs per SM instead of 4, 6% slower;
-            // reading chunk_cb's blocks 4 still fit, and it pays (above).
+            // it, forming C·Bᵀ, staging y took 8 KB more shared memory
+            // (57344 bytes): 3 CTAs per SM instead of 4, 6% slower; since
+            // the staging lies in the rings' memory (free when y is
+            // stored) 4 fit (49408 bytes), not measured; reading chunk_cb's
+            // blocks 4 fit, and it pays (above).
             tunable("tma_store", {-1, 0, 1}, -1,
                     "y through shared memory and the TMA (sm_90a and "
                     "later; -1: with the producer warpgroup or CB_STORED)"),
             // 3 was 16-26% slower on the H200: the third buffer per load
-            // costs a CTA per SM (bench/results/2026-11-30-pipeline-depth.md).
+            // cost a CTA per SM (bench/results/2026-11-30-pipeline-depth.md);
+            // with y staged in the rings' memory 4 CTAs fit at 3 stages
+            // (49408 bytes), and it was still 3-4% slower (2026-12-04-
+            // epilogue-staging.md).
             stagesTunable("3: 16-26% slower on the H200"),
             tunable("refresh_in_loops", {0, 1}, 1,
                     "with N_MAX = 0: each loop iteration re-reads "
