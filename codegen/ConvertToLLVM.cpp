@@ -314,13 +314,18 @@ private:
                                ValueRange{linear});
   }
   void barrier() {
-    if (warpSpecialized) // the consumers only: named barrier 1
+    barrierInstruction();
+    loadedViews.clear();
+    storedViews.clear();
+  }
+  /// The CTA barrier itself (warp-specialised: the consumers only, named
+  /// barrier 1), without the bookkeeping of barrier().
+  void barrierInstruction() {
+    if (warpSpecialized)
       NVVM::BarrierOp::create(b, loc, TypeRange{}, i32(1), i32(32 * numWarps),
                               {}, Value());
     else
       NVVM::Barrier0Op::create(b, loc);
-    loadedViews.clear();
-    storedViews.clear();
   }
   /// Marks the views a region reads and writes as accessed (for a loop body,
   /// whose next iteration follows its end).
@@ -4839,9 +4844,24 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
                  : arith::RemSIOp::create(b, loc, index, i32(d + 1))
                        .getResult();
     // Everyone is done with the buffers the iteration before read, which
-    // this one's copies overwrite.
-    if (!plan.empty())
-      barrier();
+    // this one's copies overwrite. Not in the first iteration: the barrier
+    // before the prologue freed every buffer of the rings, and nothing has
+    // read them since (a loop of one or two iterations, compute_out's,
+    // meets one barrier fewer per run). Either way a barrier has come
+    // between the accesses before this point and the ones after it.
+    if (!plan.empty()) {
+      Value later = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                          iv, lb);
+      ifElse(
+          later, {},
+          [&] {
+            barrierInstruction();
+            return SmallVector<Value>();
+          },
+          [&] { return SmallVector<Value>(); });
+      loadedViews.clear();
+      storedViews.clear();
+    }
     for (int64_t d : distances) {
       Value stage = stageOf[d];
       // Iteration k + d, into buffer (k + d) mod (d + 1) (the one read
