@@ -22,6 +22,8 @@
 // LLVM-NEXT: scf.for
 // LLVM: arith.andi %{{.*}}, %c1_i32
 // LLVM: arith.remsi %{{.*}}, %c4_i32
+// LLVM-NEXT: arith.cmpi ne
+// LLVM-NEXT: scf.if
 // LLVM-NEXT: nvvm.barrier0
 // LLVM: nvvm.cp.async.commit.group
 // LLVM-NOT: nvvm.cp.async.wait.group 0
