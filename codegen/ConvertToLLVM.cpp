@@ -204,6 +204,18 @@ private:
   /// Whether scratch() addresses the dynamic shared memory (the kernel's
   /// last TMA store stages its tile there: emitTmaStore).
   bool stagingInRings = false;
+  /// Whether some thread may have accessed the static scratch buffer since
+  /// the last barrier every path to this point passed. Every access to it
+  /// goes through scratch() during its op's emission, which sets this; a
+  /// pipelined loop's barriers (before its prologue, and at the top of each
+  /// iteration) clear it; branches and loops merge what their paths leave
+  /// (ifElse, emitIf, emitFor). A write to the buffer needs the barrier
+  /// before it only where this is set (barrierBeforeScratchWrite).
+  bool scratchTouched = false;
+  /// Whether anything has used the dynamic shared memory yet (in program
+  /// order): until then a loop's rings need no barrier before their first
+  /// copies (emitFor).
+  bool dynamicUsed = false;
 
   // Constants and small helpers.
   Value i32(int64_t v) {
@@ -300,6 +312,10 @@ private:
   /// Byte `byteOffset` of the static scratch buffer (of the dynamic shared
   /// memory while stagingInRings), as a ptr<3>.
   Value scratch(int64_t byteOffset) {
+    if (stagingInRings)
+      dynamicUsed = true;
+    else
+      scratchTouched = true;
     Value base = LLVM::AddressOfOp::create(
         b, loc, stagingInRings ? dynamicShared : shared);
     if (!byteOffset)
@@ -317,6 +333,13 @@ private:
     barrierInstruction();
     loadedViews.clear();
     storedViews.clear();
+  }
+  /// Before threads write the scratch buffer: the barrier that lets every
+  /// earlier reader finish, where one may be pending (scratchTouched).
+  /// (Warp-specialised kernels always take it.)
+  void barrierBeforeScratchWrite() {
+    if (scratchTouched || warpSpecialized)
+      barrier();
   }
   /// The CTA barrier itself (warp-specialised: the consumers only, named
   /// barrier 1), without the bookkeeping of barrier().
@@ -1209,7 +1232,7 @@ SmallVector<Value> KernelEmitter::readTile(RankedTensorType type,
 }
 
 void KernelEmitter::tileToShared(Value tile) {
-  barrier();
+  barrierBeforeScratchWrite();
   writeTile(tile, 0);
   barrier();
 }
@@ -1228,8 +1251,13 @@ KernelEmitter::ifElse(Value cond, TypeRange types,
     SmallVector<Value> values = fn();
     scf::YieldOp::create(b, loc, values);
   };
+  // (Each branch starts from the scratch state before; after, either's.)
+  bool before = scratchTouched;
   fill(ifOp.getThenRegion(), thenFn);
+  bool afterThen = scratchTouched;
+  scratchTouched = before;
   fill(ifOp.getElseRegion(), elseFn);
+  scratchTouched |= afterThen;
   return SmallVector<Value>(ifOp.getResults());
 }
 
@@ -1563,8 +1591,11 @@ LogicalResult KernelEmitter::emitTmaStore(tile::StoreOp op) {
   // the kernel).
   stagingInRings = last && !warpSpecialized && dynamicBytes > 0;
   int64_t at = stagingInRings ? (dynamicTop + 1023) / 1024 * 1024 : 0;
-  // Earlier readers of the scratch buffer are done.
-  barrier();
+  // Earlier readers of the buffer are done.
+  if (stagingInRings)
+    barrier();
+  else
+    barrierBeforeScratchWrite();
   writeTile(op.getValue(), at, StageLayout::swizzled128());
   fenceAsyncShared();
   barrier();
@@ -2006,6 +2037,7 @@ void KernelEmitter::emitResident(tile::LoadOp load) {
   // their generic accesses come before the copy engine's writes.
   fenceBeforeRefill();
   barrier();
+  dynamicUsed = true;
   Value base = LLVM::AddressOfOp::create(b, loc, dynamicShared);
   Value dst = LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
                                   ArrayRef<LLVM::GEPArg>{offset});
@@ -3758,7 +3790,7 @@ LogicalResult KernelEmitter::emitPermute(tile::PermuteOp op) {
   int64_t rows = type.getNumElements() / type.getShape().back();
   sharedBytes =
       std::max(sharedBytes, rows * (type.getShape().back() + rowPad) * bytes);
-  barrier();
+  barrierBeforeScratchWrite();
   Distribution srcDist = distributionOf(srcType);
   SmallVector<Value> srcBase = threadBase(srcDist);
   for (int64_t r = 0; r < srcDist.numRegisters; ++r) {
@@ -4177,6 +4209,7 @@ KernelEmitter::planRegisterPrefetch(scf::ForOp loop,
 }
 
 Value KernelEmitter::ringBuffer(int64_t offset, int64_t bytes, Value stage) {
+  dynamicUsed = true;
   Value base = LLVM::AddressOfOp::create(b, loc, dynamicShared);
   Value at = arith::AddIOp::create(
       b, loc, i32(offset), arith::MulIOp::create(b, loc, stage, i32(bytes)));
@@ -4743,17 +4776,26 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   // emitted below from here on may not run): kept after the loop.
   DenseSet<Value> pendingLoads = loadedViews;
   StoredViews pendingStores = storedViews;
+  bool firstUse = false;
   if (!plan.empty() || !preload.empty()) {
     // The buffers may have been read just before (an earlier loop's at the
     // same offsets, or this loop's in the previous run of an enclosing
     // loop): everyone must be done before the first copy lands.
-    if (!plan.empty()) {
+    // Not before the first use of the dynamic shared memory, outside every
+    // loop (no earlier run of this one either): nothing can have read the
+    // buffers. (The kernel's start has a barrier after the mbarriers'
+    // initialisation.)
+    firstUse = !dynamicUsed && !warpSpecialized &&
+               !op->getParentOfType<scf::ForOp>();
+    if (!plan.empty() && !firstUse) {
       // (Generic accesses there come before the copy engine's writes.)
       if (anyTma)
         fenceBeforeRefill();
       barrier();
       pendingLoads.clear();
       pendingStores.clear();
+      if (!warpSpecialized)
+        scratchTouched = false;
     }
     // (Ahead: only in the enclosing loop's first iteration; its later ones
     // had theirs issued at the end of the previous one.)
@@ -4797,6 +4839,10 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   SmallVector<Value> init = flatten(op.getInitArgs());
   size_t numCarried = init.size();
   llvm::append_range(init, first);
+  // The scratch buffer's state where the loop starts (what the first
+  // iteration starts from, and what follows a loop of no iteration).
+  bool atLoop = scratchTouched;
+  scratchTouched = true; // (later iterations: whatever the body left)
   auto loop = scf::ForOp::create(b, loc, lb, ub, step, init);
   OpBuilder::InsertionGuard guard(b);
   Block *body = loop.getBody();
@@ -4845,10 +4891,11 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
                        .getResult();
     // Everyone is done with the buffers the iteration before read, which
     // this one's copies overwrite. Not in the first iteration: the barrier
-    // before the prologue freed every buffer of the rings, and nothing has
-    // read them since (a loop of one or two iterations, compute_out's,
-    // meets one barrier fewer per run). Either way a barrier has come
-    // between the accesses before this point and the ones after it.
+    // before the prologue freed every buffer of the rings (or nothing had
+    // used them: firstUse), and nothing has read them since (a loop of one
+    // or two iterations, compute_out's, meets one barrier fewer per run).
+    // Where that barrier ran, one has come between the accesses before
+    // this point and the ones after it on every path.
     if (!plan.empty()) {
       Value later = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
                                           iv, lb);
@@ -4859,8 +4906,13 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
             return SmallVector<Value>();
           },
           [&] { return SmallVector<Value>(); });
-      loadedViews.clear();
-      storedViews.clear();
+      if (!firstUse) {
+        loadedViews.clear();
+        storedViews.clear();
+      }
+      // Iteration 0 as the loop found it, the others behind the barrier.
+      if (!warpSpecialized)
+        scratchTouched = atLoop;
     }
     for (int64_t d : distances) {
       Value stage = stageOf[d];
@@ -4931,6 +4983,7 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   auto *outerTaken = wsTaken;
   wsTaken = &wsStages;
   LogicalResult bodyEmitted = emitBlock(*op.getBody());
+  scratchTouched |= atLoop;
   wsTaken = outerTaken;
   if (failed(bodyEmitted))
     return failure();
@@ -5045,8 +5098,11 @@ LogicalResult KernelEmitter::emitIf(scf::IfOp op) {
   DenseSet<Value> beforeLoads = loadedViews;
   StoredViews beforeStores = storedViews;
   int64_t beforeTop = dynamicTop;
+  bool beforeScratch = scratchTouched;
   if (failed(fill(ifOp.getThenRegion(), op.getThenRegion())))
     return failure();
+  bool thenScratch = scratchTouched;
+  scratchTouched = beforeScratch;
   DenseSet<Value> thenLoads = loadedViews;
   StoredViews thenStores = std::move(storedViews);
   loadedViews = beforeLoads;
@@ -5062,6 +5118,7 @@ LogicalResult KernelEmitter::emitIf(scf::IfOp op) {
   }
   loadedViews.insert(thenLoads.begin(), thenLoads.end());
   mergeStores(thenStores);
+  scratchTouched |= thenScratch;
   dynamicTop = beforeTop;
   unflatten(op.getResults(), ifOp.getResults());
   return success();

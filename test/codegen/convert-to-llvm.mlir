@@ -1,4 +1,5 @@
 // RUN: tessel-opt %s -split-input-file --tilegpu-assign-layouts --convert-tilegpu-to-llvm | FileCheck %s
+// RUN: tessel-opt %s -split-input-file --tilegpu-assign-layouts --convert-tilegpu-to-llvm | FileCheck %s --check-prefix=COUNT
 
 // A kernel becomes an llvm.func marked nvvm.kernel with the view ABI
 // (pointer, sizes, strides) and the CTA size from num_warps; a program id is
@@ -14,9 +15,10 @@
 // The load: bounds-checked, 16-byte vectors when stride and alignment allow.
 // CHECK: scf.if
 // CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
-// The transpose through shared memory, between barriers, read back in
-// 16-byte vectors.
-// CHECK: nvvm.barrier0
+// The transpose through shared memory: the threads write it (no barrier
+// before: nothing has touched the scratch buffer yet), a barrier, and read
+// it back in 16-byte vectors.
+// CHECK-NOT: nvvm.barrier0
 // CHECK: llvm.store %{{.*}} : f32, !llvm.ptr<3>
 // CHECK: nvvm.barrier0
 // CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
@@ -29,6 +31,56 @@ module attributes {tilegpu.target = "sm_90a"} {
     %t = tile.load %x[%i, %c0] : !tile.view<?x?xf32> -> tensor<16x16xf32>
     %p = tile.permute %t [1, 0] : tensor<16x16xf32> -> tensor<16x16xf32>
     tile.store %p, %y[%c0, %i] : tensor<16x16xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
+
+// -----
+
+// Must keep it: a second transpose writes the scratch buffer the first one's
+// reads used, so a barrier comes before its writes; in a branch too, and
+// after a branch one of whose paths read it.
+// 7 barriers: after the first transpose's writes, before and after each
+// other's.
+// COUNT-LABEL: llvm.func @two_transposes
+// COUNT-COUNT-7: nvvm.barrier0
+// COUNT-NOT: nvvm.barrier0
+// COUNT: llvm.return
+// CHECK-LABEL: llvm.func @two_transposes
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.store %{{.*}} : f32, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK-NOT: llvm.load %{{.*}} : !llvm.ptr<3>
+// CHECK: llvm.store %{{.*}} : f32, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<3>
+// CHECK: scf.if
+// CHECK: nvvm.barrier0
+// CHECK-NOT: llvm.load %{{.*}} : !llvm.ptr<3>
+// CHECK: llvm.store %{{.*}} : f32, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK-NOT: llvm.load %{{.*}} : !llvm.ptr<3>
+// CHECK: llvm.store %{{.*}} : f32, !llvm.ptr<3>
+// CHECK: llvm.return
+module attributes {tilegpu.target = "sm_90a"} {
+  func.func @two_transposes(%x: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>, %c: i1) attributes {tile.hints = #tile.hints<{default = {num_warps = 2}}>} {
+    %i = tile.program_id 0
+    %c0 = arith.constant 0 : i32
+    %t = tile.load %x[%i, %c0] : !tile.view<?x?xf32> -> tensor<16x16xf32>
+    %p = tile.permute %t [1, 0] : tensor<16x16xf32> -> tensor<16x16xf32>
+    %q = tile.permute %p [1, 0] : tensor<16x16xf32> -> tensor<16x16xf32>
+    %r = scf.if %c -> (tensor<16x16xf32>) {
+      %u = tile.permute %q [1, 0] : tensor<16x16xf32> -> tensor<16x16xf32>
+      scf.yield %u : tensor<16x16xf32>
+    } else {
+      scf.yield %q : tensor<16x16xf32>
+    }
+    %v = tile.permute %r [1, 0] : tensor<16x16xf32> -> tensor<16x16xf32>
+    tile.store %v, %y[%c0, %i] : tensor<16x16xf32>, !tile.view<?x?xf32>
     return
   }
 }

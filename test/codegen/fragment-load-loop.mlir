@@ -3,14 +3,17 @@
 
 // The state update in a token loop (fragment-load.mlir has it without one):
 // x, read as A fragments (loadsIntoFragments), gets a ring like an mma
-// operand. Before the first copies, a proxy fence (the threads read the
-// ring through the generic proxy) and a barrier; the copies of iteration
-// 0 before the loop; in the loop, after the barrier, the copy one
-// iteration ahead, then the wait on this iteration's buffer and the four
+// operand. The copies of iteration 0 before the loop, with no proxy fence
+// or barrier before them: the kernel's first use of the dynamic shared
+// memory (a later loop's prologue has both: tma.mlir); in the loop, after
+// the barrier (from the second iteration on), the copy one iteration
+// ahead, then the wait on this iteration's buffer and the four
 // ldmatrix.trans, and the wgmma with A from registers.
 // CHECK-LABEL: llvm.func @fragments_ring(
-// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>
-// CHECK-NEXT: nvvm.barrier0
+// CHECK: nvvm.mbarrier.init
+// CHECK-NOT: nvvm.fence.proxy
+// CHECK: nvvm.barrier0
+// CHECK-NOT: nvvm.barrier0
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %arg19,
 // CHECK: scf.for
 // CHECK: nvvm.barrier0

@@ -5,14 +5,14 @@
 // only access: the kernel takes one CUtensorMap after its arguments and
 // exports it as a store map (version 2; argument 1, rank 3, swizzle 128, box
 // [1, 16, 32], flags 1); reading its sizes (tile.dim) is no access. The
-// threads write the tile to the scratch buffer
-// (after a barrier that frees it), fence the async proxy, meet at a barrier;
+// threads write the tile to the scratch buffer (no barrier before: no
+// thread has used it yet), fence the async proxy, meet at a barrier;
 // thread 0 copies each panel out (three coordinates, innermost first),
 // commits the bulk group and waits for its reads. No st.global, no barrier
 // after the last store.
 // CHECK-LABEL: llvm.func @tma_store
 // CHECK-SAME: %[[MAP:arg[0-9]+]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant})
-// CHECK: nvvm.barrier0
+// CHECK-NOT: nvvm.barrier0
 // CHECK: llvm.store {{.*}} !llvm.ptr<3>
 // CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK-NEXT: nvvm.barrier0

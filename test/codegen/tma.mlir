@@ -57,17 +57,21 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
 // after the barrier that frees the other buffers, the next iteration's; then
 // each thread waits on the mbarrier of the current buffer with the parity
 // bit it keeps for that buffer (selected by the stage). No cp.async group.
-// mma.sync reads the buffers with ldmatrix, through the generic proxy: the
-// loop's first copies wait behind a proxy fence (without generic readers the
-// barrier alone: prologue-ahead.mlir); its later refills, behind the barrier.
+// mma.sync reads the buffers with ldmatrix, through the generic proxy: a
+// later loop's first copies wait behind a proxy fence and a barrier
+// (@tma_second_loop below; without generic readers the barrier alone:
+// prologue-ahead.mlir), its later refills behind the barrier. This loop's
+// first copies need neither: nothing has used the dynamic shared memory yet
+// (the barrier after the mbarriers' initialisation is the last).
 // CHECK: module attributes {tilegpu.dynamic_shared_bytes = 32768 : i64
 // CHECK: llvm.mlir.global external @tessel_dsmem() {addr_space = 3 : i32, alignment = 1024 : i64}
 // CHECK: llvm.mlir.global internal @tessel_mbar() {{.*}} : !llvm.array<4 x i64>
 // CHECK-LABEL: llvm.func @tma_pipelined
 // CHECK-NOT: nvvm.cp.async.commit.group
 // CHECK: nvvm.mbarrier.init
-// CHECK: nvvm.fence.proxy
-// CHECK-NEXT: nvvm.barrier0
+// CHECK: nvvm.barrier0
+// CHECK-NOT: nvvm.fence.proxy
+// CHECK-NOT: nvvm.barrier0
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
 // Each iteration's refill waits behind a barrier for everyone to be done
@@ -103,6 +107,46 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
       scf.yield %d : tensor<64x64xf32>
     }
     tile.store %r, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
+
+// -----
+
+// Two loops over the same rings: the first loop's prologue goes without a
+// barrier (the kernel's first use of the dynamic shared memory), the
+// second's behind a proxy fence (ldmatrix read the buffers through the
+// generic proxy) and a barrier (every thread done with the first loop's).
+// CHECK-LABEL: llvm.func @tma_second_loop
+// CHECK: nvvm.mbarrier.init
+// CHECK: nvvm.barrier0
+// CHECK-NOT: nvvm.barrier0
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: scf.for
+// CHECK: scf.yield
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>
+// CHECK-NEXT: nvvm.barrier0
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: scf.for
+// CHECK: llvm.return
+module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
+  func.func @tma_second_loop(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32>) : i32 {
+      %x = tile.load %a[%c0, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+      %y = tile.load %b[%k, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+      %d = tile.mma %x, %y, %acc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %d : tensor<64x64xf32>
+    }
+    %r2 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %r) -> (tensor<64x64xf32>) : i32 {
+      %x = tile.load %a[%c0, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+      %y = tile.load %b[%k, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+      %d = tile.mma %x, %y, %acc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %d : tensor<64x64xf32>
+    }
+    tile.store %r2, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32>
     return
   }
 }
