@@ -4794,8 +4794,7 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
       barrier();
       pendingLoads.clear();
       pendingStores.clear();
-      if (!warpSpecialized)
-        scratchTouched = false;
+      scratchTouched = false;
     }
     // (Ahead: only in the enclosing loop's first iteration; its later ones
     // had theirs issued at the end of the previous one.)
@@ -4897,22 +4896,15 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     // Where that barrier ran, one has come between the accesses before
     // this point and the ones after it on every path.
     if (!plan.empty()) {
-      Value later = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                                          iv, lb);
-      ifElse(
-          later, {},
-          [&] {
-            barrierInstruction();
-            return SmallVector<Value>();
-          },
-          [&] { return SmallVector<Value>(); });
+      onlyWhere(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, iv,
+                                      lb),
+                [&] { barrierInstruction(); });
       if (!firstUse) {
         loadedViews.clear();
         storedViews.clear();
       }
       // Iteration 0 as the loop found it, the others behind the barrier.
-      if (!warpSpecialized)
-        scratchTouched = atLoop;
+      scratchTouched = atLoop;
     }
     for (int64_t d : distances) {
       Value stage = stageOf[d];

@@ -76,7 +76,8 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
 // Each iteration's refill waits behind a barrier for everyone to be done
 // with the buffers the iteration before read; not the first iteration's
-// (the barrier before the prologue freed them all).
+// (nothing has used them here; elsewhere the barrier before the prologue
+// freed them all).
 // CHECK: scf.for %[[IV:[^ ]*]] = %[[LB:[^ ]*]] to
 // CHECK-NOT: nvvm.barrier0
 // CHECK: %[[LATER:.*]] = arith.cmpi ne, %[[IV]], %[[LB]] : i32
