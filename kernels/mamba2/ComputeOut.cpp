@@ -225,10 +225,14 @@ void computeOut(const Config &cfg,
   // intra-chunk loop starts from: compute_out 3-4% faster on the H200 (at
   // L = 65536, n = 64 and 128) than with x_t loaded after the loop, where
   // every CTA waited for it (bench/results/2026-11-30-early-dx.md).
-  Tile xt = if_(
-      hasD != 0,
-      [&] { return load(x, {bi, r, hi, pb}, {drop, BM, drop, BP}); },
-      [&] { return zeros({BM, BP}, dtypeOf<X>()); });
+  // Loaded whether or not D is given (without D it is multiplied by zero;
+  // the diagonal block reads the same tokens, so they are in L2 either
+  // way): yielded by an if_ on has_D, the tile's 16-bit elements were
+  // unpacked at the branch's join, right after the loads, and every warp
+  // waited there for them (ncu: 9.4% of compute_out's stall samples on
+  // those PRMTs); loaded unconditionally, they are first used after the
+  // state term.
+  Tile xt = load(x, {bi, r, hi, pb}, {drop, BM, drop, BP});
   Tile dRow = if_(
       hasD != 0, [&] { return load(D, {hi, pb}, {drop, BP}); },
       [&] { return zeros({BP}); });

@@ -182,3 +182,52 @@ module attributes {tilegpu.target = "sm_90a"} {
     return
   }
 }
+
+// -----
+
+// A load of 16-bit elements travels as its loaded words (two per i32) until
+// the op that first uses it: the words are unpacked (a bitcast to
+// vector<2xbf16>, then extracts) after the loop in between, not where the
+// load stands, where every thread would wait for the load (compute_out's
+// D x_t, loaded before the state term). A load used by the next op is
+// unpacked where it stands, in the interior path and the border path.
+// CHECK-LABEL: llvm.func @unpack_at_first_use
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<1> -> vector<8xbf16>
+// CHECK-NOT: vector<2xbf16>
+// CHECK: scf.for
+// CHECK: scf.yield
+// CHECK: llvm.bitcast %{{.*}} : i32 to vector<2xbf16>
+// CHECK: arith.extf
+// CHECK: llvm.return
+// CHECK-LABEL: llvm.func @unpack_where_loaded
+// CHECK: scf.if
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<1> -> vector<8xbf16>
+// CHECK-NOT: llvm.bitcast %{{.*}} : vector<8xbf16> to vector<4xi32>
+// CHECK: scf.yield
+// CHECK: llvm.return
+module attributes {tilegpu.target = "sm_90a"} {
+  func.func @unpack_at_first_use(%x: !tile.view<?x?xbf16, unit_stride>, %a: !tile.view<?xf32, unit_stride>, %y: !tile.view<?x?xf32>, %n: i32) attributes {tile.hints = #tile.hints<{default = {num_warps = 1}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %t = tile.load %x[%c0, %c0] : !tile.view<?x?xbf16, unit_stride> -> tensor<16x16xbf16>
+    %zero = arith.constant dense<0.0> : tensor<16x16xf32>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<16x16xf32>) : i32 {
+      %l = tile.load %a[%k] : !tile.view<?xf32, unit_stride> -> tensor<16xf32>
+      %row = tile.reshape %l : tensor<16xf32> -> tensor<1x16xf32>
+      %b = tile.broadcast %row : tensor<1x16xf32> -> tensor<16x16xf32>
+      %s = arith.addf %acc, %b : tensor<16x16xf32>
+      scf.yield %s : tensor<16x16xf32>
+    }
+    %f = arith.extf %t : tensor<16x16xbf16> to tensor<16x16xf32>
+    %o = arith.addf %r, %f : tensor<16x16xf32>
+    tile.store %o, %y[%c0, %c0] : tensor<16x16xf32>, !tile.view<?x?xf32>
+    return
+  }
+  func.func @unpack_where_loaded(%x: !tile.view<?x?xbf16, unit_stride>, %y: !tile.view<?x?xf32>) attributes {tile.hints = #tile.hints<{default = {num_warps = 1}}>} {
+    %c0 = arith.constant 0 : i32
+    %t = tile.load %x[%c0, %c0] : !tile.view<?x?xbf16, unit_stride> -> tensor<16x16xbf16>
+    %f = arith.extf %t : tensor<16x16xbf16> to tensor<16x16xf32>
+    tile.store %f, %y[%c0, %c0] : tensor<16x16xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
