@@ -82,7 +82,17 @@ struct StageLayout {
   int64_t rowPad = 0;
   bool core = false;
   bool swizzled = false;
+  /// Row-major without padding, copied by the TMA unswizzled (a load read
+  /// into registers from its ring: loadsThroughShared).
+  bool plain = false;
   StageLayout(int64_t rowPad = 0) : rowPad(rowPad) {}
+  static StageLayout plainTma() {
+    StageLayout s;
+    s.plain = true;
+    return s;
+  }
+  /// Whether the TMA copies the tile in (else cp.async, or the threads).
+  bool tma() const { return swizzled || plain; }
   static StageLayout coreMatrices() {
     StageLayout s;
     s.core = true;
@@ -94,7 +104,8 @@ struct StageLayout {
     return s;
   }
   bool operator==(const StageLayout &o) const {
-    return rowPad == o.rowPad && core == o.core && swizzled == o.swizzled;
+    return rowPad == o.rowPad && core == o.core && swizzled == o.swizzled &&
+           plain == o.plain;
   }
   /// Elements the staged tile occupies.
   int64_t elements(ArrayRef<int64_t> shape) const {
@@ -125,6 +136,11 @@ struct TensorMap {
   unsigned arg = 0;
   SmallVector<int64_t> box;
   bool store = false;
+  /// The swizzle span (128 bytes), or 0: unswizzled, for a copy read into
+  /// registers (the box whole along the last dimension), which also says
+  /// its element size (the runtime checks the view's against it).
+  int64_t swizzle = 128;
+  int64_t elementBytes = 0;
 };
 
 struct Access {
@@ -666,6 +682,10 @@ private:
   /// it ahead, else the scratch buffer) and reads the A fragments of its
   /// transpose with ldmatrix.trans, one .x4 per 16 x 16 block.
   LogicalResult emitFragmentLoad(tile::LoadOp op);
+  /// A load read into registers from its TMA copy (loadsThroughShared):
+  /// waits for the copy (issued ahead into a ring, else here into the
+  /// scratch buffer) and reads the thread's registers from it, row-major.
+  LogicalResult emitSharedRegisterLoad(tile::LoadOp op);
   LogicalResult emitStore(tile::StoreOp op);
   LogicalResult emitCounter(Operation *op);
   LogicalResult emitCumsum(tile::CumsumOp op);
@@ -773,7 +793,7 @@ private:
   void issueCopy(tile::LoadOp load, Value dst, StageLayout layout);
   /// Rounds dynamic shared memory up for a buffer of `layout`.
   static int64_t alignFor(int64_t bytes, StageLayout layout) {
-    int64_t a = layout.swizzled ? 1024 : 16;
+    int64_t a = layout.swizzled ? 1024 : layout.plain ? 128 : 16;
     return (bytes + a - 1) / a * a;
   }
   /// Bytes of one ring buffer holding `load`'s tile staged as `layout`.
@@ -1939,7 +1959,8 @@ StageLayout KernelEmitter::operandStage(tile::MmaOp op, bool isA,
 
 std::optional<StageLayout> KernelEmitter::loadStage(tile::LoadOp load) {
   if (tmaOf.count(load))
-    return StageLayout::swizzled128();
+    return loadsThroughShared(load) ? StageLayout::plainTma()
+                                    : StageLayout::swizzled128();
   std::optional<StageLayout> out;
   bool agree = true;
   // Operand 0 of tile.mma is A (mma(x, x) uses one load as both).
@@ -2104,8 +2125,15 @@ LogicalResult KernelEmitter::planTensorMaps() {
     TensorMap map;
     map.arg = cast<BlockArgument>(view).getArgNumber();
     map.box = std::move(box);
-    map.box.back() =
-        128 / storageBytes(cast<RankedTensorType>(tileType).getElementType());
+    int64_t eb =
+        storageBytes(cast<RankedTensorType>(tileType).getElementType());
+    auto load = dyn_cast<tile::LoadOp>(op);
+    if (load && loadsThroughShared(load)) {
+      map.swizzle = 0;
+      map.elementBytes = eb;
+    } else {
+      map.box.back() = 128 / eb;
+    }
     map.store = store;
     tmaOf[op] = addTensorMap(map);
     return WalkResult::advance();
@@ -2130,7 +2158,8 @@ LogicalResult KernelEmitter::planTensorMaps() {
 
 unsigned KernelEmitter::addTensorMap(TensorMap map) {
   auto same = llvm::find_if(tensorMaps, [&](const TensorMap &m) {
-    return m.arg == map.arg && m.box == map.box && m.store == map.store;
+    return m.arg == map.arg && m.box == map.box && m.store == map.store &&
+           m.swizzle == map.swizzle && m.elementBytes == map.elementBytes;
   });
   if (same == tensorMaps.end())
     same = tensorMaps.insert(tensorMaps.end(), std::move(map));
@@ -2254,9 +2283,12 @@ void KernelEmitter::issueTma(tile::LoadOp load, Value dst, MbarRef bar) {
   }
   loadedViews.insert(view);
   auto type = cast<RankedTensorType>(load.getType());
-  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
   int64_t eb = storageBytes(type.getElementType());
-  int64_t panel = 128 / eb, panels = cols / panel;
+  // Unswizzled (read into registers): the whole box in one copy.
+  bool plain = loadsThroughShared(load);
+  int64_t rows = plain ? 1 : type.getDimSize(0),
+          cols = plain ? type.getNumElements() : type.getDimSize(1);
+  int64_t panel = plain ? cols : 128 / eb, panels = cols / panel;
   // Box origins per view dimension (the tile's own extents, not the
   // panel's, along the last).
   SmallVector<Value> origin = boxOrigin(load.getIndices(), boxOf(load));
@@ -2308,7 +2340,8 @@ KernelEmitter::Staged KernelEmitter::stageOperand(Value value,
   Value dst = scratch(byteOffset);
   auto load = value.getDefiningOp<tile::LoadOp>();
   // (A fragment load is copied where it stands, emitFragmentLoad.)
-  if (load && (deferredLoads.contains(value) || loadsIntoFragments(load))) {
+  if (load && (deferredLoads.contains(value) || loadsIntoFragments(load) ||
+               loadsThroughShared(load))) {
     if (tmaOf.count(load)) {
       if (scratchMbar[slot] < 0)
         scratchMbar[slot] = numMbarriers++;
@@ -3781,6 +3814,41 @@ LogicalResult KernelEmitter::emitFragmentLoad(tile::LoadOp op) {
   return success();
 }
 
+LogicalResult KernelEmitter::emitSharedRegisterLoad(tile::LoadOp op) {
+  Value value = op.getResult();
+  auto type = cast<RankedTensorType>(op.getType());
+  // Not issued ahead: copied into the scratch buffer here, once everyone
+  // is done with what it held (generic accesses first: fenced).
+  if (!prefetchedAt.count(value)) {
+    fenceAsyncShared();
+    barrier();
+  }
+  Staged staged = stageOperand(value, 0, StageLayout::plainTma(), /*slot=*/0);
+  waitTma(staged.tma);
+  Distribution dist = distributionOf(type);
+  SmallVector<Value> base = threadBase(dist);
+  Type element = type.getElementType();
+  int64_t eb = storageBytes(element);
+  // The buffer is 128-byte aligned: vectors of up to 16 bytes wherever the
+  // thread's consecutive registers are consecutive elements of a row.
+  int64_t v = sharedVector(type, dist, 0, StageLayout());
+  SmallVector<Value> out;
+  for (int64_t r = 0; r < dist.numRegisters; r += v) {
+    Value index = linearIndex(coordsOf(dist, base, r), type.getShape());
+    Value address = elementAddress(staged.base, index, element);
+    if (v == 1) {
+      out.push_back(LLVM::LoadOp::create(b, loc, element, address, eb));
+      continue;
+    }
+    auto vecType = VectorType::get({v}, element);
+    Value vec = LLVM::LoadOp::create(b, loc, vecType, address, v * eb);
+    for (int64_t k = 0; k < v; ++k)
+      out.push_back(LLVM::ExtractElementOp::create(b, loc, vec, i32(k)));
+  }
+  regs[value] = out;
+  return success();
+}
+
 /// A permute writes the source into shared memory in the *result's*
 /// row-major order, so that the reads, where each thread takes consecutive
 /// elements of the result's fastest dimension, are consecutive addresses:
@@ -4160,7 +4228,7 @@ KernelEmitter::planPrefetch(scf::ForOp loop, SmallVector<Operation *> &slice,
     // threads cannot copy asynchronously (a view without unit stride, say)
     // is loaded where its mma stands, as without a schedule.
     std::optional<StageLayout> layout = loadStage(load);
-    if (!layout || (!layout->swizzled && !asyncCopyGroup(load, *layout)))
+    if (!layout || (!layout->tma() && !asyncCopyGroup(load, *layout)))
       continue;
     if (warpSpecialized)
       if (auto it = wsRingOf.find(load); it != wsRingOf.end()) {
@@ -4680,10 +4748,10 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     if (!llvm::is_contained(distances, d))
       distances.push_back(d);
   for (Prefetch &p : plan) {
-    anyCpAsync |= !p.layout.swizzled;
+    anyCpAsync |= !p.layout.tma();
     p.offset = alignFor(dynamicTop, p.layout);
     dynamicTop = p.offset + (p.distance + 1) * p.stageBytes;
-    if (p.layout.swizzled) {
+    if (p.layout.tma()) {
       p.mbar = numMbarriers;
       numMbarriers += p.distance + 1;
       anyTma = true;
@@ -5209,6 +5277,8 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
     // (Marked by insert-tma, so copied by the TMA: tmaOf has it.)
     if (loadsIntoFragments(load))
       return emitFragmentLoad(load);
+    if (loadsThroughShared(load))
+      return emitSharedRegisterLoad(load);
     if (loadsIntoMma(load)) {
       deferredLoads.insert(load.getResult());
       return success();
@@ -5424,11 +5494,19 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
   // than the TMA, or read by mma.sync's or a fragment load's ldmatrix rather
   // than by wgmma/tcgen05. (Everything else the threads stage goes to the
   // static scratch buffer.) Conservatively per kernel.
+  // A ring read into registers with ld.shared (loadsThroughShared) is not
+  // counted: its reads have returned their values before the barrier that
+  // every refill of the buffer waits behind, as a CUTLASS mainloop with A
+  // from registers releases its LDS/ldmatrix-read buffers to the TMA
+  // through the mbarrier alone; the fence (a MEMBAR that waits for the
+  // thread's outstanding loads) would cost compute_out what leaving it out
+  // saved (bench/results/2026-11-30-early-dx.md).
   genericDynamicShared = false;
   kernel.walk([&](tile::LoadOp load) {
     if (!stagedLoad(load) && !residentLoads.contains(load))
       return;
-    genericDynamicShared |= !tmaOf.count(load) || readsGeneric(load);
+    genericDynamicShared |= !tmaOf.count(load) ||
+                            (readsGeneric(load) && !loadsThroughShared(load));
   });
   // The ABI: a view is (pointer, sizes..., strides...), scalars as they are,
   // then one CUtensorMap (128 bytes, 64-byte aligned, a grid constant) per
@@ -5477,17 +5555,20 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
   if (!tensorMaps.empty()) {
     // The table the runtime builds the maps from (runtime/KernelAbi.h):
     // version 2, the count, then per map its argument, the view's rank, the
-    // swizzle span in bytes, the box per view dimension (5 entries) and
-    // flags (1: the kernel stores through it).
+    // swizzle span in bytes (128, or 0: none), the box per view dimension
+    // (5 entries) and flags (bit 0: the kernel stores through it; bits
+    // 8-15: the element size an unswizzled map was compiled for).
     SmallVector<int32_t> table = {2, static_cast<int32_t>(tensorMaps.size())};
     for (const TensorMap &m : tensorMaps) {
       table.append({static_cast<int32_t>(m.arg),
-                    static_cast<int32_t>(m.box.size()), 128});
+                    static_cast<int32_t>(m.box.size()),
+                    static_cast<int32_t>(m.swizzle)});
       for (int64_t d = 0; d < 5; ++d)
         table.push_back(d < static_cast<int64_t>(m.box.size())
                             ? static_cast<int32_t>(m.box[d])
                             : 0);
-      table.push_back(m.store ? 1 : 0);
+      table.push_back((m.store ? 1 : 0) |
+                      static_cast<int32_t>(m.elementBytes << 8));
     }
     exportTable("tessel_tma_", table);
   }

@@ -80,7 +80,7 @@ static bool writesView(scf::ForOp loop, Value view) {
 /// Why `loop` cannot issue `load` (in its body) for a later iteration, or
 /// "": it is a persistent kernel's program loop, it writes the view, or the
 /// indices depend on what it carries.
-static std::string laterIterationProblem(scf::ForOp loop, tile::LoadOp load) {
+std::string laterIterationProblem(scf::ForOp loop, tile::LoadOp load) {
   // Issuing the next program's loads directly in the program loop would hold
   // their buffers (or registers) across the whole program. (A loop inside
   // it may issue its prologue for the next program as it ends: hint
@@ -248,6 +248,8 @@ int64_t ringBufferBytes(tile::LoadOp load) {
   RankedTensorType type = load.getType();
   int64_t eb = storageBytes(type.getElementType());
   int64_t n = type.getNumElements();
+  if (loadsThroughShared(load))
+    return (n * eb + 127) / 128 * 128;
   if (load->hasAttr(tilegpu::TileGPUDialect::getTmaAttrName()))
     return (n * eb + 1023) / 1024 * 1024;
   int64_t rows = type.getRank() ? n / type.getShape().back() : 1;

@@ -61,6 +61,11 @@ bool isScalarIndexOp(mlir::Operation *op);
 bool laterIterationSlice(mlir::scf::ForOp loop, tile::LoadOp load,
                          llvm::SmallVectorImpl<mlir::Operation *> &ops);
 
+/// Why `loop` cannot issue `load` ahead, or "": it is a persistent kernel's
+/// program loop, it writes the view, or the indices depend on what it
+/// carries.
+std::string laterIterationProblem(mlir::scf::ForOp loop, tile::LoadOp load);
+
 /// The same for any `roots`: the ops of `loop`'s body (in body order) that
 /// they depend on, when all are scalar index ops on the induction variable
 /// and on values defined outside the loop.
@@ -133,7 +138,8 @@ bool packsIntoWords(tile::LoadOp load);
 int64_t carriedWords(tile::LoadOp load);
 
 /// Bytes one ring buffer of `load` takes at most: its tile 128-byte
-/// swizzled and 1024-byte aligned for a TMA copy, else with rows 8 elements
+/// swizzled and 1024-byte aligned for a TMA copy (unswizzled and 128-byte
+/// aligned for one read into registers, loadsThroughShared), else with rows 8 elements
 /// longer (the widest staging the lowering picks), 16-byte aligned.
 int64_t ringBufferBytes(tile::LoadOp load);
 

@@ -2,9 +2,11 @@
 
 #include "passes/TmaPlan.h"
 #include "passes/Match.h"
+#include "passes/PipelinePlan.h"
 
 #include "dialect/tilegpu/TileGPUDialect.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 
 using namespace mlir;
@@ -49,8 +51,38 @@ bool loadsIntoFragments(tile::LoadOp op) {
          op->hasAttr(tilegpu::TileGPUDialect::getTmaAttrName());
 }
 
+bool registerRingCandidate(tile::LoadOp op) {
+  if (op.getPadding() != tile::Padding::zero || op.getResult().use_empty() ||
+      !tilegpu::getLayout(op.getType()))
+    return false;
+  Type element = op.getType().getElementType();
+  if (element.isInteger(1) || op.getType().getRank() < 1 ||
+      op.getType().getRank() > 2)
+    return false;
+  auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
+  auto kernel = op->getParentOfType<func::FuncOp>();
+  auto module = op->getParentOfType<ModuleOp>();
+  if (!loop || !kernel || !module)
+    return false;
+  auto target = module->getAttrOfType<StringAttr>(
+      tilegpu::TileGPUDialect::getTargetAttrName());
+  IntegerAttr hint =
+      kernelHint(kernel, target ? target.getValue() : "sm_90a",
+                 "tma_register_loads");
+  if (!hint || hint.getInt() != 1)
+    return false;
+  if (loadsIntoMma(op) || fragmentLoadCandidate(op) || residentOperand(op))
+    return false;
+  return laterIterationProblem(loop, op).empty();
+}
+
+bool loadsThroughShared(tile::LoadOp op) {
+  return registerRingCandidate(op) &&
+         op->hasAttr(tilegpu::TileGPUDialect::getTmaAttrName());
+}
+
 bool stagedLoad(tile::LoadOp op) {
-  return loadsIntoMma(op) || loadsIntoFragments(op);
+  return loadsIntoMma(op) || loadsIntoFragments(op) || loadsThroughShared(op);
 }
 
 bool loadsIntoMma(tile::LoadOp op) {
@@ -165,6 +197,38 @@ std::string tmaBoxProblem(Operation *op, Value viewValue,
   return "";
 }
 
+std::string tmaPlainBoxProblem(Operation *op, Value viewValue,
+                               RankedTensorType type,
+                               std::optional<ArrayRef<int64_t>> sq) {
+  auto kernel = op->getParentOfType<func::FuncOp>();
+  auto module = op->getParentOfType<ModuleOp>();
+  if (!module ||
+      !module->hasAttr(tilegpu::TileGPUDialect::getTmaAvailableAttrName()))
+    return "the target has no TMA";
+  auto arg = dyn_cast<BlockArgument>(viewValue);
+  if (!kernel || !arg || arg.getOwner() != &kernel.getBody().front())
+    return "the view is not a kernel argument";
+  auto view = cast<tile::ViewType>(viewValue.getType());
+  Type element = type.getElementType();
+  int64_t eb = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() / 8 : 0;
+  if (type.getRank() != 1 && type.getRank() != 2)
+    return "the tile is not 1-D or 2-D";
+  if (view.getRank() > 5)
+    return "the view has more than 5 dimensions";
+  if (!view.getUnitStride() || view.getAssumedAlignment() < 16)
+    return "the view does not promise unit stride and 16-byte alignment";
+  if (eb != 2 && eb != 4)
+    return "the elements are not 2 or 4 bytes";
+  if (sq && llvm::is_contained(*sq, view.getRank() - 1))
+    return "the tile squeezes the view's last dimension";
+  if ((type.getShape().back() * eb) % 16 != 0)
+    return "the tile's rows are not whole 16-byte chunks";
+  for (int64_t n : type.getShape())
+    if (n > 256)
+      return "a box dimension holds more than 256 elements";
+  return "";
+}
+
 std::string tmaCopyProblem(tile::LoadOp load) {
   if (BoolAttr allow = load.getAllowTmaAttr(); allow && !allow.getValue())
     return "the load says allow_tma = false";
@@ -175,10 +239,14 @@ std::string tmaCopyProblem(tile::LoadOp load) {
 std::string tmaLoadProblem(tile::LoadOp load) {
   if (BoolAttr allow = load.getAllowTmaAttr(); allow && !allow.getValue())
     return "the load says allow_tma = false";
+  if (registerRingCandidate(load))
+    return tmaPlainBoxProblem(load, load.getView(), load.getType(),
+                              load.getSqueeze());
   if (!loadsIntoMma(load) && !residentOperand(load) &&
       !fragmentLoadCandidate(load))
     return "the tile is not only an mma operand loaded where it is used, a "
-           "loop-invariant one, or one read as mma fragments";
+           "loop-invariant one, one read as mma fragments, or one a loop "
+           "issues ahead into registers (hint tma_register_loads)";
   return tmaCopyProblem(load);
 }
 

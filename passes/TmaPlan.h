@@ -38,9 +38,24 @@ bool fragmentLoadCandidate(tile::LoadOp op);
 /// element.
 bool loadsIntoFragments(tile::LoadOp op);
 
+/// A load whose tile lands in registers (no mma operand, no fragment
+/// load), directly in the body of a loop that could issue it ahead (its
+/// indices evaluate for a later iteration, the loop does not write its
+/// view), in a kernel whose hint `tma_register_loads` is 1 for the module's
+/// target: the TMA may copy it into a ring of shared memory, unswizzled,
+/// an iteration or more ahead, and the threads read their registers from
+/// there where the load stands (compute_out's per-column Acs and dt of
+/// each source block), instead of waiting for global memory there or
+/// holding the registers of a load issued ahead.
+bool registerRingCandidate(tile::LoadOp op);
+
+/// A registerRingCandidate the TMA copies (tilegpu-insert-tma decided).
+bool loadsThroughShared(tile::LoadOp op);
+
 /// A load staged in shared memory, where the pipeline may issue it ahead
-/// into a ring: loadsIntoMma (the mma reads the copy) or loadsIntoFragments
-/// (the threads read it into registers where the load stands).
+/// into a ring: loadsIntoMma (the mma reads the copy), loadsIntoFragments
+/// or loadsThroughShared (the threads read it into registers where the
+/// load stands).
 bool stagedLoad(tile::LoadOp op);
 
 /// A load whose tile is only ever an mma operand, used in loops nested below
@@ -58,6 +73,14 @@ bool residentOperand(tile::LoadOp load);
 std::string tmaBoxProblem(mlir::Operation *op, mlir::Value view,
                           mlir::RankedTensorType type,
                           std::optional<llvm::ArrayRef<int64_t>> squeeze);
+
+/// Why the TMA cannot copy a tile of `type` at `view` unswizzled (a
+/// registerRingCandidate's box), or "": tmaBoxProblem's target and view
+/// rules, a 1-D or 2-D tile along the view's last dimension whose rows are
+/// whole 16-byte chunks, at most 256 elements per dimension.
+std::string tmaPlainBoxProblem(mlir::Operation *op, mlir::Value view,
+                               mlir::RankedTensorType type,
+                               std::optional<llvm::ArrayRef<int64_t>> squeeze);
 
 /// Why the TMA cannot copy `load`'s tile whatever its role, or "": it is
 /// not marked `allow_tma = false` and its box fits (tmaBoxProblem).

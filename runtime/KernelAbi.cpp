@@ -96,7 +96,7 @@ Status parseTensorMapTable(const int32_t *words, size_t count,
                          " maps");
   for (int64_t m = 0; m < maps; ++m) {
     const int32_t *w = words + 2 + m * kWordsPerMap;
-    if (w[0] < 0 || w[1] < 1 || w[1] > 5 || w[2] != 128)
+    if (w[0] < 0 || w[1] < 1 || w[1] > 5 || (w[2] != 128 && w[2] != 0))
       return Status::error("tensor map table: map " + std::to_string(m) +
                            " has argument " + std::to_string(w[0]) +
                            ", rank " + std::to_string(w[1]) + ", swizzle " +
@@ -106,6 +106,14 @@ Status parseTensorMapTable(const int32_t *words, size_t count,
     spec.swizzleBytes = w[2];
     spec.box.assign(w + 3, w + 3 + w[1]);
     spec.store = kWordsPerMap == 9 && (w[8] & 1);
+    spec.elementBytes = kWordsPerMap == 9 ? (w[8] >> 8) & 0xff : 0;
+    if (spec.swizzleBytes == 0 &&
+        (spec.store || (spec.elementBytes != 2 && spec.elementBytes != 4)))
+      return Status::error("tensor map table: map " + std::to_string(m) +
+                           " is unswizzled but " +
+                           (spec.store ? std::string("a store")
+                                       : "of element size " +
+                                             std::to_string(spec.elementBytes)));
     out->push_back(std::move(spec));
   }
   return Status::success();
@@ -373,7 +381,17 @@ static Status validateTensorMap(size_t m, const TensorMapSpec &spec,
   // The kernel copies rows of exactly the swizzle span: another element
   // size than it was compiled for would deliver fewer or more bytes than it
   // waits for.
-  if (spec.box.back() * eb != spec.swizzleBytes)
+  if (spec.swizzleBytes == 0) {
+    if (eb != spec.elementBytes)
+      return Status::error(where() + ": elements of " + std::to_string(eb) +
+                           " bytes, but the kernel copies elements of " +
+                           std::to_string(spec.elementBytes) +
+                           ": the view's element size is not the kernel's");
+    if ((spec.box.back() * eb) % 16 != 0)
+      return Status::error(where() + ": box rows of " +
+                           std::to_string(spec.box.back() * eb) +
+                           " bytes are not whole 16-byte chunks");
+  } else if (spec.box.back() * eb != spec.swizzleBytes)
     return Status::error(where() + ": box rows of " +
                          std::to_string(spec.box.back() * eb) +
                          " bytes (" + std::to_string(spec.box.back()) +

@@ -84,7 +84,8 @@ enum class ParamKind : uint8_t {
 /// A tensor map a kernel takes after its arguments: the view argument it
 /// describes and the box one copy moves, per view dimension (the view's
 /// order, last dimension contiguous). Encoded at launch with the box's rows
-/// swizzled over `swizzleBytes` (128), out-of-bounds elements read as zero.
+/// swizzled over `swizzleBytes` (128), or unswizzled (0: a copy the kernel
+/// reads into registers), out-of-bounds elements read as zero.
 struct TensorMapSpec {
   size_t arg = 0;
   std::vector<int64_t> box;
@@ -93,6 +94,9 @@ struct TensorMapSpec {
   /// chunks along the last dimension: its extent must be a multiple of 16
   /// bytes).
   bool store = false;
+  /// The element size an unswizzled map was compiled for (0: unsaid; a
+  /// swizzled map's rows say it: one swizzle span).
+  int elementBytes = 0;
   bool operator==(const TensorMapSpec &) const = default;
 };
 
@@ -101,9 +105,10 @@ inline constexpr size_t kTensorMapBytes = 128;
 
 /// Reads the table a kernel's module exports as `tessel_tma_<kernel>`
 /// (int32 words: 1 (the version), the number of maps, then per map its
-/// argument index, the view's rank (1..5), the swizzle span in bytes and
-/// the box per view dimension padded to 5 entries). Rejects a table it does
-/// not understand.
+/// argument index, the view's rank (1..5), the swizzle span in bytes (128,
+/// or 0: unswizzled) and the box per view dimension padded to 5 entries;
+/// version 2 adds a flags word: bit 0 a store, bits 8-15 an unswizzled
+/// map's element size). Rejects a table it does not understand.
 Status parseTensorMapTable(const int32_t *words, size_t count,
                            std::vector<TensorMapSpec> *out);
 
@@ -227,7 +232,8 @@ struct KernelLimits {
 /// equal to the box's, a non-empty extent below 2^32 per dimension, a base
 /// address and every stride but the last (positive, below 2^40 bytes) a
 /// multiple of 16 bytes, unit stride along the last dimension, and a box of
-/// 1..256 elements per dimension whose rows fit the swizzle span.
+/// 1..256 elements per dimension whose rows fit the swizzle span (unswizzled:
+/// rows of whole 16-byte chunks, of the element size compiled for).
 Status validateLaunch(const LaunchConfig &config, const std::vector<Arg> &args,
                       const KernelLimits &limits = {},
                       const std::vector<TensorMapSpec> &maps = {});

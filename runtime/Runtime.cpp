@@ -494,7 +494,9 @@ static Status encodeTensorMap(const TensorMapSpec &spec,
           &map, type, static_cast<cuuint32_t>(rank),
           reinterpret_cast<void *>(static_cast<uintptr_t>(view.ptr)), dims,
           strides, box, elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-          CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+          spec.swizzleBytes == 0 ? CU_TENSOR_MAP_SWIZZLE_NONE
+                                 : CU_TENSOR_MAP_SWIZZLE_128B,
+          CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
           CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
       "cuTensorMapEncodeTiled",
       "argument " + std::to_string(spec.arg) + " (view)"));

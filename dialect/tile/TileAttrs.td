@@ -137,6 +137,16 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
       whole warpgroups (or more than 28); where the rings exceed the ring
       budget, or the occupancy leaves fewer than 24 registers per thread.
       0 or absent: off.
+    - `tma_register_loads`: 1 lets the TMA copy a loop's loads into
+      registers ahead (on targets with the TMA: a 1-D or 2-D tile of 2- or
+      4-byte elements along a unit-stride, 16-byte aligned view's last
+      dimension, rows of whole 16-byte chunks, at most 256 elements per
+      dimension, in the body of a loop that can issue it for a later
+      iteration), unswizzled, into rings of shared memory like an mma
+      operand's; the threads read their registers from the copy where the
+      load stands (ld.shared) instead of waiting for global memory there,
+      and hold no registers across iterations (as `prefetch_registers`
+      does). 0 or absent: off.
     - `ring_slots` (0-16): with `warp_specialize`, 0 or absent gives each load
       the producer fills a ring of its own (distance + 1 buffers); N > 0
       makes them all share one ring of N buffers (each the size of the

@@ -92,7 +92,7 @@ static LogicalResult verifyHint(function_ref<InFlightDiagnostic()> emitError,
       name == "tcgen05_tmem_a" || name == "pdl" ||
       name == "route_mma_operands" || name == "persistent" ||
       name == "prologue_ahead" || name == "refresh_in_loops" ||
-      name == "warp_specialize")
+      name == "warp_specialize" || name == "tma_register_loads")
     return intHint(0, 1, /*pow2=*/false);
   if (name == "producer_registers") {
     if (failed(intHint(24, 256, /*pow2=*/false)))
@@ -134,7 +134,8 @@ static LogicalResult verifyHint(function_ref<InFlightDiagnostic()> emitError,
             "cluster, wgmma, wgmma_register_a, tcgen05, "
             "tcgen05_tmem_a, tcgen05_tmem_acc, pdl, route_mma_operands, "
             "prefetch_registers, persistent, prologue_ahead, refresh_in_loops, "
-            "warp_specialize, producer_registers, ring_slots)";
+            "warp_specialize, producer_registers, ring_slots, "
+            "tma_register_loads)";
 }
 
 LogicalResult HintsAttr::verify(function_ref<InFlightDiagnostic()> emitError,

@@ -151,6 +151,19 @@ void computeOut(const Config &cfg,
     }
   if (cfg["prefetch_registers"])
     hint("default", "prefetch_registers", cfg["prefetch_registers"]);
+  // The loops' per-column Acs and dt of each source block copied by the TMA
+  // into the rings an iteration ahead, read from shared memory where they
+  // are loaded (no registers held across iterations, as prefetch_registers
+  // would: 208 bytes of spills at 16). -1: on reading chunk_cb's blocks
+  // without the producer warpgroup, where it was measured (with the
+  // producer, forming C·Bᵀ at Q = 64, its consumers' spills grew from 136
+  // to 152 bytes; not measured).
+  const bool tmaRegisterLoads =
+      cfg["tma_register_loads"] > 0 ||
+      (cfg["tma_register_loads"] < 0 && cfg["CB_STORED"] != 0 &&
+       !producerWarpgroup(cfg));
+  for (const char *target : {"sm_90a", "sm_100a", "sm_103a"})
+    hint(target, "tma_register_loads", tmaRegisterLoads ? 1 : 0);
   // Addresses recomputed per loop iteration: no spills at 128 registers
   // (24 bytes without) and 1-2% faster on the H200 with the state dimension
   // in loops (N_MAX = 0); 1.4% slower with it unrolled (N_MAX = 64), so
@@ -464,6 +477,11 @@ const Register registration{{
                     "64), else 3)"),
             tunable("prefetch_registers", {0, 16, 32}, 0,
                     "registers per thread for loads issued a block ahead"),
+            tunable("tma_register_loads", {-1, 0, 1}, -1,
+                    "the loops' loads into registers (Acs and dt of each "
+                    "source block) copied ahead by the TMA into the rings "
+                    "and read from shared memory (-1: with CB_STORED and "
+                    "no producer warpgroup)"),
             // On with the producer (see warp_specialize above). Without
             // it, forming C·Bᵀ, staging y took 8 KB more shared memory
             // (57344 bytes): 3 CTAs per SM instead of 4, 6% slower; since

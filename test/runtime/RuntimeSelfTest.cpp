@@ -523,6 +523,21 @@ TEST(TensorMaps, ParseTable) {
   int32_t badRank[] = {1, 1, 0, 6, 128, 1, 1, 1, 1, 1};
   expectError(parseTensorMapTable(badRank, 10, &maps),
               "map 0 has argument 0, rank 6, swizzle 128");
+  // Unswizzled (a copy read into registers): the element size in bits 8-15
+  // of the flags.
+  const int32_t plain[] = {2, 1, 3, 3, 0, 1, 1, 64, 0, 0, 4 << 8};
+  expectOk(parseTensorMapTable(plain, std::size(plain), &maps));
+  ASSERT_EQ(maps.size(), 1u);
+  EXPECT_EQ(maps[0], (TensorMapSpec{3, {1, 1, 64}, 0, false, 4}));
+  const int32_t plainUnsized[] = {2, 1, 3, 3, 0, 1, 1, 64, 0, 0, 0};
+  expectError(parseTensorMapTable(plainUnsized, 11, &maps),
+              "map 0 is unswizzled but of element size 0");
+  const int32_t plainStore[] = {2, 1, 3, 3, 0, 1, 1, 64, 0, 0, 1 | 4 << 8};
+  expectError(parseTensorMapTable(plainStore, 11, &maps),
+              "map 0 is unswizzled but a store");
+  const int32_t swizzle64[] = {2, 1, 3, 3, 64, 1, 1, 64, 0, 0, 0};
+  expectError(parseTensorMapTable(swizzle64, 11, &maps),
+              "map 0 has argument 3, rank 3, swizzle 64");
 }
 
 TEST(TensorMaps, PackedAfterTheArgumentsAt64Bytes) {
@@ -604,6 +619,19 @@ TEST(TensorMaps, ValidateWhatTheCopyEngineNeeds) {
   expectError(validateLaunch(config, {bf16View()}, {},
                              {TensorMapSpec{0, {1, 300, 64}, 128}}),
               "box [1, 300, 64] has an extent outside 1..256");
+  // Unswizzled: rows of whole 16-byte chunks, of the compiled element size.
+  expectOk(validateLaunch(config, {f32}, {},
+                          {TensorMapSpec{0, {1, 1, 64}, 0, false, 4}}));
+  expectOk(validateLaunch(config, {bf16View()}, {},
+                          {TensorMapSpec{0, {1, 2, 24}, 0, false, 2}}));
+  expectError(validateLaunch(config, {bf16View()}, {},
+                             {TensorMapSpec{0, {1, 1, 64}, 0, false, 4}}),
+              "tensor map 0 (argument 0): elements of 2 bytes, but the kernel "
+              "copies elements of 4: the view's element size is not the "
+              "kernel's");
+  expectError(validateLaunch(config, {bf16View()}, {},
+                             {TensorMapSpec{0, {1, 1, 12}, 0, false, 2}}),
+              "box rows of 24 bytes are not whole 16-byte chunks");
   // A store map: the last extent in whole 16 bytes (128 bf16 pass; 100 do
   // not, though a load map takes them).
   const std::vector<TensorMapSpec> storeMaps = {
