@@ -56,6 +56,8 @@ void chunkState(const Config &cfg,
   // their registers.
   warpSpecializeHint(cfg, Q > BT && cfg["warp_specialize"], 2);
   hint("default", "prefetch_registers", cfg["prefetch_registers"]);
+  for (const char *target : {"sm_90a", "sm_100a", "sm_103a"})
+    hint(target, "tma_register_loads", cfg["tma_register_loads"]);
 
   // Heads vary fastest: neighbouring programs read the same chunk of B (and
   // neighbouring columns of x).
@@ -137,6 +139,10 @@ const Register registration{{
             tunable("packed_scale", {0, 1}, 1,
                     "x scaled per token in its 16-bit type, two elements per "
                     "instruction (mul.rn.bf16x2 / f16x2), instead of in f32"),
+            tunable("tma_register_loads", {0, 1}, 1,
+                    "each token block's Acs and dt copied ahead by the TMA "
+                    "into the rings and read from shared memory (instead "
+                    "of prefetch_registers)"),
             tunable("prefetch_registers", {0, 32, 64}, 64,
                     "registers per thread for loads issued a token block "
                     "ahead"),
