@@ -56,8 +56,12 @@ void chunkState(const Config &cfg,
   // their registers.
   warpSpecializeHint(cfg, Q > BT && cfg["warp_specialize"], 2);
   hint("default", "prefetch_registers", cfg["prefetch_registers"]);
-  for (const char *target : {"sm_90a", "sm_100a", "sm_103a"})
-    hint(target, "tma_register_loads", cfg["tma_register_loads"]);
+  // Each token block's Acs and dt through the TMA rings: 2-3% faster on
+  // the H200 than carried in registers a block ahead (bench/results/
+  // 2026-12-04-tma-register-loads.md). sm_90a only: on sm_100a/sm_103a
+  // their 1 KB of rings would take the default's fourth CTA per SM
+  // (58368 bytes of shared memory each fill an SM exactly).
+  hint("sm_90a", "tma_register_loads", cfg["tma_register_loads"]);
 
   // Heads vary fastest: neighbouring programs read the same chunk of B (and
   // neighbouring columns of x).
@@ -142,7 +146,7 @@ const Register registration{{
             tunable("tma_register_loads", {0, 1}, 1,
                     "each token block's Acs and dt copied ahead by the TMA "
                     "into the rings and read from shared memory (instead "
-                    "of prefetch_registers)"),
+                    "of prefetch_registers; sm_90a)"),
             tunable("prefetch_registers", {0, 32, 64}, 64,
                     "registers per thread for loads issued a token block "
                     "ahead"),
