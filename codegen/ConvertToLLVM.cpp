@@ -683,8 +683,9 @@ private:
   /// transpose with ldmatrix.trans, one .x4 per 16 x 16 block.
   LogicalResult emitFragmentLoad(tile::LoadOp op);
   /// A load read into registers from its TMA copy (loadsThroughShared):
-  /// waits for the copy (issued ahead into a ring, else here into the
-  /// scratch buffer) and reads the thread's registers from it, row-major.
+  /// waits for the copy (issued ahead into a ring; a load the schedule left
+  /// without one is loaded from global memory) and reads the thread's
+  /// registers from it, row-major.
   LogicalResult emitSharedRegisterLoad(tile::LoadOp op);
   LogicalResult emitStore(tile::StoreOp op);
   LogicalResult emitCounter(Operation *op);
@@ -2340,8 +2341,7 @@ KernelEmitter::Staged KernelEmitter::stageOperand(Value value,
   Value dst = scratch(byteOffset);
   auto load = value.getDefiningOp<tile::LoadOp>();
   // (A fragment load is copied where it stands, emitFragmentLoad.)
-  if (load && (deferredLoads.contains(value) || loadsIntoFragments(load) ||
-               loadsThroughShared(load))) {
+  if (load && (deferredLoads.contains(value) || loadsIntoFragments(load))) {
     if (tmaOf.count(load)) {
       if (scratchMbar[slot] < 0)
         scratchMbar[slot] = numMbarriers++;
@@ -3817,12 +3817,11 @@ LogicalResult KernelEmitter::emitFragmentLoad(tile::LoadOp op) {
 LogicalResult KernelEmitter::emitSharedRegisterLoad(tile::LoadOp op) {
   Value value = op.getResult();
   auto type = cast<RankedTensorType>(op.getType());
-  // Not issued ahead: copied into the scratch buffer here, once everyone
-  // is done with what it held (generic accesses first: fenced).
-  if (!prefetchedAt.count(value)) {
-    fenceAsyncShared();
-    barrier();
-  }
+  // Not issued ahead (the rings did not fit): a copy here would wait as
+  // long as the load, behind a fence and a barrier; loaded from global
+  // memory instead.
+  if (!prefetchedAt.count(value))
+    return emitLoad(op);
   Staged staged = stageOperand(value, 0, StageLayout::plainTma(), /*slot=*/0);
   waitTma(staged.tma);
   Distribution dist = distributionOf(type);

@@ -106,9 +106,10 @@ std::string pipelineProblem(tile::LoadOp load) {
       !problem.empty())
     return problem;
   // (One read of the copy into registers serves every use of a fragment
-  // load.)
+  // load, or of one read into registers.)
   if (load->hasAttr(tilegpu::TileGPUDialect::getTmaAttrName()) &&
-      !loadsIntoFragments(load) && mmaOperandUses(load) > 1)
+      !loadsIntoFragments(load) && !loadsThroughShared(load) &&
+      mmaOperandUses(load) > 1)
     return "a TMA copy that is more than one mma operand";
   return "";
 }

@@ -39,6 +39,42 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
 
 // -----
 
+// Used in both branches of an if: one read of the copy serves both (a TMA
+// copy that is more than one use is pipelined when it is read into
+// registers), so the loop still issues it ahead.
+// CHECK-LABEL: llvm.func @two_uses(
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: scf.for
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+// CHECK: scf.if
+module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
+  func.func @two_uses(%a: !tile.view<?x?xf32, align = 16, unit_stride>, %y: !tile.view<?x?xf32>, %n: i32, %m: i32) attributes {tile.hints = #tile.hints<{sm_90a = {tma_register_loads = 1}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<4x128xf32>
+    %s = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<4x128xf32>) : i32 {
+      // expected-remark @below {{copied by the TMA}}
+      %t = tile.load %a[%k, %c0] : !tile.view<?x?xf32, align = 16, unit_stride> -> tensor<4x128xf32>
+      %early = arith.cmpi slt, %k, %m : i32
+      %v = scf.if %early -> (tensor<4x128xf32>) {
+        %e = math.exp2 %t : tensor<4x128xf32>
+        scf.yield %e : tensor<4x128xf32>
+      } else {
+        %d = arith.mulf %t, %t : tensor<4x128xf32>
+        scf.yield %d : tensor<4x128xf32>
+      }
+      %next = arith.addf %acc, %v : tensor<4x128xf32>
+      scf.yield %next : tensor<4x128xf32>
+    }
+    tile.store %s, %y[%c0, %c0] : tensor<4x128xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
+
+// -----
+
 // Where it must not fire: without the hint; a load outside any loop; a
 // loop that writes the view; rows of 8 bytes (not a 16-byte chunk); a view
 // that promises no alignment; indices from a value the loop carries. Each
