@@ -162,9 +162,14 @@ bool residentOperand(tile::LoadOp load) {
   return true;
 }
 
-std::string tmaBoxProblem(Operation *op, Value viewValue,
-                          RankedTensorType type,
-                          std::optional<ArrayRef<int64_t>> sq) {
+/// What every TMA box needs, swizzled or not: the target has the TMA, the
+/// view is an argument of the kernel around `op`, of rank <= 5 with unit
+/// stride and 16-byte alignment, 2- or 4-byte elements, a tile of one of
+/// 2 (or, `oneD`, 1) dimensions along the view's last dimension. Sets `eb` to the element size.
+static std::string tmaViewProblem(Operation *op, Value viewValue,
+                                  RankedTensorType type,
+                                  std::optional<ArrayRef<int64_t>> sq,
+                                  bool oneD, int64_t &eb) {
   auto kernel = op->getParentOfType<func::FuncOp>();
   auto module = op->getParentOfType<ModuleOp>();
   if (!module ||
@@ -175,20 +180,31 @@ std::string tmaBoxProblem(Operation *op, Value viewValue,
     return "the view is not a kernel argument";
   auto view = cast<tile::ViewType>(viewValue.getType());
   Type element = type.getElementType();
-  int64_t eb = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() / 8 : 0;
-  if (type.getRank() != 2)
-    return "the tile is not 2-D";
+  eb = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() / 8 : 0;
+  if (type.getRank() != 2 && !(oneD && type.getRank() == 1))
+    return oneD ? "the tile is not 1-D or 2-D" : "the tile is not 2-D";
   if (view.getRank() > 5)
     return "the view has more than 5 dimensions";
   if (!view.getUnitStride() || view.getAssumedAlignment() < 16)
     return "the view does not promise unit stride and 16-byte alignment";
   if (eb != 2 && eb != 4)
     return "the elements are not 2 or 4 bytes";
+  if (sq && llvm::is_contained(*sq, view.getRank() - 1))
+    return "the tile squeezes the view's last dimension";
+  return "";
+}
+
+std::string tmaBoxProblem(Operation *op, Value viewValue,
+                          RankedTensorType type,
+                          std::optional<ArrayRef<int64_t>> sq) {
+  int64_t eb = 0;
+  if (std::string problem =
+          tmaViewProblem(op, viewValue, type, sq, /*oneD=*/false, eb);
+      !problem.empty())
+    return problem;
   // The tile's rows lie along the view's last dimension, in whole 128-byte
   // panels; a box dimension holds at most 256 elements, and whole 8-row
   // swizzle atoms keep every panel 1024-byte aligned.
-  if (sq && llvm::is_contained(*sq, view.getRank() - 1))
-    return "the tile squeezes the view's last dimension";
   int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
   if ((cols * eb) % 128 != 0)
     return "the tile's rows are not whole 128-byte panels";
@@ -200,27 +216,11 @@ std::string tmaBoxProblem(Operation *op, Value viewValue,
 std::string tmaPlainBoxProblem(Operation *op, Value viewValue,
                                RankedTensorType type,
                                std::optional<ArrayRef<int64_t>> sq) {
-  auto kernel = op->getParentOfType<func::FuncOp>();
-  auto module = op->getParentOfType<ModuleOp>();
-  if (!module ||
-      !module->hasAttr(tilegpu::TileGPUDialect::getTmaAvailableAttrName()))
-    return "the target has no TMA";
-  auto arg = dyn_cast<BlockArgument>(viewValue);
-  if (!kernel || !arg || arg.getOwner() != &kernel.getBody().front())
-    return "the view is not a kernel argument";
-  auto view = cast<tile::ViewType>(viewValue.getType());
-  Type element = type.getElementType();
-  int64_t eb = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() / 8 : 0;
-  if (type.getRank() != 1 && type.getRank() != 2)
-    return "the tile is not 1-D or 2-D";
-  if (view.getRank() > 5)
-    return "the view has more than 5 dimensions";
-  if (!view.getUnitStride() || view.getAssumedAlignment() < 16)
-    return "the view does not promise unit stride and 16-byte alignment";
-  if (eb != 2 && eb != 4)
-    return "the elements are not 2 or 4 bytes";
-  if (sq && llvm::is_contained(*sq, view.getRank() - 1))
-    return "the tile squeezes the view's last dimension";
+  int64_t eb = 0;
+  if (std::string problem =
+          tmaViewProblem(op, viewValue, type, sq, /*oneD=*/true, eb);
+      !problem.empty())
+    return problem;
   if ((type.getShape().back() * eb) % 16 != 0)
     return "the tile's rows are not whole 16-byte chunks";
   for (int64_t n : type.getShape())
