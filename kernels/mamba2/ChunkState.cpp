@@ -50,6 +50,12 @@ void chunkState(const Config &cfg,
   // On sm_100a/sm_103a the accumulator is in tensor memory (256 columns
   // each): 150-153 registers, no spills.
   occupancyHint(cfg, BN <= 64 ? 4 : BN <= 128 ? 3 : 2);
+  // With Acs and dt through the TMA rings (below; sm_90a) no registers
+  // carry the next token block's: at 4 CTAs per SM ptxas fits 128 columns
+  // in 122 registers without spills (416 bytes spilled with the register
+  // prefetch).
+  if (BN == 128 && cfg["tma_register_loads"])
+    occupancyHint(cfg, 4, "sm_90a");
   // Warp-specialised (B's copies by a producer warpgroup; only where the
   // chunk takes several token blocks, a loop): 2 CTAs per SM (256 threads
   // each at 4 warps, the producer's included), so that the consumers keep
@@ -121,9 +127,15 @@ const Register registration{{
             // 2026-11-29-split-states.md), and 4 (416 bytes spilled: 1.04
             // ms); with 64, 4 beat 3: chunk_state 0.531 vs 0.566 ms at n=64
             // (2026-11-29-wgmma-register-a.md).
+            // With Acs and dt through the TMA rings (tma_register_loads, on
+            // sm_90a) 4 fit with 128 columns (122 registers, no spills):
+            // chunk_state + state_passing 0.489 -> 0.462 ms at the headline,
+            // 0.784 -> 0.737 at Q=128, 0.497 -> 0.473 at g=8 (bench/results/
+            // 2026-12-04-tma-register-loads.md).
             tunable("occupancy", {-1, 0, 1, 2, 3, 4}, -1,
                     "CTAs per SM to fit (0: ptxas decides; -1: 4 for 64 "
-                    "state columns, 3 for 128, 2 for 256)"),
+                    "state columns, 3 for 128 (4 on sm_90a with "
+                    "tma_register_loads), 2 for 256)"),
             // On since the per-chunk states are 16-bit: chunk_state +
             // state_passing 0.76 -> 0.68 ms at b=1 L=65536 h=80 n=128, 0.50
             // -> 0.47 at n=64 on the H200 (with f32 states it lost at
