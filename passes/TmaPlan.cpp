@@ -66,10 +66,15 @@ bool registerRingCandidate(tile::LoadOp op) {
     return false;
   auto target = module->getAttrOfType<StringAttr>(
       tilegpu::TileGPUDialect::getTargetAttrName());
-  IntegerAttr hint =
-      kernelHint(kernel, target ? target.getValue() : "sm_90a",
-                 "tma_register_loads");
+  StringRef targetName = target ? target.getValue() : "sm_90a";
+  IntegerAttr hint = kernelHint(kernel, targetName, "tma_register_loads");
   if (!hint || hint.getInt() != 1)
+    return false;
+  // Not in a warp-specialised kernel yet: its consumers would fill these
+  // rings themselves (as they do a fragment load's), which no test has run
+  // on the GPU.
+  if (IntegerAttr ws = kernelHint(kernel, targetName, "warp_specialize");
+      ws && ws.getInt() != 0)
     return false;
   if (loadsIntoMma(op) || fragmentLoadCandidate(op) || residentOperand(op))
     return false;

@@ -146,7 +146,8 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
       operand's; the threads read their registers from the copy where the
       load stands (ld.shared) instead of waiting for global memory there,
       and hold no registers across iterations (as `prefetch_registers`
-      does). 0 or absent: off.
+      does). Not in a kernel with `warp_specialize` (its loads keep the
+      register path there). 0 or absent: off.
     - `ring_slots` (0-16): with `warp_specialize`, 0 or absent gives each load
       the producer fills a ring of its own (distance + 1 buffers); N > 0
       makes them all share one ring of N buffers (each the size of the
