@@ -2355,6 +2355,8 @@ KernelEmitter::Staged KernelEmitter::stageOperand(Value value,
       return {dst, /*async=*/true, /*prefetched=*/false};
     }
     (void)emitLoad(load); // cannot fail for a load
+    // (Its first user is the mma being emitted: unpacked here, now.)
+    unpackPending(value);
   }
   writeTile(value, byteOffset, layout);
   return {dst, false, false};
