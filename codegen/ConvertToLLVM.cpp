@@ -438,6 +438,8 @@ private:
   /// earlier readers are done), then waits for all writes.
   void tileToShared(Value tile);
   Value loadShared(Value linear, Type element, int64_t byteOffset = 0);
+  /// An `element` from shared memory at `address` (i1 stored as a byte).
+  Value loadSharedAt(Value address, Type element);
   void storeShared(Value linear, Value value, int64_t byteOffset = 0);
   /// Writes a tile row-major at `byteOffset` of shared memory (no barriers),
   /// rows `rowPad` elements longer than the shape says.
@@ -446,9 +448,11 @@ private:
   /// row-major at `byteOffset` with rows `rowPad` longer (1: scalars).
   int64_t sharedVector(RankedTensorType type, const Distribution &dist,
                        int64_t byteOffset, StageLayout layout);
-  /// Reads the registers of a tile of `type` stored row-major at `byteOffset`.
+  /// Reads the registers of a tile of `type` stored row-major at `byteOffset`
+  /// of the scratch buffer, or (`at`) at that shared-memory address, which
+  /// `byteOffset` then only says the alignment of (a ring buffer's: 0).
   SmallVector<Value> readTile(RankedTensorType type, int64_t byteOffset,
-                              int64_t rowPad = 0);
+                              int64_t rowPad = 0, Value at = {});
   /// Row-major position of `coords`; rows (the last dimension) are
   /// `rowPad` elements longer than the shape says when padding is asked for.
   Value linearIndex(ArrayRef<Value> coords, ArrayRef<int64_t> shape,
@@ -841,11 +845,11 @@ private:
   SmallVector<Value> unpackWords(Type element, ArrayRef<Value> words);
   /// Loads of 16-bit elements held as their loaded words (packsIntoWords)
   /// until the op of their block that first uses them, itself or in a
-  /// nested region (`unpackBefore`), or the block's terminator: unpacked
-  /// where the load stands, right after the loads (and the join of the
+  /// nested region, or the block's terminator (`unpackBefore`). Unpacked
+  /// where the load stands (right after the loads and the join of the
   /// interior and border paths), the 16-bit halves made every thread wait
-  /// for the load there (compute_out's D x_t, loaded early so that its
-  /// latency overlaps the state term's: 9.4% of its stall samples were on
+  /// for the load there: compute_out's D x_t, loaded early so that its
+  /// latency overlaps the state term's (9.4% of its stall samples were on
   /// those unpacks).
   DenseMap<Value, SmallVector<Value>> packedWords;
   DenseMap<Operation *, SmallVector<Value>> unpackBefore;
@@ -1164,9 +1168,12 @@ Value KernelEmitter::sharedAddress(Value linear, Type element,
 
 Value KernelEmitter::loadShared(Value linear, Type element,
                                 int64_t byteOffset) {
+  return loadSharedAt(sharedAddress(linear, element, byteOffset), element);
+}
+
+Value KernelEmitter::loadSharedAt(Value address, Type element) {
   Type storage = element.isInteger(1) ? b.getI8Type() : element;
-  Value v = LLVM::LoadOp::create(b, loc, storage,
-                                 sharedAddress(linear, element, byteOffset));
+  Value v = LLVM::LoadOp::create(b, loc, storage, address);
   if (element.isInteger(1))
     v = arith::TruncIOp::create(b, loc, element, v);
   return v;
@@ -1241,21 +1248,25 @@ void KernelEmitter::writeTile(Value tile, int64_t byteOffset,
 }
 
 SmallVector<Value> KernelEmitter::readTile(RankedTensorType type,
-                                           int64_t byteOffset, int64_t rowPad) {
+                                           int64_t byteOffset, int64_t rowPad,
+                                           Value at) {
   Distribution dist = distributionOf(type);
   SmallVector<Value> base = threadBase(dist);
   SmallVector<Value> out;
   int64_t v = sharedVector(type, dist, byteOffset, rowPad);
   Type element = type.getElementType();
+  auto address = [&](Value index) {
+    return at ? elementAddress(at, index, element)
+              : sharedAddress(index, element, byteOffset);
+  };
   for (int64_t r = 0; r < dist.numRegisters; r += v) {
     Value index = linearIndex(coordsOf(dist, base, r), type.getShape(), rowPad);
     if (v == 1) {
-      out.push_back(loadShared(index, element, byteOffset));
+      out.push_back(loadSharedAt(address(index), element));
       continue;
     }
     auto vecType = VectorType::get({v}, element);
-    Value vec = LLVM::LoadOp::create(b, loc, vecType,
-                                     sharedAddress(index, element, byteOffset),
+    Value vec = LLVM::LoadOp::create(b, loc, vecType, address(index),
                                      v * storageBytes(element));
     for (int64_t k = 0; k < v; ++k)
       out.push_back(LLVM::ExtractElementOp::create(b, loc, vec, i32(k)));
@@ -1385,18 +1396,20 @@ Value KernelEmitter::wholeTileFits(Value viewValue, ValueRange indices,
 
 LogicalResult KernelEmitter::emitLoad(tile::LoadOp op) {
   Value result = op.getResult();
-  // The first user in the load's block (an ancestor of any nested use).
-  Operation *first = nullptr;
-  for (Operation *user : result.getUsers())
-    if (Operation *at = op->getBlock()->findAncestorOpInBlock(*user))
-      if (!first || at->isBeforeInBlock(first))
-        first = at;
-  if (!packsIntoWords(op) || !first || first == op->getNextNode()) {
-    regs[result] = loadRegisters(op, /*packed=*/false);
-    return success();
+  if (packsIntoWords(op)) {
+    // The first user in the load's block (an ancestor of any nested use).
+    Operation *first = nullptr;
+    for (Operation *user : result.getUsers())
+      if (Operation *at = op->getBlock()->findAncestorOpInBlock(*user))
+        if (!first || at->isBeforeInBlock(first))
+          first = at;
+    if (first && first != op->getNextNode()) {
+      packedWords[result] = loadRegisters(op, /*packed=*/true);
+      unpackBefore[first].push_back(result);
+      return success();
+    }
   }
-  packedWords[result] = loadRegisters(op, /*packed=*/true);
-  unpackBefore[first].push_back(result);
+  regs[result] = loadRegisters(op, /*packed=*/false);
   return success();
 }
 
@@ -3826,27 +3839,8 @@ LogicalResult KernelEmitter::emitSharedRegisterLoad(tile::LoadOp op) {
     return emitLoad(op);
   Staged staged = stageOperand(value, 0, StageLayout::plainTma(), /*slot=*/0);
   waitTma(staged.tma);
-  Distribution dist = distributionOf(type);
-  SmallVector<Value> base = threadBase(dist);
-  Type element = type.getElementType();
-  int64_t eb = storageBytes(element);
-  // The buffer is 128-byte aligned: vectors of up to 16 bytes wherever the
-  // thread's consecutive registers are consecutive elements of a row.
-  int64_t v = sharedVector(type, dist, 0, StageLayout());
-  SmallVector<Value> out;
-  for (int64_t r = 0; r < dist.numRegisters; r += v) {
-    Value index = linearIndex(coordsOf(dist, base, r), type.getShape());
-    Value address = elementAddress(staged.base, index, element);
-    if (v == 1) {
-      out.push_back(LLVM::LoadOp::create(b, loc, element, address, eb));
-      continue;
-    }
-    auto vecType = VectorType::get({v}, element);
-    Value vec = LLVM::LoadOp::create(b, loc, vecType, address, v * eb);
-    for (int64_t k = 0; k < v; ++k)
-      out.push_back(LLVM::ExtractElementOp::create(b, loc, vec, i32(k)));
-  }
-  regs[value] = out;
+  // (The buffer is 128-byte aligned: vectors of up to 16 bytes.)
+  regs[value] = readTile(type, 0, 0, staged.base);
   return success();
 }
 

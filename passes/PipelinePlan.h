@@ -139,8 +139,9 @@ int64_t carriedWords(tile::LoadOp load);
 
 /// Bytes one ring buffer of `load` takes at most: its tile 128-byte
 /// swizzled and 1024-byte aligned for a TMA copy (unswizzled and 128-byte
-/// aligned for one read into registers, loadsThroughShared), else with rows 8 elements
-/// longer (the widest staging the lowering picks), 16-byte aligned.
+/// aligned for one read into registers, loadsThroughShared), else with rows
+/// 8 elements longer (the widest staging the lowering picks), 16-byte
+/// aligned.
 int64_t ringBufferBytes(tile::LoadOp load);
 
 } // namespace tessel

@@ -52,12 +52,10 @@ bool loadsIntoFragments(tile::LoadOp op) {
 }
 
 bool registerRingCandidate(tile::LoadOp op) {
+  // (The box's rank and elements are tmaPlainBoxProblem's to judge: its
+  // remark then says what keeps the TMA from copying it.)
   if (op.getPadding() != tile::Padding::zero || op.getResult().use_empty() ||
       !tilegpu::getLayout(op.getType()))
-    return false;
-  Type element = op.getType().getElementType();
-  if (element.isInteger(1) || op.getType().getRank() < 1 ||
-      op.getType().getRank() > 2)
     return false;
   auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
   auto kernel = op->getParentOfType<func::FuncOp>();
@@ -169,8 +167,8 @@ bool residentOperand(tile::LoadOp load) {
 
 /// What every TMA box needs, swizzled or not: the target has the TMA, the
 /// view is an argument of the kernel around `op`, of rank <= 5 with unit
-/// stride and 16-byte alignment, 2- or 4-byte elements, a tile of one of
-/// 2 (or, `oneD`, 1) dimensions along the view's last dimension. Sets `eb` to the element size.
+/// stride and 16-byte alignment, 2- or 4-byte elements (`eb` is set to the
+/// size), a 2-D tile (or, `oneD`, 1-D) along the view's last dimension.
 static std::string tmaViewProblem(Operation *op, Value viewValue,
                                   RankedTensorType type,
                                   std::optional<ArrayRef<int64_t>> sq,

@@ -2,9 +2,9 @@
 
 // tma_register_loads leaves warp-specialised kernels alone (their consumers
 // would fill such rings themselves, untested on the GPU): the load into
-// registers keeps the register path; the mma operand is still the TMA's.
-module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available, tilegpu.wgmma_available} {
-  func.func @ws(%a: !tile.view<?x?xf32, align = 16, unit_stride>, %x: !tile.view<?x?xbf16, align = 16, unit_stride>, %y: !tile.view<?x?xf32>, %n: i32) attributes {tile.hints = #tile.hints<{sm_90a = {tma_register_loads = 1, warp_specialize = 1}}>} {
+// registers keeps the register path.
+module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
+  func.func @ws(%a: !tile.view<?x?xf32, align = 16, unit_stride>, %y: !tile.view<?x?xf32>, %n: i32) attributes {tile.hints = #tile.hints<{sm_90a = {tma_register_loads = 1, warp_specialize = 1}}>} {
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
     %z = arith.constant dense<0.0> : tensor<4x128xf32>
