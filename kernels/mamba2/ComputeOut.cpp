@@ -332,65 +332,86 @@ void computeOut(const Config &cfg,
       return mma(packed ? p : cast<X>(p), xs, acc);
     });
   }
-  Tile out = for_range(
-      {firstMasked, (r + 1) * sourcePerBlock}, acc1, [&](Scalar s, Tile acc) {
-        // The loads that do not feed the mma first: their latency then
-        // overlaps C·Bᵀ (nothing moves them across its waits).
-        Tile acsS = load(acs, {bi, hi, s}, {drop, drop, BS});
-        Tile dtS = load(dt, {bi, hi, s}, {drop, drop, BS});
-        auto causal = [&] {
-          return iota({BM, BS}, 0) + r * BM >= iota({BM, BS}, 1) + s * BS;
-        };
-        auto sameSequence = [&](const Tile &seqS) {
-          return reshape(seqT, {BM, 1}) == reshape(seqS, {1, BS});
-        };
-        if (stored) {
-          // (With seq_idx the source tokens' sequences are read in the
-          // branch, after the stored block's wait. Read with Acs and dt
-          // instead, as an if_ yielding the i32 tile, compute_out was level
-          // on the H200 without seq_idx at Q = 256, but at Q = 64 ptxas
-          // spilled 100 bytes each way, not measured.)
-          // Entries of the stored blocks above the diagonal may be
-          // unwritten: the select comes after the product, so whatever they
-          // hold is dropped. The mask is formed in each branch, in the block
-          // of its select: yielded by the branch, a tile of predicates
-          // would be alive at once, and ptxas, short of predicate
-          // registers, packed them into bits of general registers (109
-          // instructions per warp on the H200, then a bit test per
-          // element).
-          Tile v = storedBlock(s) * exp2(acsCol - reshape(acsS, {1, BS})) *
-                   reshape(dtS, {1, BS});
-          Tile p = if_(
+  // The blocks from firstMasked up to and including the diagonal, in two
+  // loops when reading chunk_cb's blocks: one with seq_idx (`sequences`),
+  // one without. Without seq_idx, with row blocks of at most kCbZeroSpan
+  // tokens, no mask is needed: chunk_cb stores the entries of future tokens
+  // in such a block as 0, and the decay's exponent, at most 0 for every
+  // kept entry (Acs does not grow along a chunk), is clamped to 0 so that
+  // those entries stay 0 (exp2 of their positive exponent may overflow).
+  // With packed_decay the block is scaled in 16-bit pairs, as the blocks
+  // before it are. That saves the mask's compares and selects and the
+  // block's widening: compute_out's diagonal block was 28% of its
+  // instructions, 400 per warp, now 251 (ncu on the H200).
+  auto maskedBlocks = [&](bool sequences) {
+    return for_range(
+        {firstMasked, (r + 1) * sourcePerBlock}, acc1, [&](Scalar s, Tile acc) {
+          // The loads that do not feed the mma first: their latency then
+          // overlaps C·Bᵀ (nothing moves them across its waits).
+          Tile acsS = load(acs, {bi, hi, s}, {drop, drop, BS});
+          Tile dtS = load(dt, {bi, hi, s}, {drop, drop, BS});
+          auto causal = [&] {
+            return iota({BM, BS}, 0) + r * BM >= iota({BM, BS}, 1) + s * BS;
+          };
+          auto sameSequence = [&](const Tile &seqS) {
+            return reshape(seqT, {BM, 1}) == reshape(seqS, {1, BS});
+          };
+          if (stored && !sequences && BM <= kCbZeroSpan) {
+            // (The loop runs over the diagonal block alone where
+            // split_decay takes the blocks before it.)
+            Tile decay = exp2(minimum(acsCol - reshape(acsS, {1, BS}), 0.0f)) *
+                         reshape(dtS, {1, BS});
+            Tile p = cfg["packed_decay"] != 0
+                         ? storedBlock16(s) * cast<X>(decay)
+                         : cast<X>(storedBlock(s) * decay);
+            Tile xs = load(x, {bi, s, hi, pb}, {drop, BS, drop, BP});
+            return mma(p, xs, acc);
+          }
+          if (stored) {
+            // (The source tokens' sequences are read after the stored
+            // block's wait. Read with Acs and dt instead, compute_out was
+            // level on the H200 at Q = 256, but at Q = 64 ptxas spilled 100
+            // bytes, not measured.)
+            // Entries of future tokens may overflow exp2: the select comes
+            // after the product, so that they are dropped. The mask is formed
+            // beside its select: a tile of predicates alive across a branch
+            // was packed by ptxas, short of predicate registers, into bits of
+            // general registers (109 instructions per warp on the H200, then
+            // a bit test per element).
+            Tile v = storedBlock(s) * exp2(acsCol - reshape(acsS, {1, BS})) *
+                     reshape(dtS, {1, BS});
+            Tile p = sequences
+                         ? where(causal() && sameSequence(load(seqIdx, {bi, s},
+                                                               {drop, BS})),
+                                 v, 0.0f)
+                         : where(causal(), v, 0.0f);
+            Tile xs = load(x, {bi, s, hi, pb}, {drop, BS, drop, BP});
+            return mma(cast<X>(p), xs, acc);
+          }
+          // (Forming C·Bᵀ with a producer warpgroup, the select in the
+          // branches spilled more at Q = 64: 180 bytes each way against 136.)
+          Tile causalMask = causal();
+          Tile mask = if_(
               hasSeqIdx != 0,
               [&] {
-                Tile mask = causal();
-                return where(
-                    mask && sameSequence(load(seqIdx, {bi, s}, {drop, BS})),
-                    v, 0.0f);
+                return causalMask &&
+                       sameSequence(load(seqIdx, {bi, s}, {drop, BS}));
               },
-              [&] { return where(causal(), v, 0.0f); });
+              [&] { return causalMask; });
+          Tile cb = overState(zeros({BM, BS}), [&](const ScalarArg &k) {
+            return load(B, {bi, s, gi, k}, {drop, BS, drop, BK});
+          });
+          // Masked entries may overflow exp2; the select drops them.
+          Tile w = where(mask, exp2(acsCol - reshape(acsS, {1, BS})), 0.0f) *
+                   reshape(dtS, {1, BS});
           Tile xs = load(x, {bi, s, hi, pb}, {drop, BS, drop, BP});
-          return mma(cast<X>(p), xs, acc);
-        }
-        // (Forming C·Bᵀ with a producer warpgroup, the select in the
-        // branches spilled more at Q = 64: 180 bytes each way against 136.)
-        Tile causalMask = causal();
-        Tile mask = if_(
-            hasSeqIdx != 0,
-            [&] {
-              return causalMask &&
-                     sameSequence(load(seqIdx, {bi, s}, {drop, BS}));
-            },
-            [&] { return causalMask; });
-        Tile cb = overState(zeros({BM, BS}), [&](const ScalarArg &k) {
-          return load(B, {bi, s, gi, k}, {drop, BS, drop, BK});
+          return mma(cast<X>(cb * w), xs, acc);
         });
-        // Masked entries may overflow exp2; the select drops them.
-        Tile w = where(mask, exp2(acsCol - reshape(acsS, {1, BS})), 0.0f) *
-                 reshape(dtS, {1, BS});
-        Tile xs = load(x, {bi, s, hi, pb}, {drop, BS, drop, BP});
-        return mma(cast<X>(cb * w), xs, acc);
-      });
+  };
+  Tile out = !stored ? maskedBlocks(true)
+                     : if_(
+                           hasSeqIdx != 0, [&] { return maskedBlocks(true); },
+                           [&] { return maskedBlocks(false); });
 
   out = if_(
       hasZ != 0,
@@ -440,9 +461,9 @@ const Register registration{{
                     "0 and no producer warpgroup; on the H200 5% faster "
                     "there)"),
             tunable("packed_decay", {0, 1}, 1,
-                    "with split_decay, the blocks before the diagonal "
-                    "scaled in 16-bit pairs (mul.rn.bf16x2 / f16x2) instead "
-                    "of in f32"),
+                    "the blocks before the diagonal (split_decay) and the "
+                    "unmasked ones up to it scaled in 16-bit pairs "
+                    "(mul.rn.bf16x2 / f16x2) instead of in f32"),
             variant("CB_STORED", {0, 1}, 1,
                     "C·Bᵀ read from chunk_cb's blocks (CBt) instead of "
                     "formed here for every head"),

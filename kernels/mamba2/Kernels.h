@@ -10,6 +10,14 @@ namespace tessel::mamba2 {
 /// Acs is kept times log2(e) so that exp(v) = exp2(Acs) downstream.
 inline constexpr double kLog2e = 1.4426950408889634;
 
+/// chunk_cb writes the C·Bᵀ entries of future tokens (source after target)
+/// as 0 within every aligned span of kCbZeroSpan tokens of a chunk (in its
+/// diagonal blocks, and in the blocks above them when its blocks are
+/// smaller than the span). compute_out reads its diagonal block unmasked
+/// (without seq_idx) when its row block fits in the span: it then never
+/// reaches an entry chunk_cb left unwritten, whatever chunk_cb's block.
+inline constexpr int64_t kCbZeroSpan = 64;
+
 /// The `occupancy` tunable as the kernel's hint for `target`: CTAs per SM to
 /// fit, -1 for `automatic` (the kernel's measured rule), 0 for none (ptxas
 /// decides). (A rejected value is reported at the caller's line.)

@@ -141,13 +141,13 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
                         {"BLOCK_K", c.blockK},
                         {"N_MAX", nMax},
                         {"CB_STORED", stored},
-                        // (The blocks before the diagonal with the decay
-                        // factored, wherever the blocks are stored; the
-                        // library's choice is narrower.)
-                        {"split_decay", 1},
-                        // Those blocks scaled in 16-bit pairs (the default)
-                        // with the split state path, in f32 with the serial
-                        // one: both ways checked.
+                        // With the split state path the library's
+                        // choices: the blocks before the diagonal with the
+                        // decay factored at Q = 256 (else in the loop up to
+                        // the diagonal, unmasked without seq_idx), scaled
+                        // in 16-bit pairs. With the serial one, factored
+                        // at every Q and scaled in f32: both ways checked.
+                        {"split_decay", split && c.Q < 256 ? 0 : 1},
                         {"packed_decay", split ? 1 : 0}},
                        keep);
   // chunk_cb's block need not match compute_out's.
@@ -228,8 +228,10 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
       local(c.x, {c.b, nc, c.h, c.p, c.n}),
       finalStates(DType::f32, {c.b, c.h, c.p, c.n}),
       y(c.x, {c.b, c.L, c.h, c.p}), cbt(c.x, {c.b, nc, c.g, c.Q, c.Q});
-  // (The blocks of cbt above the diagonal stay poisoned: compute_out must
-  // drop whatever they hold.)
+  // (cbt poisoned too: compute_out reads its diagonal blocks unmasked
+  // without seq_idx, so chunk_cb must write every entry it reads there,
+  // the future tokens' as 0, whatever the two kernels' block sizes; the
+  // entries it leaves unwritten must be dropped.)
   for (HostTensor *t :
        {&dtOut, &acs, &states, &local, &finalStates, &y, &cbt})
     t->poison();
@@ -310,9 +312,11 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
 }
 
 // chunk_cb with f16 sums past f16's range stores them clamped to +-65504
-// (not inf, which a decay of 0 would turn into NaN in compute_out), and
-// leaves the blocks above the diagonal as they were.
-TEST(Mamba2ChunkCb, ClampsF16SumsAndSkipsUpperBlocks) {
+// (not inf, which a decay of 0 would turn into NaN in compute_out), 0 for
+// a source token after its target in a diagonal block (compute_out reads
+// those blocks unmasked), and leaves the blocks above the diagonal as they
+// were (64-token blocks: kCbZeroSpan).
+TEST(Mamba2ChunkCb, ClampsF16SumsAndZeroesFutureTokens) {
   static mlir::MLIRContext ctx;
   std::vector<mlir::OwningOpRef<mlir::ModuleOp>> keep;
   const int64_t L = 128, n = 16, Q = 128, blk = 64;
@@ -338,9 +342,13 @@ TEST(Mamba2ChunkCb, ClampsF16SumsAndSkipsUpperBlocks) {
   ASSERT_EQ(err, "");
   // cbt[s, t] = B_s · C_t.
   EXPECT_EQ(cbt.get(0 * Q + 0), -65504.0);   // s, t < 64: -160000
+  EXPECT_EQ(cbt.get(5 * Q + 20), -65504.0);
   EXPECT_EQ(cbt.get(10 * Q + 100), 800.0);   // s < 64 <= t: 16 x 100 x 0.5
   EXPECT_EQ(cbt.get(100 * Q + 120), 4.0);    // both >= 64
   EXPECT_TRUE(std::isnan(cbt.get(100 * Q + 10))); // above the diagonal
+  EXPECT_EQ(cbt.get(20 * Q + 5), 0.0);       // s > t in a diagonal block
+  EXPECT_EQ(cbt.get(127 * Q + 64), 0.0);
+  EXPECT_EQ(cbt.get(127 * Q + 127), 4.0);
 }
 
 Case base(int64_t b, int64_t L, int64_t h, int64_t p, int64_t n, int64_t g,
@@ -380,6 +388,12 @@ INSTANTIATE_TEST_SUITE_P(
         // ... and chunk_cb's blocks half compute_out's (its 64-token box
         // then spans a written block and an unwritten one).
         with(base(1, 200, 2, 32, 32, 1, 128), [](Case &c) { c.blockCb = 32; }),
+        // ... and twice them: compute_out's 128-token row blocks, past
+        // kCbZeroSpan, keep their causal mask (a block chunk_cb leaves
+        // unwritten lies in their diagonal), with and without seq_idx.
+        with(base(1, 300, 2, 32, 32, 1, 256), [](Case &c) { c.blockM = 128; }),
+        with(base(1, 300, 2, 32, 32, 1, 256),
+             [](Case &c) { c.blockM = 128, c.seq = true; }),
         // Groups, f16, dt dtypes, Q = 256, blocks that do not divide.
         base(1, 140, 4, 32, 16, 2, 64),
         with(base(1, 140, 4, 32, 16, 4, 64), [](Case &c) { c.x = DType::f16; }),
