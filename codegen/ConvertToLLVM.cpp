@@ -5696,6 +5696,30 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
       NVVM::Tcgen05DeallocOp::create(b, loc, tmemBase(), i32(tmemColumns));
     });
   }
+  // The first op of the kernel's top level that touches an mbarrier (an
+  // address of one, in it or in its regions): the setup's barrier after
+  // their initialisation goes right before it, so that the work before it
+  // (index math, the first global loads) overlaps thread 0's
+  // initialisation instead of waiting for it at the kernel's start (ncu:
+  // 2.8% of compute_out's stall samples were that barrier).
+  // (None where a barrier of every thread comes before that op already.)
+  Operation *firstMbarrierUse = nullptr;
+  bool barrierBeforeUse = false;
+  for (Operation &op : *entry) {
+    if (isa<NVVM::Barrier0Op>(op)) {
+      barrierBeforeUse = true;
+      break;
+    }
+    WalkResult found = op.walk([&](LLVM::AddressOfOp address) {
+      return address.getGlobalName() == mbarriers.getSymName()
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
+    });
+    if (found.wasInterrupted()) {
+      firstMbarrierUse = &op;
+      break;
+    }
+  }
   // (The setup below runs in every warp, before the roles split.)
   warpSpecialized = false;
   if (roles)
@@ -5757,7 +5781,8 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
   if (numMbarriers) {
     // Thread 0 initialises the mbarriers (one arrival each: the thread that
     // issues a copy; a warp-specialised ring's `empty` ones one per consumer
-    // warp) before anyone uses them.
+    // warp) before anyone uses them: the CTA's barrier comes before the
+    // first op that does (above), everyone's work up to it in between.
     b.setInsertionPointAfter(setupEnd);
     onlyWhere(isZero(tid), [&] {
       for (int64_t i = 0; i < numMbarriers; ++i)
@@ -5766,7 +5791,11 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
             i32(mbarArrivals.count(i) ? mbarArrivals.lookup(i) : 1), Value());
       NVVM::FenceMbarrierInitOp::create(b, loc);
     });
-    NVVM::Barrier0Op::create(b, loc);
+    if (!barrierBeforeUse) {
+      if (firstMbarrierUse)
+        b.setInsertionPoint(firstMbarrierUse);
+      NVVM::Barrier0Op::create(b, loc);
+    }
   }
   return fn;
 }

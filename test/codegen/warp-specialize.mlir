@@ -34,9 +34,10 @@
 // CHECK-NOT: nvvm.mbarrier.init %{{.*}}, %c1_
 // CHECK: nvvm.mbarrier.init %{{.*}}, %c4_i32{{(_[0-9]+)?}} :
 // CHECK-NOT: nvvm.mbarrier.init
-// CHECK: nvvm.barrier0
+// CHECK-NOT: nvvm.barrier0
 // CHECK: %[[PRODUCER:.*]] = arith.cmpi uge, %{{.*}}, %c4_i32
-// CHECK: scf.if %[[PRODUCER]] {
+// CHECK-NEXT: nvvm.barrier0
+// CHECK-NEXT: scf.if %[[PRODUCER]] {
 // CHECK-NEXT: nvvm.setmaxregister decrease 40
 // CHECK: arith.cmpi eq, %{{.*}}, %c128_i32
 // CHECK: scf.for
