@@ -4880,8 +4880,8 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     // loop): everyone must be done before the first copy lands.
     // Not before the first use of the dynamic shared memory, outside every
     // loop (no earlier run of this one either): nothing can have read the
-    // buffers. (The kernel's start has a barrier after the mbarriers'
-    // initialisation.)
+    // buffers. (The barrier after the mbarriers' initialisation comes
+    // before the prologue's first copy: the kernel's first use of one.)
     firstUse = !dynamicUsed && !warpSpecialized &&
                !op->getParentOfType<scf::ForOp>();
     if (!plan.empty() && !firstUse) {

@@ -65,7 +65,8 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
 // (@tma_second_loop below; without generic readers the barrier alone:
 // prologue-ahead.mlir), its later refills behind the barrier. This loop's
 // first copies need neither: nothing has used the dynamic shared memory yet
-// (the barrier after the mbarriers' initialisation is the last).
+// (the barrier after the mbarriers' initialisation, just before the first
+// copy, is the last).
 // CHECK: module attributes {tilegpu.dynamic_shared_bytes = 32768 : i64
 // CHECK: llvm.mlir.global external @tessel_dsmem() {addr_space = 3 : i32, alignment = 1024 : i64}
 // CHECK: llvm.mlir.global internal @tessel_mbar() {{.*}} : !llvm.array<4 x i64>
