@@ -5304,8 +5304,16 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
   }
   if (auto dimOp = dyn_cast<tile::DimOp>(op)) {
     Value size = views[dimOp.getView()].sizes[dimOp.getDim()];
-    regs[dimOp.getResult()] = {
-        arith::TruncIOp::create(b, loc, b.getI32Type(), size)};
+    Value size32 = arith::TruncIOp::create(b, loc, b.getI32Type(), size);
+    // Non-negative (the runtime refuses sizes past 2^31 - 1): with the
+    // grid indices, which LLVM knows to be, divisions and remainders of
+    // them become unsigned (no sign fix-ups around the emulated 32-bit
+    // division in SASS: compute_out's rh / h and hi / (h / g)).
+    LLVM::AssumeOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, size32,
+                              i32(0)));
+    regs[dimOp.getResult()] = {size32};
     return success();
   }
   if (auto cumsum = dyn_cast<tile::CumsumOp>(op))

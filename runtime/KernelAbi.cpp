@@ -3,6 +3,7 @@
 #include "runtime/KernelAbi.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <sstream>
@@ -236,6 +237,13 @@ static Status validateView(size_t index, const ViewArg &view) {
       return Status::error(where() + ": size " + std::to_string(d) +
                            " is negative (" + std::to_string(view.sizes[d]) +
                            "), sizes " + joinInts(view.sizes));
+    // (A kernel reads a size as a 32-bit tile.dim: larger ones would wrap.)
+    if (view.sizes[d] > INT32_MAX)
+      return Status::error(where() + ": size " + std::to_string(d) + " (" +
+                           std::to_string(view.sizes[d]) +
+                           ") is larger than 2^31 - 1, the largest size a "
+                           "kernel's 32-bit indices reach; sizes " +
+                           joinInts(view.sizes));
     empty |= view.sizes[d] == 0;
   }
   if (unsigned unknown = view.flags & ~unsigned(kAligned16 | kUnitStride))

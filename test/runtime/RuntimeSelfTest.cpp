@@ -273,6 +273,15 @@ TEST(Validate, NegativeSize) {
               "argument 0 (view): size 1 is negative (-5), sizes [3, -5]");
 }
 
+TEST(Validate, SizeBeyond32Bits) {
+  ViewArg v = view2d();
+  v.sizes = {int64_t{1} << 31, 2};
+  expectError(validateLaunch(config({1}), {v}),
+              "argument 0 (view): size 0 (2147483648) is larger than 2^31 - "
+              "1, the largest size a kernel's 32-bit indices reach; sizes "
+              "[2147483648, 2]");
+}
+
 TEST(Validate, ElementSize) {
   ViewArg v = view2d();
   v.elementBytes = 3;
