@@ -4881,7 +4881,8 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     // Not before the first use of the dynamic shared memory, outside every
     // loop (no earlier run of this one either): nothing can have read the
     // buffers. (The barrier after the mbarriers' initialisation comes
-    // before the prologue's first copy: the kernel's first use of one.)
+    // before the kernel's first use of one, at the latest this prologue's
+    // first TMA copy.)
     firstUse = !dynamicUsed && !warpSpecialized &&
                !op->getParentOfType<scf::ForOp>();
     if (!plan.empty() && !firstUse) {

@@ -237,12 +237,13 @@ static Status validateView(size_t index, const ViewArg &view) {
       return Status::error(where() + ": size " + std::to_string(d) +
                            " is negative (" + std::to_string(view.sizes[d]) +
                            "), sizes " + joinInts(view.sizes));
-    // (A kernel reads a size as a 32-bit tile.dim: larger ones would wrap.)
+    // (A kernel reads a size as a 32-bit tile.dim, which the lowering takes
+    // to be non-negative: a larger one would wrap.)
     if (view.sizes[d] > INT32_MAX)
       return Status::error(where() + ": size " + std::to_string(d) + " (" +
                            std::to_string(view.sizes[d]) +
-                           ") is larger than 2^31 - 1, the largest size a "
-                           "kernel's 32-bit indices reach; sizes " +
+                           ") is larger than 2^31 - 1, the largest a kernel "
+                           "reads as its 32-bit size; sizes " +
                            joinInts(view.sizes));
     empty |= view.sizes[d] == 0;
   }

@@ -8,7 +8,8 @@
 //
 // with C·Bᵀ formed block by block on chip (CB_STORED = 0: never written to
 // memory) or read from chunk_cb's blocks (CB_STORED = 1, formed once per
-// chunk and group instead of once per head), the causal decay mask applied
+// chunk and group instead of once per head; without seq_idx its entries of
+// future tokens are 0 and no mask is needed), the causal decay mask applied
 // to it in registers, and the product with x as a second tile.mma. With
 // packed sequences (seq_idx), the state term reaches a token only when it
 // continues the sequence that ended the previous chunk, and the intra-chunk
@@ -337,8 +338,11 @@ void computeOut(const Config &cfg,
   // one without. Without seq_idx, with row blocks of at most kCbZeroSpan
   // tokens, no mask is needed: chunk_cb stores the entries of future tokens
   // in such a block as 0, and the decay's exponent, at most 0 for every
-  // kept entry (Acs does not grow along a chunk), is clamped to 0 so that
-  // those entries stay 0 (exp2 of their positive exponent may overflow).
+  // kept entry (Acs does not grow along a chunk: A <= 0 and dt >= 0, as
+  // MAMBA2.md's model has them; mamba_ssm's chunk_scan clamps the same
+  // way), is clamped to 0 so that those entries stay 0 (exp2 of their
+  // positive exponent may overflow). Without split_decay (Q < 256, or
+  // N_MAX > 0) the blocks before the diagonal go through this loop too.
   // With packed_decay the block is scaled in 16-bit pairs, as the blocks
   // before it are. That saves the mask's compares and selects and the
   // block's widening: compute_out's diagonal block was 28% of its
@@ -361,6 +365,10 @@ void computeOut(const Config &cfg,
             // split_decay takes the blocks before it.)
             Tile decay = exp2(minimum(acsCol - reshape(acsS, {1, BS}), 0.0f)) *
                          reshape(dtS, {1, BS});
+            // (In f16 a dt past 65504 would make the factor inf, and a
+            // future token's 0 entry NaN: clamped to f16's range.)
+            if constexpr (std::is_same_v<X, f16>)
+              decay = minimum(decay, 65504.0f);
             Tile p = cfg["packed_decay"] != 0
                          ? storedBlock16(s) * cast<X>(decay)
                          : cast<X>(storedBlock(s) * decay);
@@ -372,8 +380,10 @@ void computeOut(const Config &cfg,
             // block's wait. Read with Acs and dt instead, compute_out was
             // level on the H200 at Q = 256, but at Q = 64 ptxas spilled 100
             // bytes, not measured.)
-            // Entries of future tokens may overflow exp2: the select comes
-            // after the product, so that they are dropped. The mask is formed
+            // Entries of future tokens may overflow exp2, and with 128-token
+            // row blocks the stored blocks may hold entries chunk_cb never
+            // wrote: the select comes after the product, so that they are
+            // dropped. The mask is formed
             // beside its select: a tile of predicates alive across a branch
             // was packed by ptxas, short of predicate registers, into bits of
             // general registers (109 instructions per warp on the H200, then

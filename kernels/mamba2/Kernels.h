@@ -13,9 +13,11 @@ inline constexpr double kLog2e = 1.4426950408889634;
 /// chunk_cb writes the C·Bᵀ entries of future tokens (source after target)
 /// as 0 within every aligned span of kCbZeroSpan tokens of a chunk (in its
 /// diagonal blocks, and in the blocks above them when its blocks are
-/// smaller than the span). compute_out reads its diagonal block unmasked
-/// (without seq_idx) when its row block fits in the span: it then never
-/// reaches an entry chunk_cb left unwritten, whatever chunk_cb's block.
+/// smaller than the span). compute_out reads its blocks up to the diagonal
+/// unmasked (without seq_idx) when its row block fits in the span: it then
+/// never reaches an entry chunk_cb left unwritten, whatever chunk_cb's
+/// block, except in target rows past the sequence's end (a ragged last
+/// chunk), whose outputs the store drops.
 inline constexpr int64_t kCbZeroSpan = 64;
 
 /// The `occupancy` tunable as the kernel's hint for `target`: CTAs per SM to

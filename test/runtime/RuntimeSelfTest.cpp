@@ -278,8 +278,11 @@ TEST(Validate, SizeBeyond32Bits) {
   v.sizes = {int64_t{1} << 31, 2};
   expectError(validateLaunch(config({1}), {v}),
               "argument 0 (view): size 0 (2147483648) is larger than 2^31 - "
-              "1, the largest size a kernel's 32-bit indices reach; sizes "
+              "1, the largest a kernel reads as its 32-bit size; sizes "
               "[2147483648, 2]");
+  // The largest size passes.
+  v.sizes = {(int64_t{1} << 31) - 1, 2};
+  EXPECT_TRUE(validateLaunch(config({1}), {v}).ok());
 }
 
 TEST(Validate, ElementSize) {

@@ -143,11 +143,13 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
                         {"CB_STORED", stored},
                         // With the split state path the library's
                         // choices: the blocks before the diagonal with the
-                        // decay factored at Q = 256 (else in the loop up to
-                        // the diagonal, unmasked without seq_idx), scaled
+                        // decay factored at Q = 256 with the state
+                        // dimension in loops (else in the loop up to the
+                        // diagonal, unmasked without seq_idx), scaled
                         // in 16-bit pairs. With the serial one, factored
                         // at every Q and scaled in f32: both ways checked.
-                        {"split_decay", split && c.Q < 256 ? 0 : 1},
+                        {"split_decay",
+                         split && (c.Q < 256 || nMax != 0) ? 0 : 1},
                         {"packed_decay", split ? 1 : 0}},
                        keep);
   // chunk_cb's block need not match compute_out's.
@@ -349,6 +351,50 @@ TEST(Mamba2ChunkCb, ClampsF16SumsAndZeroesFutureTokens) {
   EXPECT_EQ(cbt.get(20 * Q + 5), 0.0);       // s > t in a diagonal block
   EXPECT_EQ(cbt.get(127 * Q + 64), 0.0);
   EXPECT_EQ(cbt.get(127 * Q + 127), 4.0);
+}
+
+// With 32-token blocks, chunk_cb also zeroes the block above the diagonal
+// inside each aligned span of kCbZeroSpan = 64 tokens (compute_out's 64-token
+// row blocks read it unmasked), and leaves the others as they were. Small
+// integers: every sum is exact in bf16.
+TEST(Mamba2ChunkCb, ZeroesFutureTokensWithinTheSpan) {
+  static mlir::MLIRContext ctx;
+  std::vector<mlir::OwningOpRef<mlir::ModuleOp>> keep;
+  const int64_t L = 128, n = 16, Q = 128, blk = 32;
+  auto cbK = traceOne(ctx, "chunk_cb",
+                      {{"Q", Q},
+                       {"X_DTYPE", static_cast<int64_t>(DType::bf16)},
+                       {"BLOCK_M", blk},
+                       {"BLOCK_K", 16}},
+                      keep);
+  ASSERT_TRUE(cbK);
+  HostTensor B(DType::bf16, {1, L, 1, n}), C(DType::bf16, {1, L, 1, n}),
+      cbt(DType::bf16, {1, 1, 1, Q, Q});
+  const unsigned seed = freshSeed();
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> small(-2, 2);
+  for (int64_t i = 0; i < L * n; ++i) {
+    B.set(i, small(rng));
+    C.set(i, small(rng));
+  }
+  cbt.poison();
+  std::string err = interp::run(cbK, {ceilDiv(L, blk), Q / blk, 1},
+                                {B.view(), C.view(), cbt.view()});
+  ASSERT_EQ(err, "");
+  for (int64_t s = 0; s < Q; ++s)
+    for (int64_t t = 0; t < Q; ++t) {
+      double got = cbt.get(s * Q + t);
+      if (s <= t) {
+        double want = 0;
+        for (int64_t k = 0; k < n; ++k)
+          want += B.get(s * n + k) * C.get(t * n + k);
+        ASSERT_EQ(got, want) << "s " << s << " t " << t << " seed " << seed;
+      } else if (s / 64 == t / 64) {
+        ASSERT_EQ(got, 0.0) << "s " << s << " t " << t << " seed " << seed;
+      } else {
+        ASSERT_TRUE(std::isnan(got)) << "s " << s << " t " << t;
+      }
+    }
 }
 
 Case base(int64_t b, int64_t L, int64_t h, int64_t p, int64_t n, int64_t g,
