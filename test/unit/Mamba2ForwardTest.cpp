@@ -313,22 +313,36 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
               stored ? " stored" : "", eY, eS);
 }
 
+/// Runs chunk_cb (one chunk of Q = 128 tokens, one group, n = 16) with
+/// blocks of `blk` tokens on B and C (1 x 128 x 1 x 16) into cbt
+/// (1 x 1 x 1 x 128 x 128), poisoned first. False after a failure.
+bool runChunkCb(int64_t blk, HostTensor &B, HostTensor &C, HostTensor &cbt) {
+  static mlir::MLIRContext ctx;
+  std::vector<mlir::OwningOpRef<mlir::ModuleOp>> keep;
+  const int64_t L = 128, Q = 128;
+  auto cbK = traceOne(ctx, "chunk_cb",
+                      {{"Q", Q},
+                       {"X_DTYPE", static_cast<int64_t>(B.dtype)},
+                       {"BLOCK_M", blk},
+                       {"BLOCK_K", 16}},
+                      keep);
+  EXPECT_TRUE(cbK);
+  if (!cbK)
+    return false;
+  cbt.poison();
+  std::string err = interp::run(cbK, {ceilDiv(L, blk), Q / blk, 1},
+                                {B.view(), C.view(), cbt.view()});
+  EXPECT_EQ(err, "");
+  return err.empty();
+}
+
 // chunk_cb with f16 sums past f16's range stores them clamped to +-65504
 // (not inf, which a decay of 0 would turn into NaN in compute_out), 0 for
 // a source token after its target in a diagonal block (compute_out reads
 // those blocks unmasked), and leaves the blocks above the diagonal as they
 // were (64-token blocks: kCbZeroSpan).
 TEST(Mamba2ChunkCb, ClampsF16SumsAndZeroesFutureTokens) {
-  static mlir::MLIRContext ctx;
-  std::vector<mlir::OwningOpRef<mlir::ModuleOp>> keep;
-  const int64_t L = 128, n = 16, Q = 128, blk = 64;
-  auto cbK = traceOne(ctx, "chunk_cb",
-                      {{"Q", Q},
-                       {"X_DTYPE", static_cast<int64_t>(DType::f16)},
-                       {"BLOCK_M", blk},
-                       {"BLOCK_K", 32}},
-                      keep);
-  ASSERT_TRUE(cbK);
+  const int64_t L = 128, n = 16, Q = 128;
   HostTensor B(DType::f16, {1, L, 1, n}), C(DType::f16, {1, L, 1, n}),
       cbt(DType::f16, {1, 1, 1, Q, Q});
   // Rows 0-63 of B and C hold 100 (sums of 16 x 10^4 = 160000), the rest
@@ -338,10 +352,7 @@ TEST(Mamba2ChunkCb, ClampsF16SumsAndZeroesFutureTokens) {
       B.set(t * n + k, t < 64 ? 100.0 : 0.5);
       C.set(t * n + k, t < 64 ? -100.0 : 0.5);
     }
-  cbt.poison();
-  std::string err = interp::run(cbK, {ceilDiv(L, blk), Q / blk, 1},
-                                {B.view(), C.view(), cbt.view()});
-  ASSERT_EQ(err, "");
+  ASSERT_TRUE(runChunkCb(64, B, C, cbt));
   // cbt[s, t] = B_s · C_t.
   EXPECT_EQ(cbt.get(0 * Q + 0), -65504.0);   // s, t < 64: -160000
   EXPECT_EQ(cbt.get(5 * Q + 20), -65504.0);
@@ -358,16 +369,7 @@ TEST(Mamba2ChunkCb, ClampsF16SumsAndZeroesFutureTokens) {
 // row blocks read it unmasked), and leaves the others as they were. Small
 // integers: every sum is exact in bf16.
 TEST(Mamba2ChunkCb, ZeroesFutureTokensWithinTheSpan) {
-  static mlir::MLIRContext ctx;
-  std::vector<mlir::OwningOpRef<mlir::ModuleOp>> keep;
-  const int64_t L = 128, n = 16, Q = 128, blk = 32;
-  auto cbK = traceOne(ctx, "chunk_cb",
-                      {{"Q", Q},
-                       {"X_DTYPE", static_cast<int64_t>(DType::bf16)},
-                       {"BLOCK_M", blk},
-                       {"BLOCK_K", 16}},
-                      keep);
-  ASSERT_TRUE(cbK);
+  const int64_t L = 128, n = 16, Q = 128;
   HostTensor B(DType::bf16, {1, L, 1, n}), C(DType::bf16, {1, L, 1, n}),
       cbt(DType::bf16, {1, 1, 1, Q, Q});
   const unsigned seed = freshSeed();
@@ -377,10 +379,7 @@ TEST(Mamba2ChunkCb, ZeroesFutureTokensWithinTheSpan) {
     B.set(i, small(rng));
     C.set(i, small(rng));
   }
-  cbt.poison();
-  std::string err = interp::run(cbK, {ceilDiv(L, blk), Q / blk, 1},
-                                {B.view(), C.view(), cbt.view()});
-  ASSERT_EQ(err, "");
+  ASSERT_TRUE(runChunkCb(32, B, C, cbt));
   for (int64_t s = 0; s < Q; ++s)
     for (int64_t t = 0; t < Q; ++t) {
       double got = cbt.get(s * Q + t);
