@@ -16,12 +16,11 @@
 // span of kCbZeroSpan tokens (Kernels.h): in the diagonal blocks, and in
 // the blocks above them inside the span where the blocks are smaller than
 // it. compute_out then scales its diagonal block without a causal mask.
-// The other blocks above the diagonal are never written (compute_out reads
-// them only with its causal mask, after the product, which drops whatever
-// they hold: 128-token row blocks, or seq_idx; at a span of 128 tokens, two more zero blocks per chunk with
-// BLOCK_M = 64, chunk_cb + compute_out were 0.9% slower at g = 8 on the
-// H200, where reading the diagonal blocks unmasked made them 2-9% faster at
-// g = 1).
+// The other blocks above the diagonal are never written: compute_out reads
+// them only with its causal mask after the product (128-token row blocks,
+// or seq_idx), which drops whatever they hold. (Zeroing more of them cost:
+// at a span of 128 tokens, two more zero blocks per chunk with BLOCK_M = 64,
+// chunk_cb + compute_out were 0.9% slower at g = 8 on the H200.)
 //
 //===----------------------------------------------------------------------===//
 

@@ -383,11 +383,11 @@ void computeOut(const Config &cfg,
             // Entries of future tokens may overflow exp2, and with 128-token
             // row blocks the stored blocks may hold entries chunk_cb never
             // wrote: the select comes after the product, so that they are
-            // dropped. The mask is formed
-            // beside its select: a tile of predicates alive across a branch
-            // was packed by ptxas, short of predicate registers, into bits of
-            // general registers (109 instructions per warp on the H200, then
-            // a bit test per element).
+            // dropped. The mask is formed beside its select: a tile of
+            // predicates alive across a branch was packed by ptxas, short of
+            // predicate registers, into bits of general registers (109
+            // instructions per warp on the H200, then a bit test per
+            // element).
             Tile v = storedBlock(s) * exp2(acsCol - reshape(acsS, {1, BS})) *
                      reshape(dtS, {1, BS});
             Tile p = sequences
