@@ -86,6 +86,11 @@ const Register registration{{
             tunable("wgmma", {0, 1}, 0,
                     "warpgroup MMA on sm_90a (reading TMA-staged operands "
                     "where it can)"),
+            // 0: ptxas fits 4 CTAs per SM (128 registers, 16 bytes
+            // spilled on sm_90a); 3 (154 registers, no spills) measured
+            // 0.2-0.5% slower on the H200 at Q = 64 (state 1.537 -> 1.544
+            // ms at b=1 L=65536 h=80 n=128; bench/results/2026-12-04-fwd-
+            // pass-state-occupancy-ab.txt).
             tunable("occupancy", {0, 1, 2, 3, 4}, 0,
                     "CTAs per SM to fit (0: ptxas decides)"),
             tunable("prefetch_registers", {0, 32, 64}, 64,

@@ -273,15 +273,19 @@ def check_outputs(case, kw, y, fs, tag):
 
 
 def run_poisoned(case, kw):
-    """Calls the library with preallocated outputs filled with NaN."""
+    """Calls the library with preallocated outputs filled with NaN, and its
+    workspace too (all bytes 0xff: NaN in every 16- and 32-bit type), so that
+    a kernel reading an intermediate no kernel wrote makes y NaN."""
     x = kw["x"]
     b, L, h, p = x.shape
     y = torch.full((b, L, h, p), float("nan"), dtype=x.dtype, device=x.device)
     fs = None
     if case.final:
         fs = torch.full((b, h, p, case.n), float("nan"), dtype=torch.float32, device=x.device)
+    nbytes = tm.workspace_bytes(chunk_size=case.Q, return_final_states=case.final, **kw)
+    ws = torch.full((max(nbytes, 1),), 0xFF, dtype=torch.uint8, device=x.device)
     res = tm.mamba_chunk_scan_combined(chunk_size=case.Q, return_final_states=case.final,
-                                       out=y, final_states_out=fs, **kw)
+                                       out=y, final_states_out=fs, workspace=ws, **kw)
     if case.final:
         assert isinstance(res, tuple) and res[0] is y and res[1] is fs
     else:
@@ -379,6 +383,41 @@ def test_allocating_call(case):
         assert isinstance(res, torch.Tensor)
         y, fs = res, None
     check_outputs(case, kw, y, fs, tag)
+
+
+def test_workspace_argument():
+    """A given workspace: the size workspace_bytes names is enough (and one
+    reused across calls gives the same y); one byte less still runs (the
+    library then walks the chunks in order, which needs less); one far too
+    small, a misaligned one or one on the host is refused with a message that
+    names it, outputs untouched."""
+    case = Case(1, 1000, 8, 64, 128, 1, 256, final=True)
+    gen = torch.Generator(device="cuda")
+    gen.manual_seed(case_seed("workspace"))
+    kw = make_inputs(case, gen)
+    nbytes = tm.workspace_bytes(chunk_size=case.Q, return_final_states=True, **kw)
+    assert nbytes > 0
+    ws = torch.full((nbytes + 256,), 0xFF, dtype=torch.uint8, device="cuda")
+    y1, fs1 = tm.mamba_chunk_scan_combined(chunk_size=case.Q, return_final_states=True,
+                                           workspace=ws[:nbytes], **kw)
+    check_outputs(case, kw, y1, fs1, "workspace")
+    y2, fs2 = tm.mamba_chunk_scan_combined(chunk_size=case.Q, return_final_states=True,
+                                           workspace=ws[:nbytes], **kw)
+    assert torch.equal(y1, y2) and torch.equal(fs1, fs2)
+    if os.environ.get("TESSEL_MAMBA2_STATE_PATH") != "serial":  # (else the smallest)
+        ws.fill_(0xFF)
+        y3, fs3 = tm.mamba_chunk_scan_combined(chunk_size=case.Q, return_final_states=True,
+                                               workspace=ws[:nbytes - 1], **kw)
+        check_outputs(case, kw, y3, fs3, "workspace_serial")
+    for bad, pattern in ((ws[:256], "workspace: 256 bytes given, %d needed" % nbytes),
+                         (ws[1:nbytes + 1], "workspace: must be 256-byte aligned"),
+                         (torch.empty(nbytes, dtype=torch.uint8), "workspace is a cpu tensor")):
+        y = torch.full_like(y1, float("nan"))
+        with pytest.raises((tm.InvalidArgument, ValueError)) as info:
+            tm.mamba_chunk_scan_combined(chunk_size=case.Q, out=y, workspace=bad, **kw)
+        assert pattern in str(info.value), str(info.value)
+        torch.cuda.synchronize()
+        assert torch.isnan(y).all().item(), "y was written on a refused call"
 
 
 def test_positional_call():

@@ -28,6 +28,7 @@ import torch
 
 __all__ = [
     "mamba_chunk_scan_combined",
+    "workspace_bytes",
     "set_timing",
     "last_times",
     "last_kernel_times",
@@ -289,29 +290,11 @@ def _pack(args, name, t):
                      *t.shape[:MAX_RANK], *t.stride()[:MAX_RANK])
 
 
-def mamba_chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None, dt_bias=None,
-                              initial_states=None, seq_idx=None, dt_softplus=False,
-                              dt_limit=(0.0, float("inf")), return_final_states=False,
-                              *, out=None, final_states_out=None):
-    """The Mamba-2 chunked SSD forward pass (mamba_ssm's mamba_chunk_scan_combined).
-
-    x: (b, L, h, p) bf16/fp16; dt: (b, L, h) bf16/fp16/fp32; A: (h) fp32;
-    B, C: (b, L, g, n) in x's dtype; D: (h) or (h, p) fp32; z: (b, L, h, p) in
-    x's dtype; dt_bias: (h) fp32; initial_states: (b, h, p, n) fp32;
-    seq_idx: (b, L) int32, nondecreasing per row; chunk_size: 64, 128 or 256.
-
-    Returns y (b, L, h, p) in x's dtype, or (y, final_states) with final_states
-    (b, h, p, n) fp32 when return_final_states.
-
-    Keyword-only extensions: `out` (y, preallocated) and `final_states_out`
-    (final states, preallocated fp32 (b, h, p, n)) are written in place and
-    returned instead of fresh tensors. `final_states_out` is written even when
-    return_final_states is False (then only y is returned).
-
-    Runs on torch.cuda.current_stream(x.device). Raises InvalidArgument (a
-    ValueError) for a bad argument, TypeError for an argument that is not a
-    tensor, Unsupported / CudaError for the other failures.
-    """
+def _prepare(x, dt, A, B, C, chunk_size, D, z, dt_bias, initial_states, seq_idx,
+             dt_softplus, dt_limit, return_final_states, out, final_states_out):
+    """Checks what Python must (tensors, devices, numbers), packs the argument
+    struct and asks the library for the workspace size. Returns (args, y,
+    final_states, x's device index, workspace bytes)."""
     if not isinstance(x, _Tensor):
         raise TypeError("tessel_mamba2: x must be a torch.Tensor, got %s" % type(x).__name__)
     dev = x.get_device()
@@ -379,8 +362,48 @@ def mamba_chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None, dt_bia
         if status:
             _raise(status)
         nbytes = nbytes.value
-        if nbytes:
-            workspace = torch.empty(nbytes, dtype=_uint8, device=device)
+    return args, y, final_states, dev, nbytes
+
+
+def mamba_chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None, dt_bias=None,
+                              initial_states=None, seq_idx=None, dt_softplus=False,
+                              dt_limit=(0.0, float("inf")), return_final_states=False,
+                              *, out=None, final_states_out=None, workspace=None):
+    """The Mamba-2 chunked SSD forward pass (mamba_ssm's mamba_chunk_scan_combined).
+
+    x: (b, L, h, p) bf16/fp16; dt: (b, L, h) bf16/fp16/fp32; A: (h) fp32;
+    B, C: (b, L, g, n) in x's dtype; D: (h) or (h, p) fp32; z: (b, L, h, p) in
+    x's dtype; dt_bias: (h) fp32; initial_states: (b, h, p, n) fp32;
+    seq_idx: (b, L) int32, nondecreasing per row; chunk_size: 64, 128 or 256.
+
+    Returns y (b, L, h, p) in x's dtype, or (y, final_states) with final_states
+    (b, h, p, n) fp32 when return_final_states.
+
+    Keyword-only extensions: `out` (y, preallocated) and `final_states_out`
+    (final states, preallocated fp32 (b, h, p, n)) are written in place and
+    returned instead of fresh tensors. `final_states_out` is written even when
+    return_final_states is False (then only y is returned). `workspace` (a
+    CUDA tensor on x's device, 256-byte aligned, at least workspace_bytes(...)
+    bytes; e.g. kept across calls or captured in a CUDA graph) holds the
+    intermediates instead of a fresh allocation.
+
+    Runs on torch.cuda.current_stream(x.device). Raises InvalidArgument (a
+    ValueError) for a bad argument, TypeError for an argument that is not a
+    tensor, Unsupported / CudaError for the other failures.
+    """
+    args, y, final_states, dev, nbytes = _prepare(
+        x, dt, A, B, C, chunk_size, D, z, dt_bias, initial_states, seq_idx, dt_softplus,
+        dt_limit, return_final_states, out, final_states_out)
+    with torch.cuda.device(dev):
+        if workspace is not None:
+            _check_tensor(workspace, "workspace", dev)
+            if not workspace.is_contiguous():
+                raise InvalidArgument("tessel_mamba2: workspace must be contiguous",
+                                      STATUS_INVALID_ARGUMENT)
+            wptr = workspace.data_ptr()
+            nbytes = workspace.numel() * workspace.element_size()
+        elif nbytes:
+            workspace = torch.empty(nbytes, dtype=_uint8, device=x.device)
             wptr = workspace.data_ptr()
             assert wptr % 256 == 0, "torch returned a workspace that is not 256-byte aligned"
         else:
@@ -388,8 +411,10 @@ def mamba_chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None, dt_bia
             wptr = 0
         _pack_workspace(args, _OFF["workspace"], wptr, nbytes, _raw_stream(dev))
         status = _forward(args)
-        # `workspace` is released here; the caching allocator reuses it only in
-        # the order of the current stream, on which the kernels were enqueued.
+        # A workspace allocated here is released here; the caching allocator
+        # reuses it only in the order of the current stream, on which the
+        # kernels were enqueued. (The library checks a given one's size and
+        # alignment.)
         del workspace
         if status:
             _raise(status)
@@ -397,6 +422,15 @@ def mamba_chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None, dt_bia
     if return_final_states:
         return y, final_states
     return y
+
+
+def workspace_bytes(x, dt, A, B, C, chunk_size, D=None, z=None, dt_bias=None,
+                    initial_states=None, seq_idx=None, dt_softplus=False,
+                    dt_limit=(0.0, float("inf")), return_final_states=False):
+    """The workspace, in bytes, that mamba_chunk_scan_combined needs for these
+    arguments (its `workspace`); checks them as that call does."""
+    return _prepare(x, dt, A, B, C, chunk_size, D, z, dt_bias, initial_states, seq_idx,
+                    dt_softplus, dt_limit, return_final_states, None, None)[4]
 
 
 def set_timing(on):
