@@ -19,6 +19,8 @@
 
 #include "kernels/mamba2/Kernels.h"
 
+#include <optional>
+
 namespace tessel::mamba2 {
 using namespace tessel::dsl;
 
@@ -234,22 +236,46 @@ void computeOut(const Config &cfg,
     });
   };
 
-  // D x_t, loaded before the state term's copies are waited for (its
-  // latency then overlaps theirs) and added to the accumulator the
-  // intra-chunk loop starts from: compute_out 3-4% faster on the H200 (at
-  // L = 65536, n = 64 and 128) than with x_t loaded after the loop, where
-  // every CTA waited for it (bench/results/2026-11-30-early-dx.md).
-  // Loaded whether or not D is given (without D it is multiplied by zero;
-  // the diagonal block reads the same tokens, so they are in L2 either
-  // way): yielded by an if_ on has_D, the tile's 16-bit elements were
-  // unpacked at the branch's join, right after the loads, and every warp
-  // waited there for them (ncu: 9.4% of compute_out's stall samples on
-  // those PRMTs); loaded unconditionally, they are first used after the
-  // state term.
-  Tile xt = load(x, {bi, r, hi, pb}, {drop, BM, drop, BP});
-  Tile dRow = if_(
-      hasD != 0, [&] { return load(D, {hi, pb}, {drop, BP}); },
-      [&] { return zeros({BP}); });
+  // D x_t. has_D: 0 none, 1 one D per head (the view's stride along p is 0),
+  // 2 one per (head, p).
+  // fold_d, one per head: added to the diagonal entries of the diagonal
+  // block's P (P_tt + D), so that its mma with x_s (= x_t there) adds D x_t:
+  // no x_t loaded into registers, widened and scaled (ncu: 177 of
+  // compute_out's 1215 instructions per warp, and x_t's 16 loads and their
+  // addresses) for a compare and select per entry of one block. D then goes
+  // through x's 16-bit type (P's), one more rounding of D x_t.
+  // Otherwise (and for D per (head, p)) x_t is loaded before the state
+  // term's copies are waited for (its latency then overlaps theirs) and
+  // D x_t added to the accumulator the intra-chunk loop starts from:
+  // compute_out 3-4% faster on the H200 (at L = 65536, n = 64 and 128) than
+  // with x_t loaded after the loop, where every CTA waited for it
+  // (bench/results/2026-11-30-early-dx.md). Loaded whether or not D is given
+  // (without D it is multiplied by zero; the diagonal block reads the same
+  // tokens, so they are in L2 either way): yielded by an if_ on has_D, the
+  // tile's 16-bit elements were unpacked at the branch's join, right after
+  // the loads, and every warp waited there for them (ncu: 9.4% of
+  // compute_out's stall samples on those PRMTs); loaded unconditionally,
+  // they are first used after the state term.
+  // -1: on where measured, reading chunk_cb's blocks (CB_STORED; forming
+  // C·Bᵀ without the producer warpgroup ptxas spilled 152 bytes with it, none
+  // without; with the producer, at Q = 64, 0 bytes instead of 136: not
+  // measured).
+  const bool foldD =
+      cfg["fold_d"] > 0 || (cfg["fold_d"] < 0 && cfg["CB_STORED"] != 0);
+  // D of the head where folded into the diagonal, else 0 (a 1 x 1 tile).
+  Tile dDiagonal = zeros({1, 1});
+  if (foldD)
+    dDiagonal = if_(
+        hasD == 1,
+        [&] { return reshape(load(D, {hi, 0}, {drop, 1}), {1, 1}); },
+        [&] { return zeros({1, 1}); });
+  std::optional<Tile> xt, dRow;
+  if (!foldD) {
+    xt = load(x, {bi, r, hi, pb}, {drop, BM, drop, BP});
+    dRow = if_(
+        hasD != 0, [&] { return load(D, {hi, pb}, {drop, BP}); },
+        [&] { return zeros({BP}); });
+  }
 
   // The state term: C_t · S_cᵀ over the state dimension, block by block.
   Tile cs = overState(zeros({BM, BP}), [&](const ScalarArg &k) {
@@ -261,10 +287,19 @@ void computeOut(const Config &cfg,
       (hasSeqIdx != 0) && (c > 0),
       [&] { return load(seqIdx, {bi, c * Q - 1}, {drop, 1}); },
       [&] { return zeros({1}, DType::i32); });
-  Tile scale = where(seqT == seqPrev, exp2(acsT), 0.0f);
+  Tile scale = reshape(where(seqT == seqPrev, exp2(acsT), 0.0f), {BM, 1});
   // (One rounding fewer, and an instruction, per element with fma.)
-  Tile acc0 = fma(cs, reshape(scale, {BM, 1}),
-                  cast<float>(xt) * reshape(dRow, {1, BP}));
+  Tile acc0 =
+      foldD ? if_(
+                  hasD == 2,
+                  [&] {
+                    Tile xt2 = load(x, {bi, r, hi, pb}, {drop, BM, drop, BP});
+                    Tile d2 = load(D, {hi, pb}, {drop, BP});
+                    return fma(cs, scale,
+                               cast<float>(xt2) * reshape(d2, {1, BP}));
+                  },
+                  [&] { return cs * scale; })
+            : fma(cs, scale, cast<float>(*xt) * reshape(*dRow, {1, BP}));
 
   // The intra-chunk term, one block of BS source tokens at a time (s counts
   // blocks of BS tokens), up to and including the diagonal.
@@ -357,6 +392,15 @@ void computeOut(const Config &cfg,
           auto causal = [&] {
             return iota({BM, BS}, 0) + r * BM >= iota({BM, BS}, 1) + s * BS;
           };
+          // D of the head on the diagonal entries (fold_d; 0 elsewhere, and
+          // without it).
+          auto withD = [&](const Tile &p) {
+            if (!foldD)
+              return p;
+            Tile onDiagonal =
+                iota({BM, BS}, 0) + r * BM == iota({BM, BS}, 1) + s * BS;
+            return p + where(onDiagonal, cast(dDiagonal, p.dtype()), 0.0f);
+          };
           auto sameSequence = [&](const Tile &seqS) {
             return reshape(seqT, {BM, 1}) == reshape(seqS, {1, BS});
           };
@@ -373,7 +417,7 @@ void computeOut(const Config &cfg,
                          ? storedBlock16(s) * cast<X>(decay)
                          : cast<X>(storedBlock(s) * decay);
             Tile xs = load(x, {bi, s, hi, pb}, {drop, BS, drop, BP});
-            return mma(p, xs, acc);
+            return mma(withD(p), xs, acc);
           }
           if (stored) {
             // (The source tokens' sequences are read after the stored
@@ -396,7 +440,7 @@ void computeOut(const Config &cfg,
                                  v, 0.0f)
                          : where(causal(), v, 0.0f);
             Tile xs = load(x, {bi, s, hi, pb}, {drop, BS, drop, BP});
-            return mma(cast<X>(p), xs, acc);
+            return mma(cast<X>(withD(p)), xs, acc);
           }
           // (Forming C·Bᵀ with a producer warpgroup, the select in the
           // branches spilled more at Q = 64: 180 bytes each way against 136.)
@@ -415,7 +459,7 @@ void computeOut(const Config &cfg,
           Tile w = where(mask, exp2(acsCol - reshape(acsS, {1, BS})), 0.0f) *
                    reshape(dtS, {1, BS});
           Tile xs = load(x, {bi, s, hi, pb}, {drop, BS, drop, BP});
-          return mma(cast<X>(cb * w), xs, acc);
+          return mma(cast<X>(withD(cb * w)), xs, acc);
         });
   };
   Tile out = !stored ? maskedBlocks(true)
@@ -437,7 +481,7 @@ void computeOut(const Config &cfg,
 const std::array<std::string, 14> kArgNames = {
     "x",     "B",           "C",     "dt",    "dA_cumsum",
     "seq_idx", "states",    "D",     "z",     "y",
-    "CBt",   "has_seq_idx", "has_D", "has_z"};
+    "CBt",   "has_seq_idx", "has_D", "has_z"};  // has_D: 0, 1 (h), 2 (h, p)
 
 const Register registration{{
     .name = "compute_out",
@@ -545,6 +589,11 @@ const Register registration{{
                     "producer's copies share (0: a ring per load; -1: 4, "
                     "or 5 with N_MAX > 0)"),
             pdlTunable(),
+            tunable("fold_d", {-1, 0, 1}, -1,
+                    "D of a head (has_D 1) added to the diagonal block's "
+                    "diagonal entries before its mma with x, instead of D "
+                    "x_t from x_t loaded into registers (-1: with "
+                    "CB_STORED; on the H200 compute_out 5-8% faster there)"),
             tunable("prefetch_l2", {-1, 0, 1}, -1,
                     "dt and x of the diagonal block (this block's own "
                     "tokens) prefetched into L2 at the start (-1: with "

@@ -174,6 +174,8 @@ Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d, int sms,
     D.sizes = {d.h, d.p};
     D.strides = {a->D.strides[0], 0};
   }
+  // compute_out's has_D: 0 none, 1 one per head, 2 one per (head, p).
+  const int32_t hasD = !a->D.data ? 0 : a->D.rank == 1 ? 1 : 2;
   rt::View z = optional(a->z, 4);
   CUstream stream = static_cast<CUstream>(a->stream);
 
@@ -260,8 +262,7 @@ Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d, int sms,
     TESSEL_MAMBA2_LAUNCH(chunk_cb, cbv, view(a->B), view(a->C), cbt);
   TESSEL_MAMBA2_LAUNCH(compute_out, ov, view(a->x), view(a->B), view(a->C),
                        dtOut, acs, seq, states, D, z, view(a->y), cbt,
-                       a->seq_idx.data != nullptr, a->D.data != nullptr,
-                       a->z.data != nullptr);
+                       a->seq_idx.data != nullptr, hasD, a->z.data != nullptr);
   if (timed) {
     TESSEL_RT_TRY(timing.events[4].record(stream));
     timing.recorded = true;

@@ -150,7 +150,11 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
                         // at every Q and scaled in f32: both ways checked.
                         {"split_decay",
                          split && (c.Q < 256 || nMax != 0) ? 0 : 1},
-                        {"packed_decay", split ? 1 : 0}},
+                        {"packed_decay", split ? 1 : 0},
+                        // D of a head on the diagonal block's diagonal (the
+                        // library's choice) with the split path, D x_t from
+                        // registers with the serial one.
+                        {"fold_d", split ? 1 : 0}},
                        keep);
   // chunk_cb's block need not match compute_out's.
   const int64_t cbBlock = c.blockCb;
@@ -289,7 +293,9 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
                     {ceilDiv(c.L, c.blockM) * c.h, ceilDiv(c.p, c.blockP), c.b},
                     {x.view(), B.view(), C.view(), dtOutV, acsV, seqV,
                      states.view(), dView, zView, y.view(), cbView,
-                     int64_t(c.seq), int64_t(c.d != DKind::none),
+                     int64_t(c.seq), int64_t(c.d == DKind::none      ? 0
+                                             : c.d == DKind::perHead ? 1
+                                                                     : 2),
                      int64_t(c.z)});
   ASSERT_EQ(err, "") << "compute_out";
 
