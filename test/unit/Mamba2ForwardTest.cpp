@@ -426,6 +426,13 @@ INSTANTIATE_TEST_SUITE_P(
         // Each option alone.
         with(base(1, 150, 2, 32, 32, 1, 64), [](Case &c) { c.d = DKind::perHead; }),
         with(base(1, 150, 2, 32, 32, 1, 64), [](Case &c) { c.d = DKind::perHeadDim; }),
+        // D of a head folded into the diagonal (fold_d): with source blocks
+        // half the row blocks (the diagonal split over two of them), and at
+        // Q = 256 after the blocks factored before the diagonal.
+        with(base(1, 150, 2, 32, 32, 1, 64), [](Case &c) {
+          c.d = DKind::perHead, c.blockS = 32, c.blockCb = 32;
+        }),
+        with(base(1, 600, 2, 32, 64, 1, 256), [](Case &c) { c.d = DKind::perHead; }),
         with(base(1, 130, 2, 32, 16, 1, 64), [](Case &c) { c.z = true; }),
         with(base(1, 130, 2, 32, 16, 1, 64),
              [](Case &c) { c.bias = c.softplus = true; }),
