@@ -192,7 +192,7 @@ void computeOut(const Config &cfg,
 
   Tile acsT = load(acs, {bi, hi, r}, {drop, drop, BM});
   // The diagonal block's source tokens are this block's own: their dt and
-  // x (the first reads of them anywhere, unless D brings x in) are
+  // x (the first reads of them anywhere, unless D x_t loads x) are
   // prefetched into L2 here, so that the diagonal block, last, finds them
   // there instead of waiting a DRAM round trip where it starts (ncu: its
   // first use of dt_s and Acs_s was 6.9% of compute_out's stall samples).
@@ -243,10 +243,14 @@ void computeOut(const Config &cfg,
   // no x_t loaded into registers, widened and scaled (ncu: 177 of
   // compute_out's 1215 instructions per warp, and x_t's 16 loads and their
   // addresses) for a compare and select per entry of one block. D then goes
-  // through x's 16-bit type (P's), one more rounding of D x_t.
-  // Otherwise (and for D per (head, p)) x_t is loaded before the state
-  // term's copies are waited for (its latency then overlaps theirs) and
-  // D x_t added to the accumulator the intra-chunk loop starts from:
+  // through x's 16-bit type (P's): D and P_tt + D are rounded to it (in the
+  // packed path), two roundings that D x_t did not have.
+  // With fold_d, D per (head, p) (has_D 2) loads x_t after the state term,
+  // in a branch only that case takes (its wait at the branch's join, below,
+  // not measured: the benchmark's D is per head). Without fold_d x_t is
+  // loaded before the state term's copies are waited for (its latency then
+  // overlaps theirs) and D x_t added to the accumulator the intra-chunk
+  // loop starts from:
   // compute_out 3-4% faster on the H200 (at L = 65536, n = 64 and 128) than
   // with x_t loaded after the loop, where every CTA waited for it
   // (bench/results/2026-11-30-early-dx.md). Loaded whether or not D is given

@@ -427,12 +427,15 @@ INSTANTIATE_TEST_SUITE_P(
         with(base(1, 150, 2, 32, 32, 1, 64), [](Case &c) { c.d = DKind::perHead; }),
         with(base(1, 150, 2, 32, 32, 1, 64), [](Case &c) { c.d = DKind::perHeadDim; }),
         // D of a head folded into the diagonal (fold_d): with source blocks
-        // half the row blocks (the diagonal split over two of them), and at
-        // Q = 256 after the blocks factored before the diagonal.
+        // half the row blocks (the diagonal split over two of them), at
+        // Q = 256 with the state dimension unrolled (every block in the
+        // loop up to the diagonal), and at Q = 256 with it in loops (the
+        // blocks before the diagonal factored: the library's headline path).
         with(base(1, 150, 2, 32, 32, 1, 64), [](Case &c) {
           c.d = DKind::perHead, c.blockS = 32, c.blockCb = 32;
         }),
         with(base(1, 600, 2, 32, 64, 1, 256), [](Case &c) { c.d = DKind::perHead; }),
+        with(base(1, 600, 2, 32, 96, 1, 256), [](Case &c) { c.d = DKind::perHead; }),
         with(base(1, 130, 2, 32, 16, 1, 64), [](Case &c) { c.z = true; }),
         with(base(1, 130, 2, 32, 16, 1, 64),
              [](Case &c) { c.bias = c.softplus = true; }),
@@ -441,8 +444,10 @@ INSTANTIATE_TEST_SUITE_P(
         with(base(2, 190, 2, 32, 32, 1, 64), [](Case &c) { c.init = true; }),
         with(base(2, 250, 2, 32, 32, 1, 64), [](Case &c) { c.seq = true; }),
         // ... with compute_out's source blocks half its row blocks.
-        with(base(2, 250, 2, 32, 32, 1, 64),
-             [](Case &c) { c.seq = c.init = true, c.blockS = 32, c.blockCb = 32; }),
+        with(base(2, 250, 2, 32, 32, 1, 64), [](Case &c) {
+          c.seq = c.init = true, c.blockS = 32, c.blockCb = 32;
+          c.d = DKind::perHead;
+        }),
         // ... and chunk_cb's blocks half compute_out's (its 64-token box
         // then spans a written block and an unwritten one).
         with(base(1, 200, 2, 32, 32, 1, 128), [](Case &c) { c.blockCb = 32; }),
@@ -450,11 +455,13 @@ INSTANTIATE_TEST_SUITE_P(
         // kCbZeroSpan, keep their causal mask (a block chunk_cb leaves
         // unwritten lies in their diagonal), with and without seq_idx.
         with(base(1, 300, 2, 32, 32, 1, 256), [](Case &c) { c.blockM = 128; }),
-        with(base(1, 300, 2, 32, 32, 1, 256),
-             [](Case &c) { c.blockM = 128, c.seq = true; }),
+        with(base(1, 300, 2, 32, 32, 1, 256), [](Case &c) {
+          c.blockM = 128, c.seq = true, c.d = DKind::perHead;
+        }),
         // Groups, f16, dt dtypes, Q = 256, blocks that do not divide.
         base(1, 140, 4, 32, 16, 2, 64),
-        with(base(1, 140, 4, 32, 16, 4, 64), [](Case &c) { c.x = DType::f16; }),
+        with(base(1, 140, 4, 32, 16, 4, 64),
+             [](Case &c) { c.x = DType::f16, c.d = DKind::perHead; }),
         with(base(1, 300, 2, 32, 16, 1, 256), [](Case &c) { c.dt = DType::f32; }),
         // Q = 256 with n in loops: three blocks before the diagonal.
         base(1, 600, 2, 32, 96, 1, 256),

@@ -383,9 +383,14 @@ def mamba_chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None, dt_bia
     (final states, preallocated fp32 (b, h, p, n)) are written in place and
     returned instead of fresh tensors. `final_states_out` is written even when
     return_final_states is False (then only y is returned). `workspace` (a
-    CUDA tensor on x's device, 256-byte aligned, at least workspace_bytes(...)
-    bytes; e.g. kept across calls or captured in a CUDA graph) holds the
-    intermediates instead of a fresh allocation.
+    contiguous CUDA tensor on x's device, 256-byte aligned, at least
+    workspace_bytes(...) bytes; e.g. kept across calls or captured in a CUDA
+    graph) holds the intermediates instead of a fresh allocation. The kernels
+    use it on the current stream after the call returns: it must not be
+    reused or freed out of that stream's order (record_stream it when it was
+    allocated on another). A smaller one than workspace_bytes names may still
+    run, on a path that needs less (the walk over chunks in order, or C·Bᵀ
+    formed per head), or be refused.
 
     Runs on torch.cuda.current_stream(x.device). Raises InvalidArgument (a
     ValueError) for a bad argument, TypeError for an argument that is not a
@@ -429,6 +434,8 @@ def workspace_bytes(x, dt, A, B, C, chunk_size, D=None, z=None, dt_bias=None,
                     dt_limit=(0.0, float("inf")), return_final_states=False):
     """The workspace, in bytes, that mamba_chunk_scan_combined needs for these
     arguments (its `workspace`); checks them as that call does."""
+    # (It allocates a y to describe, as the call would: the library checks
+    # every argument's description before it sizes the workspace.)
     return _prepare(x, dt, A, B, C, chunk_size, D, z, dt_bias, initial_states, seq_idx,
                     dt_softplus, dt_limit, return_final_states, None, None)[4]
 
