@@ -242,24 +242,26 @@ void computeOut(const Config &cfg,
   // block's P (P_tt + D), so that its mma with x_s (= x_t there) adds D x_t:
   // no x_t loaded into registers, widened and scaled (ncu: 177 of
   // compute_out's 1215 instructions per warp, and x_t's 16 loads and their
-  // addresses) for a compare and select per entry of one block. D then goes
-  // through x's 16-bit type (P's): D and P_tt + D are rounded to it (in the
-  // packed path), two roundings that D x_t did not have.
+  // addresses) for a compare and select per entry of one block: compute_out
+  // 5-8% faster on the H200 (0.923 -> 0.871 ms at b=1 L=65536 h=80 n=128;
+  // bench/results/2026-12-04-fold-d.md). D then goes through x's 16-bit type
+  // (P's): D and P_tt + D are rounded to it (in the packed path), two
+  // roundings that D x_t did not have.
   // With fold_d, D per (head, p) (has_D 2) loads x_t after the state term,
   // in a branch only that case takes (its wait at the branch's join, below,
-  // not measured: the benchmark's D is per head). Without fold_d x_t is
-  // loaded before the state term's copies are waited for (its latency then
-  // overlaps theirs) and D x_t added to the accumulator the intra-chunk
-  // loop starts from:
-  // compute_out 3-4% faster on the H200 (at L = 65536, n = 64 and 128) than
-  // with x_t loaded after the loop, where every CTA waited for it
-  // (bench/results/2026-11-30-early-dx.md). Loaded whether or not D is given
-  // (without D it is multiplied by zero; the diagonal block reads the same
-  // tokens, so they are in L2 either way): yielded by an if_ on has_D, the
-  // tile's 16-bit elements were unpacked at the branch's join, right after
-  // the loads, and every warp waited there for them (ncu: 9.4% of
-  // compute_out's stall samples on those PRMTs); loaded unconditionally,
-  // they are first used after the state term.
+  // not measured: the benchmark's D is per head).
+  // Without fold_d, x_t is loaded before the state term's copies are waited
+  // for (its latency then overlaps theirs) and D x_t added to the
+  // accumulator the intra-chunk loop starts from: compute_out 3-4% faster on
+  // the H200 (at L = 65536, n = 64 and 128) than with x_t loaded after the
+  // loop, where every CTA waited for it (bench/results/2026-11-30-early-
+  // dx.md). Loaded whether or not D is given (without D it is multiplied by
+  // zero; the diagonal block reads the same tokens, so they are in L2 either
+  // way): yielded by an if_ on has_D, the tile's 16-bit elements were
+  // unpacked at the branch's join, right after the loads, and every warp
+  // waited there for them (ncu: 9.4% of compute_out's stall samples on those
+  // PRMTs); loaded unconditionally, they are first used after the state
+  // term.
   // -1: on where measured, reading chunk_cb's blocks (CB_STORED; forming
   // C·Bᵀ without the producer warpgroup ptxas spilled 152 bytes with it, none
   // without; with the producer, at Q = 64, 0 bytes instead of 136: not
