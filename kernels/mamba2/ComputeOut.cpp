@@ -294,18 +294,20 @@ void computeOut(const Config &cfg,
       [&] { return load(seqIdx, {bi, c * Q - 1}, {drop, 1}); },
       [&] { return zeros({1}, DType::i32); });
   Tile scale = reshape(where(seqT == seqPrev, exp2(acsT), 0.0f), {BM, 1});
-  // (One rounding fewer, and an instruction, per element with fma.)
-  Tile acc0 =
-      foldD ? if_(
-                  hasD == 2,
-                  [&] {
-                    Tile xt2 = load(x, {bi, r, hi, pb}, {drop, BM, drop, BP});
-                    Tile d2 = load(D, {hi, pb}, {drop, BP});
-                    return fma(cs, scale,
-                               cast<float>(xt2) * reshape(d2, {1, BP}));
-                  },
-                  [&] { return cs * scale; })
-            : fma(cs, scale, cast<float>(*xt) * reshape(*dRow, {1, BP}));
+  // The state term scaled, plus D x_t from x_t and D's row. (One rounding
+  // fewer, and an instruction, per element with fma.)
+  auto plusDx = [&](const Tile &xRows, const Tile &dp) {
+    return fma(cs, scale, cast<float>(xRows) * reshape(dp, {1, BP}));
+  };
+  Tile acc0 = foldD ? if_(
+                          hasD == 2,
+                          [&] {
+                            return plusDx(
+                                load(x, {bi, r, hi, pb}, {drop, BM, drop, BP}),
+                                load(D, {hi, pb}, {drop, BP}));
+                          },
+                          [&] { return cs * scale; })
+                    : plusDx(*xt, *dRow);
 
   // The intra-chunk term, one block of BS source tokens at a time (s counts
   // blocks of BS tokens), up to and including the diagonal.
@@ -398,7 +400,7 @@ void computeOut(const Config &cfg,
           auto causal = [&] {
             return iota({BM, BS}, 0) + r * BM >= iota({BM, BS}, 1) + s * BS;
           };
-          // D of the head on the diagonal entries (fold_d; 0 elsewhere, and
+          // P plus D of the head on its diagonal entries (fold_d; P itself
           // without it).
           auto withD = [&](const Tile &p) {
             if (!foldD)
