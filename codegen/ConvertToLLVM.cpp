@@ -513,10 +513,24 @@ private:
   LogicalResult planTensorMaps();
   /// Issues the bulk copies of `load` (indices as `regs` says now) into the
   /// swizzled buffer `dst`, completing on `bar`.
-  void issueTma(tile::LoadOp load, Value dst, MbarRef bar);
+  void issueTma(tile::LoadOp load, Value dst, MbarRef bar) {
+    issueTmaGroup({{load, dst}}, bar);
+  }
+  /// Issues the copies of every (load, buffer) of `copies`, all completing
+  /// on `bar`: one thread arrives once, expecting the bytes of them all.
+  void issueTmaGroup(ArrayRef<std::pair<tile::LoadOp, Value>> copies,
+                     MbarRef bar);
+  /// Bytes one copy of `load` writes.
+  int64_t tmaBytes(tile::LoadOp load);
   /// Waits for the phase of `bar` the running thread has not waited for
-  /// yet (each thread keeps one parity bit per mbarrier).
+  /// yet (each thread keeps one parity bit per mbarrier). The mbarriers of
+  /// `sharedStages` (the loop being emitted issues several copies per stage
+  /// onto one) are waited for once per iteration, by the first wait its
+  /// body emits; the later ones are already satisfied.
   void waitTma(MbarRef bar);
+  /// Per first mbarrier of a shared ring stage set: whether the iteration
+  /// being emitted has waited for it (see waitTma).
+  DenseMap<int64_t, bool> sharedStages;
   Value mbarAddress(MbarRef bar);
   /// An i32 the running thread keeps (an alloca in the entry block, 0 at
   /// the start; promoted to a register).
@@ -2229,6 +2243,12 @@ Value KernelEmitter::phaseSlot(int64_t i) {
 }
 
 void KernelEmitter::waitTma(MbarRef bar) {
+  if (bar.stage && !bar.parity)
+    if (auto it = sharedStages.find(bar.first); it != sharedStages.end()) {
+      if (it->second)
+        return;
+      it->second = true;
+    }
   Type i32Type = b.getI32Type();
   Value addr = mbarAddress(bar);
   // 10 ms: the suspend-time hint of each try (the op loops until the phase
@@ -2287,25 +2307,25 @@ void KernelEmitter::waitTma(MbarRef bar) {
                         s1);
 }
 
-void KernelEmitter::issueTma(tile::LoadOp load, Value dst, MbarRef bar) {
-  Value view = load.getView();
-  if (!producerMode && storedViews.contains(view)) {
-    // This CTA wrote the view: its stores must reach the copy engine (the
-    // async proxy) too, each thread's before the barrier.
-    NVVM::FenceProxyOp::create(b, loc, NVVM::ProxyKind::async, {});
-    barrier();
-  }
-  loadedViews.insert(view);
+int64_t KernelEmitter::tmaBytes(tile::LoadOp load) {
   auto type = cast<RankedTensorType>(load.getType());
-  int64_t eb = storageBytes(type.getElementType());
-  // Unswizzled (read into registers): the whole box in one copy.
-  bool plain = loadsThroughShared(load);
-  int64_t rows = plain ? 1 : type.getDimSize(0),
-          cols = plain ? type.getNumElements() : type.getDimSize(1);
-  int64_t panel = plain ? cols : 128 / eb, panels = cols / panel;
-  // Box origins per view dimension (the tile's own extents, not the
-  // panel's, along the last).
-  SmallVector<Value> origin = boxOrigin(load.getIndices(), boxOf(load));
+  return type.getNumElements() * storageBytes(type.getElementType());
+}
+
+void KernelEmitter::issueTmaGroup(
+    ArrayRef<std::pair<tile::LoadOp, Value>> copies, MbarRef bar) {
+  int64_t bytes = 0;
+  for (auto [load, dst] : copies) {
+    Value view = load.getView();
+    if (!producerMode && storedViews.contains(view)) {
+      // This CTA wrote the view: its stores must reach the copy engine (the
+      // async proxy) too, each thread's before the barrier.
+      NVVM::FenceProxyOp::create(b, loc, NVVM::ProxyKind::async, {});
+      barrier();
+    }
+    loadedViews.insert(view);
+    bytes += tmaBytes(load);
+  }
   // (The producer's walk runs in its one thread already.)
   auto issuer = [&](function_ref<void()> body) {
     if (producerMode)
@@ -2314,26 +2334,37 @@ void KernelEmitter::issueTma(tile::LoadOp load, Value dst, MbarRef bar) {
       onlyWhere(isZero(tid), body);
   };
   issuer([&] {
-        Value mbar = mbarAddress(bar);
-        NVVM::MBarrierArriveExpectTxOp::create(
-            b, loc, Type(), mbar, i32(rows * cols * eb),
-            NVVM::MemScopeKindAttr::get(b.getContext(),
-                                        NVVM::MemScopeKind::CTA),
-            b.getBoolAttr(false), Value());
-        auto clusterPtr = LLVM::LLVMPointerType::get(b.getContext(), 7);
-        for (int64_t p = 0; p < panels; ++p) {
-          SmallVector<Value> coords = panelCoords(origin, p, panel);
-          Value at = LLVM::GEPOp::create(
-              b, loc, dst.getType(), b.getI8Type(), dst,
-              ArrayRef<LLVM::GEPArg>{p * rows * 128});
-          NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-              b, loc, LLVM::AddrSpaceCastOp::create(b, loc, clusterPtr, at),
-              mapParams[tmaOf.lookup(load)], coords, mbar, ValueRange{},
-              Value(), Value(),
-              NVVM::TMALoadModeAttr::get(b.getContext(),
-                                         NVVM::TMALoadMode::TILE),
-              b.getBoolAttr(false), NVVM::CTAGroupKindAttr(), Value());
-        }
+    Value mbar = mbarAddress(bar);
+    NVVM::MBarrierArriveExpectTxOp::create(
+        b, loc, Type(), mbar, i32(bytes),
+        NVVM::MemScopeKindAttr::get(b.getContext(), NVVM::MemScopeKind::CTA),
+        b.getBoolAttr(false), Value());
+    auto clusterPtr = LLVM::LLVMPointerType::get(b.getContext(), 7);
+    for (auto [load, dst] : copies) {
+      auto type = cast<RankedTensorType>(load.getType());
+      int64_t eb = storageBytes(type.getElementType());
+      // Unswizzled (read into registers): the whole box in one copy.
+      bool plain = loadsThroughShared(load);
+      int64_t rows = plain ? 1 : type.getDimSize(0),
+              cols = plain ? type.getNumElements() : type.getDimSize(1);
+      int64_t panel = plain ? cols : 128 / eb, panels = cols / panel;
+      // Box origins per view dimension (the tile's own extents, not the
+      // panel's, along the last).
+      SmallVector<Value> origin = boxOrigin(load.getIndices(), boxOf(load));
+      for (int64_t p = 0; p < panels; ++p) {
+        SmallVector<Value> coords = panelCoords(origin, p, panel);
+        Value at = LLVM::GEPOp::create(b, loc, dst.getType(), b.getI8Type(),
+                                       dst,
+                                       ArrayRef<LLVM::GEPArg>{p * rows * 128});
+        NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+            b, loc, LLVM::AddrSpaceCastOp::create(b, loc, clusterPtr, at),
+            mapParams[tmaOf.lookup(load)], coords, mbar, ValueRange{},
+            Value(), Value(),
+            NVVM::TMALoadModeAttr::get(b.getContext(),
+                                       NVVM::TMALoadMode::TILE),
+            b.getBoolAttr(false), NVVM::CTAGroupKindAttr(), Value());
+      }
+    }
   });
 }
 
@@ -4742,13 +4773,25 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   for (int64_t d : preloadDistance)
     if (!llvm::is_contained(distances, d))
       distances.push_back(d);
+  // The TMA copies of one distance share one mbarrier per buffer (the
+  // thread that issues them arrives once, expecting all their bytes; the
+  // body waits once per iteration), unless the kernel hint
+  // ring_barrier_per_load gives each load its own.
+  IntegerAttr perLoad = kernelHint("ring_barrier_per_load");
+  bool shareStages = !perLoad || !perLoad.getInt();
+  DenseMap<int64_t, int64_t> stageMbarOf; // distance -> first mbarrier
   for (Prefetch &p : plan) {
     anyCpAsync |= !p.layout.tma();
     p.offset = alignFor(dynamicTop, p.layout);
     dynamicTop = p.offset + (p.distance + 1) * p.stageBytes;
     if (p.layout.tma()) {
-      p.mbar = numMbarriers;
-      numMbarriers += p.distance + 1;
+      auto [it, fresh] = stageMbarOf.try_emplace(p.distance, numMbarriers);
+      if (!shareStages || fresh) {
+        p.mbar = numMbarriers;
+        numMbarriers += p.distance + 1;
+      } else {
+        p.mbar = it->second;
+      }
       anyTma = true;
     }
     if (!llvm::is_contained(distances, p.distance))
@@ -4791,15 +4834,25 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   auto issueFor = [&](Value iv, Value stage, int64_t distance) {
     SmallVector<Value> values;
     atIteration(iv, [&] {
+      // The copies onto each mbarrier, in the plan's order.
+      SmallVector<std::pair<int64_t, SmallVector<std::pair<tile::LoadOp, Value>>>>
+          onto;
       for (Prefetch &p : plan) {
         if (p.distance != distance)
           continue;
-        if (p.mbar >= 0)
-          issueTma(p.load, prefetchBuffer(p, stage),
-                   MbarRef{p.mbar, stage, p.distance + 1});
-        else
+        if (p.mbar < 0) {
           issueCopy(p.load, prefetchBuffer(p, stage), p.layout);
+          continue;
+        }
+        auto it = llvm::find_if(onto, [&](auto &e) { return e.first == p.mbar; });
+        if (it == onto.end()) {
+          onto.push_back({p.mbar, {}});
+          it = std::prev(onto.end());
+        }
+        it->second.push_back({p.load, prefetchBuffer(p, stage)});
       }
+      for (auto &[mbar, copies] : onto)
+        issueTmaGroup(copies, MbarRef{mbar, stage, distance + 1});
       for (unsigned i : preloadsAt(distance))
         llvm::append_range(
             values, loadRegisters(preload[i], packsIntoWords(preload[i])));
@@ -5072,7 +5125,19 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     wsPending[ring->load] = ring;
   auto *outerTaken = wsTaken;
   wsTaken = &wsStages;
+  // Stages several copies share: the body's first wait for one waits for
+  // them all.
+  SmallVector<int64_t> shared;
+  for (Prefetch &p : plan)
+    if (p.mbar >= 0 && llvm::count_if(plan, [&](const Prefetch &q) {
+          return q.mbar == p.mbar;
+        }) > 1 && !llvm::is_contained(shared, p.mbar))
+      shared.push_back(p.mbar);
+  for (int64_t mbar : shared)
+    sharedStages[mbar] = false;
   LogicalResult bodyEmitted = emitBlock(*op.getBody());
+  for (int64_t mbar : shared)
+    sharedStages.erase(mbar);
   scratchTouched |= atLoop;
   wsTaken = outerTaken;
   if (failed(bodyEmitted))

@@ -55,11 +55,14 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
 // -----
 
 // In a loop the copies are prefetched one iteration ahead into two buffers
-// per load (1024-byte aligned dynamic shared memory), each completing on its
-// own mbarrier (four): the first iteration's before the loop; in the loop,
-// after the barrier that frees the other buffers, the next iteration's; then
-// each thread waits on the mbarrier of the current buffer with the parity
-// bit it keeps for that buffer (selected by the stage). No cp.async group.
+// per load (1024-byte aligned dynamic shared memory). The copies of one
+// stage complete on one mbarrier per buffer (two): one thread arrives once,
+// expecting both copies' bytes (2 x 8192). The first iteration's copies go
+// out before the loop; in the loop, after the barrier that frees the other
+// buffers, the next iteration's; then each thread waits once, on the
+// mbarrier of the current buffer with the parity bit it keeps for that
+// buffer (selected by the stage), before the first use: the second operand
+// is not waited for again. No cp.async group.
 // mma.sync reads the buffers with ldmatrix, through the generic proxy: a
 // later loop's first copies wait behind a proxy fence and a barrier
 // (@tma_second_loop below; without generic readers the barrier alone:
@@ -69,7 +72,7 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
 // copy, is the last).
 // CHECK: module attributes {tilegpu.dynamic_shared_bytes = 32768 : i64
 // CHECK: llvm.mlir.global external @tessel_dsmem() {addr_space = 3 : i32, alignment = 1024 : i64}
-// CHECK: llvm.mlir.global internal @tessel_mbar() {{.*}} : !llvm.array<4 x i64>
+// CHECK: llvm.mlir.global internal @tessel_mbar() {{.*}} : !llvm.array<2 x i64>
 // CHECK-LABEL: llvm.func @tma_pipelined
 // CHECK-NOT: nvvm.cp.async.commit.group
 // CHECK: nvvm.mbarrier.init
@@ -88,6 +91,43 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
 // CHECK-NEXT: scf.if %[[LATER]] {
 // CHECK-NEXT: nvvm.barrier0
 // CHECK-NEXT: } else {
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c16384_i32
+// CHECK-NOT: nvvm.mbarrier.arrive
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK-NOT: nvvm.mbarrier.arrive
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: %[[PHASE:.*]] = arith.select
+// CHECK-NEXT: nvvm.mbarrier.try_wait.parity %{{.*}}, %[[PHASE]]
+// CHECK-NOT: nvvm.mbarrier.try_wait.parity
+// CHECK-NOT: nvvm.barrier0
+// CHECK: nvvm.ldmatrix
+// CHECK-NOT: nvvm.mbarrier.try_wait.parity
+// CHECK: scf.yield
+// CHECK-NOT: nvvm.cp.async.commit.group
+// CHECK: @tessel_tma_tma_pipelined(dense<[2, 2, 0, 2, 128, 64, 64, 0, 0, 0, 0, 1, 2, 128, 64, 64, 0, 0, 0, 0]>
+module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
+  func.func @tma_pipelined(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32>) : i32 {
+      %x = tile.load %a[%c0, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+      %y = tile.load %b[%k, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+      %d = tile.mma %x, %y, %acc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %d : tensor<64x64xf32>
+    }
+    tile.store %r, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
+
+// -----
+
+// The kernel hint ring_barrier_per_load gives each load its own mbarrier per
+// buffer (four), expecting its own bytes, waited for before each use.
+// CHECK: llvm.mlir.global internal @tessel_mbar() {{.*}} : !llvm.array<4 x i64>
+// CHECK-LABEL: llvm.func @tma_pipelined_per_load
+// CHECK: scf.for
 // CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c8192_i32
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
 // CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c8192_i32
@@ -95,13 +135,10 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
 // CHECK: %[[PHASE:.*]] = arith.select
 // CHECK-NEXT: nvvm.mbarrier.try_wait.parity %{{.*}}, %[[PHASE]]
 // CHECK: nvvm.mbarrier.try_wait.parity
-// CHECK-NOT: nvvm.barrier0
 // CHECK: nvvm.ldmatrix
 // CHECK: scf.yield
-// CHECK-NOT: nvvm.cp.async.commit.group
-// CHECK: @tessel_tma_tma_pipelined(dense<[2, 2, 0, 2, 128, 64, 64, 0, 0, 0, 0, 1, 2, 128, 64, 64, 0, 0, 0, 0]>
 module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
-  func.func @tma_pipelined(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %n: i32) {
+  func.func @tma_pipelined_per_load(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %n: i32) attributes {tile.hints = #tile.hints<{sm_90a = {ring_barrier_per_load = 1}}>} {
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
     %z = arith.constant dense<0.0> : tensor<64x64xf32>
@@ -243,13 +280,15 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
 
 // -----
 
-// Deeper rings (latency 2: three buffers and three mbarriers per load,
-// 3 x 8192 x 2 bytes). Each thread keeps a parity bit per buffer and waits
-// on the one the stage names (a select per buffer), then flips it.
+// Deeper rings (latency 2: three buffers per load, 3 x 8192 x 2 bytes, and
+// three mbarriers the two loads share). Each thread keeps a parity bit per
+// buffer and waits once per iteration on the one the stage names (a select
+// per buffer), then flips it.
 // CHECK: module attributes {tilegpu.dynamic_shared_bytes = 49152 : i64
-// CHECK: llvm.mlir.global internal @tessel_mbar() {{.*}} : !llvm.array<6 x i64>
+// CHECK: llvm.mlir.global internal @tessel_mbar() {{.*}} : !llvm.array<3 x i64>
 // CHECK-LABEL: llvm.func @tma_deep
-// CHECK-COUNT-6: nvvm.mbarrier.init
+// CHECK-COUNT-3: nvvm.mbarrier.init
+// CHECK-NOT: nvvm.mbarrier.init
 // CHECK-COUNT-4: nvvm.cp.async.bulk.tensor.shared.cluster.global
 // CHECK: scf.for
 // CHECK: arith.remsi %{{.*}}, %c3_i32
@@ -264,7 +303,7 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
 // CHECK-NEXT: arith.constant 1
 // CHECK-NEXT: arith.xori %[[PHASE]]
 // CHECK-COUNT-3: llvm.store
-// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK-NOT: nvvm.mbarrier.try_wait.parity
 // CHECK: scf.yield
 module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
   func.func @tma_deep(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %n: i32) {
