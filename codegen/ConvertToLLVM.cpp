@@ -841,6 +841,10 @@ private:
   FailureOr<SmallVector<Prefetch>> planPrefetch(scf::ForOp loop,
                                                 SmallVector<Operation *> &slice,
                                                 SmallVector<WsRing *> &wsHere);
+  /// Per planned load, the group of TMA copies it completes with (one
+  /// mbarrier per buffer for them all; `share` false: each its own).
+  SmallVector<unsigned> ringStageGroups(scf::ForOp loop,
+                                        ArrayRef<Prefetch> plan, bool share);
   /// Other loads of a loop (their tiles go to registers) issued
   /// `tilegpu.distance` iterations ahead: the loop carries a set of their
   /// registers per iteration ahead.
@@ -4282,6 +4286,69 @@ KernelEmitter::planPrefetch(scf::ForOp loop, SmallVector<Operation *> &slice,
   return plan;
 }
 
+/// Where the body waits for a ring load's copy: at the load, read into
+/// registers (fragments, or through shared memory), else at its first mma.
+static Operation *ringWaitSite(tile::LoadOp load) {
+  if (loadsIntoFragments(load) || loadsThroughShared(load))
+    return load;
+  Operation *first = nullptr;
+  auto note = [&](Operation *user) {
+    if (!first || user->isBeforeInBlock(first))
+      first = user;
+  };
+  for (Operation *user : load->getUsers()) {
+    if (isa<tile::PermuteOp>(user))
+      for (Operation *mma : user->getUsers())
+        note(mma);
+    else
+      note(user);
+  }
+  return first;
+}
+
+/// Nothing between two waits that could run before the second copy lands:
+/// loads (a copy's wait, or global loads issued), transposes that fold into
+/// their mma, scalar index arithmetic.
+static bool waitsAdjacent(Operation *from, Operation *to) {
+  for (Operation *op = from->getNextNode(); op && op != to;
+       op = op->getNextNode())
+    if (!isa<tile::LoadOp, tile::PermuteOp>(op) && !isScalarIndexOp(op))
+      return false;
+  return true;
+}
+
+SmallVector<unsigned>
+KernelEmitter::ringStageGroups(scf::ForOp loop, ArrayRef<Prefetch> plan,
+                               bool share) {
+  // The TMA copies in the order of their waits; each starts a group unless
+  // its wait follows the previous one's with nothing in between
+  // (waitsAdjacent) and it is issued as far ahead. One wait for copies used
+  // apart would hold the first use back until the last copy lands:
+  // compute_out's loops, with one per distance, were up to 4% slower on the
+  // H200 (bench/results/2026-12-04-ring-barriers.md).
+  SmallVector<unsigned> groupOf(plan.size());
+  SmallVector<std::pair<Operation *, unsigned>> sites;
+  for (auto [i, p] : llvm::enumerate(plan)) {
+    groupOf[i] = i;
+    if (p.layout.tma())
+      sites.push_back({ringWaitSite(p.load), unsigned(i)});
+  }
+  if (!share)
+    return groupOf;
+  llvm::sort(sites, [](auto &x, auto &y) {
+    return x.first == y.first ? x.second < y.second
+                              : x.first->isBeforeInBlock(y.first);
+  });
+  for (size_t k = 1; k < sites.size(); ++k) {
+    auto [site, i] = sites[k];
+    auto [before, j] = sites[k - 1];
+    if (plan[i].distance == plan[j].distance &&
+        (site == before || waitsAdjacent(before, site)))
+      groupOf[i] = groupOf[j];
+  }
+  return groupOf;
+}
+
 /// A load in a loop body whose tile lands in registers waits for global
 /// memory where it stands. Issued d iterations ahead instead (d sets of
 /// its registers carried by the loop), the latency overlaps d iterations'
@@ -4773,25 +4840,24 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   for (int64_t d : preloadDistance)
     if (!llvm::is_contained(distances, d))
       distances.push_back(d);
-  // The TMA copies of one distance share one mbarrier per buffer (the
-  // thread that issues them arrives once, expecting all their bytes; the
-  // body waits once per iteration), unless the kernel hint
+  // TMA copies whose waits follow one another in the body share one
+  // mbarrier per buffer: the thread that issues them arrives once,
+  // expecting all their bytes, and the body waits once per iteration, where
+  // the first of them is used (ringStageGroups). The kernel hint
   // ring_barrier_per_load gives each load its own.
   IntegerAttr perLoad = kernelHint("ring_barrier_per_load");
-  bool shareStages = !perLoad || !perLoad.getInt();
-  DenseMap<int64_t, int64_t> stageMbarOf; // distance -> first mbarrier
-  for (Prefetch &p : plan) {
+  SmallVector<unsigned> groupOf =
+      ringStageGroups(op, plan, /*share=*/!perLoad || !perLoad.getInt());
+  DenseMap<unsigned, int64_t> groupMbar;
+  for (auto [i, p] : llvm::enumerate(plan)) {
     anyCpAsync |= !p.layout.tma();
     p.offset = alignFor(dynamicTop, p.layout);
     dynamicTop = p.offset + (p.distance + 1) * p.stageBytes;
     if (p.layout.tma()) {
-      auto [it, fresh] = stageMbarOf.try_emplace(p.distance, numMbarriers);
-      if (!shareStages || fresh) {
-        p.mbar = numMbarriers;
+      auto [it, fresh] = groupMbar.try_emplace(groupOf[i], numMbarriers);
+      if (fresh)
         numMbarriers += p.distance + 1;
-      } else {
-        p.mbar = it->second;
-      }
+      p.mbar = it->second;
       anyTma = true;
     }
     if (!llvm::is_contained(distances, p.distance))
