@@ -148,6 +148,11 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
       and hold no registers across iterations (as `prefetch_registers`
       does). Not in a kernel with `warp_specialize` (its loads keep the
       register path there). 0 or absent: off.
+    - `ring_barrier_per_load`: 1 gives each TMA copy a loop issues ahead its
+      own mbarrier per ring buffer, waited for where its tile is first used.
+      0 or absent: copies whose waits follow one another in the loop body
+      (nothing between them but loads, folded transposes and index
+      arithmetic) share one: one arrival expecting their bytes, one wait.
     - `ring_slots` (0-16): with `warp_specialize`, 0 or absent gives each load
       the producer fills a ring of its own (distance + 1 buffers); N > 0
       makes them all share one ring of N buffers (each the size of the
