@@ -434,6 +434,13 @@ private:
   /// Broadcasts and unit-dimension reshapes between such layouts: register
   /// copies, no instruction. False when the layouts do not allow it.
   bool remapInRegisters(Value source, Value result, ArrayRef<int64_t> srcDimOf);
+  /// A reshape that inserts unit dimensions into a 1-D tile every warp
+  /// holds whole, each lane's elements in one 32-bit word (two 16-bit
+  /// elements, or one): each result element comes from the lane that holds
+  /// it with one shfl.sync.idx of that word, one per aligned pair of 16-bit
+  /// elements where the result's thread pattern starts at even coordinates
+  /// (an mma layout's columns), and no shared memory or CTA barrier.
+  bool remapWordsInWarp(Value source, Value result, ArrayRef<int64_t> srcDimOf);
   /// Writes a tile to shared memory in row-major order (after a barrier, so
   /// earlier readers are done), then waits for all writes.
   void tileToShared(Value tile);
@@ -1119,6 +1126,81 @@ bool KernelEmitter::remapInRegisters(Value source, Value result,
   SmallVector<Value> out;
   for (int64_t r : *map)
     out.push_back(regs[source][r]);
+  regs[result] = out;
+  return true;
+}
+
+bool KernelEmitter::remapWordsInWarp(Value source, Value result,
+                                     ArrayRef<int64_t> srcDimOf) {
+  auto srcType = cast<RankedTensorType>(source.getType());
+  auto type = cast<RankedTensorType>(result.getType());
+  Type element = type.getElementType();
+  if (srcType.getRank() != 1 || !element.isIntOrFloat())
+    return false;
+  int64_t bits = element.getIntOrFloatBitWidth();
+  Distribution src = distributionOf(srcType);
+  tilegpu::BlockedLayoutAttr layout = src.blocked;
+  int64_t n = srcType.getDimSize(0);
+  if (!layout || (bits != 16 && bits != 32) || !llvm::isPowerOf2_64(n))
+    return false;
+  // Lane l holds elements spt l .. spt l + spt - 1 (every warp the same).
+  int64_t spt = layout.getSizePerThread()[0];
+  if (spt * bits > 32 || layout.getThreadsPerWarp()[0] != 32 ||
+      spt * 32 < n || src.numRegisters != spt)
+    return false;
+  for (int64_t e = 0; e < spt; ++e)
+    if (src.regOffsets[e][0] != e)
+      return false;
+  int64_t dim = llvm::find(srcDimOf, 0) - srcDimOf.begin();
+  if (dim >= int64_t(srcDimOf.size()))
+    return false;
+  Type word = b.getI32Type(), half = b.getIntegerType(bits);
+  // The lane's elements packed into one word, low element first.
+  Value packed;
+  auto bitcast = [&](Type to, Value v) {
+    return v.getType() == to ? v : LLVM::BitcastOp::create(b, loc, to, v);
+  };
+  for (int64_t e = 0; e < spt; ++e) {
+    Value v = bitcast(half, regs[source][e]);
+    if (bits < 32)
+      v = arith::ExtUIOp::create(b, loc, word, v);
+    if (e)
+      v = arith::ShLIOp::create(b, loc, v, i32(e * bits));
+    packed = packed ? Value(arith::OrIOp::create(b, loc, packed, v)) : v;
+  }
+  Distribution dist = distributionOf(type);
+  SmallVector<Value> base = threadBase(dist);
+  // Where the pattern starts at a multiple of spt along the mapped
+  // dimension, registers whose offsets share offset / spt read one word.
+  unsigned root = dist.dimMap[dim];
+  bool aligned = dist.laneScale[root] % spt == 0 &&
+                 dist.warpScale[root] % spt == 0;
+  auto idxKind = NVVM::ShflKindAttr::get(b.getContext(), NVVM::ShflKind::idx);
+  DenseMap<int64_t, Value> shuffled;
+  SmallVector<Value> out;
+  for (int64_t r = 0; r < dist.numRegisters; ++r) {
+    int64_t offset = dist.regOffsets[r][dim];
+    Value c = coordsOf(dist, base, r)[dim];
+    Value &w = shuffled[aligned ? offset / spt : r];
+    if (!w)
+      w = NVVM::ShflOp::create(
+          b, loc, word, i32(-1), packed,
+          arith::DivUIOp::create(b, loc, c, i32(spt)), i32(31), idxKind,
+          UnitAttr());
+    Value v = w;
+    if (spt > 1) {
+      Value at = aligned ? i32(offset % spt * bits)
+                         : arith::MulIOp::create(
+                               b, loc,
+                               arith::RemUIOp::create(b, loc, c, i32(spt)),
+                               i32(bits))
+                               .getResult();
+      v = arith::ShRUIOp::create(b, loc, v, at);
+    }
+    if (bits < 32)
+      v = arith::TruncIOp::create(b, loc, half, v);
+    out.push_back(bitcast(element, v));
+  }
   regs[result] = out;
   return true;
 }
@@ -5483,7 +5565,8 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
     auto type = cast<RankedTensorType>(rs.getType());
     if (std::optional<SmallVector<int64_t>> srcDimOf = tilegpu::alignUnitDims(
             srcType.getShape(), type.getShape()))
-      if (remapInRegisters(rs.getSource(), rs.getResult(), *srcDimOf))
+      if (remapInRegisters(rs.getSource(), rs.getResult(), *srcDimOf) ||
+          remapWordsInWarp(rs.getSource(), rs.getResult(), *srcDimOf))
         return success();
     return emitRemap(&op, [&](ArrayRef<Value> out) {
       // Row-major linear index in the result, unflattened in the source.

@@ -207,6 +207,25 @@ struct AssignLayouts
            kReplicationLimit * type.getNumElements();
   }
 
+  /// The layout that gives every warp the whole of `source`, a 1-D tile of
+  /// at most 64 elements, each lane one 32-bit word of it (two 16-bit
+  /// elements, or one element of up to 32 bits); null where that does not
+  /// fit.
+  static Attribute wordPerLane(Value source, unsigned numWarps) {
+    auto type = cast<RankedTensorType>(source.getType());
+    Type element = type.getElementType();
+    if (type.getRank() != 1 || !element.isIntOrFloat())
+      return {};
+    int64_t n = type.getDimSize(0), bits = element.getIntOrFloatBitWidth();
+    int64_t spt = n > 32 ? 2 : 1;
+    if (!llvm::isPowerOf2_64(n) || n > 64 || (bits != 16 && bits != 32) ||
+        spt * bits > 32)
+      return {};
+    MLIRContext *ctx = source.getContext();
+    return tilegpu::BlockedLayoutAttr::get(
+        ctx, {unsigned(spt)}, {32u}, {numWarps}, {0u});
+  }
+
   /// Broadcasts and unit-dimension reshapes into an mma-laid-out tile: their
   /// sources take the same layout (sliced where the reshape inserts unit
   /// dimensions), so that per-row or per-column values meet the tile in the
@@ -257,16 +276,49 @@ struct AssignLayouts
         for (int64_t d = int64_t(shape.size()) - 1; d >= 0; --d)
           if ((*srcDimOf)[d] < 0)
             layout = tilegpu::SliceLayoutAttr::get(ctx, d, layout);
-        if (replicatedWork(kernel, classes, numWarps, source, layout))
+        if (replicatedWork(kernel, classes, numWarps, source, layout)) {
+          // In every warp whole instead, each lane's elements in one
+          // 32-bit word, where that fits: the reshape then fetches each
+          // element (each pair of 16-bit ones) with a warp shuffle
+          // (remapWordsInWarp) instead of through shared memory and a CTA
+          // barrier, and each element is computed once per warp.
+          if (Attribute inWarp = wordPerLane(source, numWarps))
+            offer(source, inWarp);
           return;
+        }
         offer(source, layout);
       });
+    }
+  }
+
+  /// A broadcast of a one-element tile used by several ops is cloned for
+  /// each, so that the elementwise ops it feeds do not tie their tiles into
+  /// one layout class (compute_out's Acs of a block's first token, CSE'd
+  /// into one broadcast, would give the per-column decay the per-row
+  /// factor's layout; copies of one value cost nothing in any layout).
+  static void untieBroadcasts(func::FuncOp kernel) {
+    SmallVector<tile::BroadcastOp> shared;
+    kernel.walk([&](tile::BroadcastOp op) {
+      auto source = dyn_cast<RankedTensorType>(op.getSource().getType());
+      if (source && source.getNumElements() == 1 &&
+          !op.getResult().hasOneUse() && !op.getResult().use_empty())
+        shared.push_back(op);
+    });
+    for (tile::BroadcastOp op : shared) {
+      SmallVector<OpOperand *> uses;
+      for (OpOperand &use : op.getResult().getUses())
+        uses.push_back(&use);
+      OpBuilder b(op);
+      b.setInsertionPointAfter(op);
+      for (OpOperand *use : llvm::drop_begin(uses))
+        use->set(b.clone(*op)->getResult(0));
     }
   }
 
   void assign(func::FuncOp kernel, unsigned numWarps, bool wgmma,
               bool registerA, bool tcgen05) {
     MLIRContext *ctx = kernel.getContext();
+    untieBroadcasts(kernel);
     LayoutClasses classes;
     SmallVector<Value> tiles;
     // Anchors: layouts an op asks for, per tile.

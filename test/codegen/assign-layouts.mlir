@@ -297,7 +297,9 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.wgmma_available, tilegpu.t
 // layout where the slice of the transposed accumulator layout would
 // replicate them 32 times (every thread loading and exponentiating 16 of
 // the 64 tokens): each token is loaded and exponentiated about once, and the
-// reshape moves w into the slice through shared memory.
+// reshape moves w into the slice through shared memory. (w in f32: two per
+// lane would not fit one 32-bit word, the in-warp layout of
+// @column_weights_in_warp below.)
 // CHECK-LABEL: func.func @replicated_weights_blocked
 // CHECK: tile.load %arg2{{.*}} -> tensor<64xf32, #tilegpu.blocked
 // CHECK: math.exp2 {{.*}} : tensor<64xf32, #tilegpu.blocked
@@ -364,6 +366,56 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.wgmma_available, tilegpu.t
     return
   }
 }
+// -----
+
+// A per-column factor loaded, exponentiated and rounded to 16 bits before
+// it meets an mma-laid-out tile (compute_out's column decay, scaling the
+// stored C·Bᵀ block in bf16 pairs): the column slice would replicate it 32
+// times, so every warp holds the whole vector instead, two elements per
+// lane (one 32-bit word of bf16: the reshape is then one warp shuffle per
+// column pair, remap-in-warp.mlir). The broadcast of the block's first Acs,
+// used by the per-row factor and by the column factor, is cloned for each,
+// so that the column factor does not take the row factor's slice.
+// CHECK-LABEL: func.func @column_weights_in_warp
+// CHECK-DAG: tile.broadcast %{{.*}} : tensor<1xf32, {{.*}}> -> tensor<64xf32, #tilegpu.blocked<sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
+// CHECK-DAG: tile.broadcast %{{.*}} : tensor<1xf32, {{.*}}> -> tensor<64xf32, #tilegpu.slice<dim = 1, parent = #tilegpu.mma<warpsPerCTA = [4, 1]>>>
+// CHECK: math.exp2 {{.*}} : tensor<64xf32, #tilegpu.slice<dim = 1, parent = #tilegpu.mma<warpsPerCTA = [4, 1]>>>
+// CHECK: math.exp2 {{.*}} : tensor<64xf32, #tilegpu.blocked<sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
+// CHECK: tile.reshape {{.*}} : tensor<64xbf16, #tilegpu.blocked<sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>> -> tensor<1x64xbf16, #tilegpu.mma<warpsPerCTA = [4, 1]>>
+module attributes {tilegpu.target = "sm_90a", tilegpu.wgmma_available, tilegpu.tma_available} {
+  func.func @column_weights_in_warp(%c: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %x: !tile.view<?x?xbf16, align = 16, unit_stride>, %acs: !tile.view<?xf32, align = 16, unit_stride>, %dt: !tile.view<?xf32, align = 16, unit_stride>, %y: !tile.view<?x?xf32>) attributes {tile.hints = #tile.hints<{sm_90a = {wgmma = 1}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %ct = tile.load %c[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+    %bt = tile.load %b[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+    %btt = tile.permute %bt [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %cb = tile.mma %ct, %btt, %z {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    %a0 = tile.load %acs[%c0] : !tile.view<?xf32, align = 16, unit_stride> -> tensor<1xf32>
+    %a0b = tile.broadcast %a0 : tensor<1xf32> -> tensor<64xf32>
+    %at = tile.load %acs[%c0] : !tile.view<?xf32, align = 16, unit_stride> -> tensor<64xf32>
+    %rd = arith.subf %at, %a0b : tensor<64xf32>
+    %re = math.exp2 %rd : tensor<64xf32>
+    %rc = tile.reshape %re : tensor<64xf32> -> tensor<64x1xf32>
+    %rb = tile.broadcast %rc : tensor<64x1xf32> -> tensor<64x64xf32>
+    %as = tile.load %acs[%c1] : !tile.view<?xf32, align = 16, unit_stride> -> tensor<64xf32>
+    %cd = arith.subf %a0b, %as : tensor<64xf32>
+    %ce = math.exp2 %cd : tensor<64xf32>
+    %dtt = tile.load %dt[%c1] : !tile.view<?xf32, align = 16, unit_stride> -> tensor<64xf32>
+    %cw = arith.mulf %ce, %dtt : tensor<64xf32>
+    %ch = arith.truncf %cw : tensor<64xf32> to tensor<64xbf16>
+    %cr = tile.reshape %ch : tensor<64xbf16> -> tensor<1x64xbf16>
+    %cbb = tile.broadcast %cr : tensor<1x64xbf16> -> tensor<64x64xbf16>
+    %s = arith.mulf %cb, %rb : tensor<64x64xf32>
+    %sh = arith.truncf %s : tensor<64x64xf32> to tensor<64x64xbf16>
+    %p = arith.mulf %sh, %cbb : tensor<64x64xbf16>
+    %xt = tile.load %x[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+    %o = tile.mma %p, %xt, %z {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    tile.store %o, %y[%c0, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
+
 // -----
 
 // A layout given in the input is kept (here the transposed mma layout, as
