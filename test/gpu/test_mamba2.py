@@ -432,6 +432,42 @@ def test_workspace_argument():
         assert torch.isnan(y).all().item(), "y was written on a refused call"
 
 
+def prepared(kw, Q, final, allocate):
+    """The wrapper's argument preparation, as the call makes it (allocate) or
+    as workspace_bytes does."""
+    return tm._prepare(kw["x"], kw["dt"], kw["A"], kw["B"], kw["C"], Q, kw.get("D"), kw.get("z"),
+                       kw.get("dt_bias"), kw.get("initial_states"), kw.get("seq_idx"),
+                       kw.get("dt_softplus", False), (0.0, float("inf")), final, None, None,
+                       allocate=allocate)
+
+
+def test_workspace_bytes_allocates_nothing():
+    """workspace_bytes describes y and final_states instead of allocating
+    them, and names the size the call itself asks the library for (its
+    outputs allocated), with and without final states, and on a shape the
+    library refuses with the call's message."""
+    case = Case(2, 4000, 16, 64, 128, 2, 256, final=True)
+    gen = torch.Generator(device="cuda")
+    gen.manual_seed(case_seed("workspace_bytes"))
+    kw = make_inputs(case, gen)
+    for final in (False, True):
+        torch.cuda.synchronize()
+        torch.cuda.reset_peak_memory_stats()
+        before = torch.cuda.memory_allocated()
+        nbytes = tm.workspace_bytes(chunk_size=case.Q, return_final_states=final, **kw)
+        # (The peak: an output allocated and freed inside would raise it.)
+        assert torch.cuda.max_memory_allocated() == before
+        called = prepared(kw, case.Q, final, allocate=True)[4]
+        assert nbytes == called > 0, (nbytes, called)
+    bad = dict(kw, B=kw["B"][:, :, :, :100])
+    messages = []
+    for allocate in (False, True):
+        with pytest.raises((tm.InvalidArgument, ValueError)) as info:
+            prepared(bad, case.Q, True, allocate=allocate)
+        messages.append(str(info.value))
+    assert messages[0] == messages[1], messages
+
+
 def test_positional_call():
     """mamba_ssm's positional order: x, dt, A, B, C, chunk_size, D, z, dt_bias,
     initial_states, seq_idx (mamba_ssm 2.3 has cu_seqlens next, so the options

@@ -290,11 +290,32 @@ def _pack(args, name, t):
                      *t.shape[:MAX_RANK], *t.stride()[:MAX_RANK])
 
 
+# Where workspace_bytes describes outputs it does not allocate: 256-byte
+# aligned and never dereferenced (the size query reads descriptions only).
+_UNALLOCATED = 256
+
+
+def _describe(args, name, dtype, shape):
+    """Packs a contiguous tensor description of `shape` at _UNALLOCATED."""
+    rank = len(shape)
+    strides, step = [], 1
+    for size in reversed(shape):
+        strides.append(step)
+        step *= max(size, 1)
+    strides.reverse()
+    pad = _PAD[rank]
+    _pack_tensor(args, _OFF[name], _UNALLOCATED, _codes_get(dtype, 0), rank,
+                 *shape, *pad, *strides, *pad)
+
+
 def _prepare(x, dt, A, B, C, chunk_size, D, z, dt_bias, initial_states, seq_idx,
-             dt_softplus, dt_limit, return_final_states, out, final_states_out):
+             dt_softplus, dt_limit, return_final_states, out, final_states_out,
+             allocate=True):
     """Checks what Python must (tensors, devices, numbers), packs the argument
     struct and asks the library for the workspace size. Returns (args, y,
-    final_states, x's device index, workspace bytes)."""
+    final_states, x's device index, workspace bytes). Without `allocate`
+    (workspace_bytes), the outputs are described, not allocated: y and
+    final_states come back None."""
     if not isinstance(x, _Tensor):
         raise TypeError("tessel_mamba2: x must be a torch.Tensor, got %s" % type(x).__name__)
     dev = x.get_device()
@@ -331,6 +352,25 @@ def _prepare(x, dt, A, B, C, chunk_size, D, z, dt_bias, initial_states, seq_idx,
                         % (dt_limit,)) from None
 
     device = x.device
+    if not allocate:
+        # (A 4-D x with a 1-D or higher B; other ranks the library rejects
+        # and says so, as with allocated outputs.)
+        args = _from_template(_TEMPLATE)
+        for name, t in (("x", x), ("dt", dt), ("A", A), ("B", B), ("C", C)) + optional:
+            if t is not None:
+                _pack(args, name, t)
+        four = x.dim() == 4 and B.dim() >= 1
+        _describe(args, "y", x.dtype, tuple(x.shape) if x.dim() == 4 else (0,))
+        if return_final_states:
+            _describe(args, "final_states", _float32,
+                      (x.shape[0], x.shape[2], x.shape[3], B.shape[-1]) if four else (0,))
+        _pack_options(args, _OFF["chunk_size"], chunk_size, 1 if dt_softplus else 0, lo, hi)
+        nbytes = ctypes.c_size_t(0)
+        with torch.cuda.device(dev):
+            status = _workspace_size(args, ctypes.byref(nbytes))
+        if status:
+            _raise(status)
+        return args, None, None, dev, nbytes.value
     with torch.cuda.device(dev):
         # Outputs.
         if out is None:
@@ -434,10 +474,12 @@ def workspace_bytes(x, dt, A, B, C, chunk_size, D=None, z=None, dt_bias=None,
                     dt_limit=(0.0, float("inf")), return_final_states=False):
     """The workspace, in bytes, that mamba_chunk_scan_combined needs for these
     arguments (its `workspace`); checks them as that call does."""
-    # (It allocates a y to describe, as the call would: the library checks
-    # every argument's description before it sizes the workspace.)
+    # (y and final_states are described, as the call would allocate them,
+    # not allocated: the library checks every argument's description before
+    # it sizes the workspace.)
     return _prepare(x, dt, A, B, C, chunk_size, D, z, dt_bias, initial_states, seq_idx,
-                    dt_softplus, dt_limit, return_final_states, None, None)[4]
+                    dt_softplus, dt_limit, return_final_states, None, None,
+                    allocate=False)[4]
 
 
 def set_timing(on):
