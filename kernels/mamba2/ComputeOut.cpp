@@ -401,21 +401,13 @@ void computeOut(const Config &cfg,
             return iota({BM, BS}, 0) + r * BM >= iota({BM, BS}, 1) + s * BS;
           };
           // P plus D of the head on its diagonal entries (fold_d; P itself
-          // without it). Where the loop also runs over blocks before the
-          // diagonal (seq_idx, or no split_decay: Q < 256, N_MAX > 0), only
-          // the blocks that hold diagonal entries (s from r BM / BS on) take
-          // the compare, select and add, in a branch.
+          // without it).
           auto withD = [&](const Tile &p) {
             if (!foldD)
               return p;
-            auto plusD = [&] {
-              Tile onDiagonal =
-                  iota({BM, BS}, 0) + r * BM == iota({BM, BS}, 1) + s * BS;
-              return p + where(onDiagonal, cast(dDiagonal, p.dtype()), 0.0f);
-            };
-            if (splitDecay && !sequences)
-              return plusD();
-            return if_(s >= r * sourcePerBlock, plusD, [&] { return p; });
+            Tile onDiagonal =
+                iota({BM, BS}, 0) + r * BM == iota({BM, BS}, 1) + s * BS;
+            return p + where(onDiagonal, cast(dDiagonal, p.dtype()), 0.0f);
           };
           auto sameSequence = [&](const Tile &seqS) {
             return reshape(seqT, {BM, 1}) == reshape(seqS, {1, BS});
