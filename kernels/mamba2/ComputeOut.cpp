@@ -401,7 +401,10 @@ void computeOut(const Config &cfg,
             return iota({BM, BS}, 0) + r * BM >= iota({BM, BS}, 1) + s * BS;
           };
           // P plus D of the head on its diagonal entries (fold_d; P itself
-          // without it).
+          // without it). On every block of the loop: where it also runs over
+          // blocks before the diagonal (Q < 256, N_MAX, seq_idx), a branch
+          // that left those blocks alone was 2.5-3% slower on the H200 at
+          // Q = 128 (bench/results/2026-12-04-fold-d-diagonal-branch-ab.txt).
           auto withD = [&](const Tile &p) {
             if (!foldD)
               return p;
