@@ -308,6 +308,38 @@ Case packedArithCase(std::mt19937 &rng, DType dtype) {
   return c;
 }
 
+/// y = exp2(min(x, r_i)) * c_j in 16 bits through test_packed_exp2_*: ragged
+/// 150x100 in 64x64 blocks, rows padded. Per element: the reference rounds
+/// the exact exp2 and the product to the type; the GPU's ex2.approx on pairs
+/// is within 2^-7 (bf16) or 2^-9.9 (f16) of the exact exp2 before the
+/// product's rounding.
+Case packedExp2Case(std::mt19937 &rng, DType dtype) {
+  const int64_t M = kRowColM, N = kRowColN;
+  Case c = rowColumnCase(rng, dtype, "test_packed_exp2_" + halfName(dtype),
+                         "16-bit min, exp2 and mul in pairs (" +
+                             halfName(dtype) + "), ragged 150x100");
+  // Column factors away from 0 (|c| in [0.25, 2)): no product near f16's
+  // subnormals, where a per-element relative error means nothing.
+  for (double &v : c.tensors[2].values)
+    v = roundTo(std::copysign(0.25 + 0.875 * std::fabs(v), v), DType::f32);
+  const Tensor &x = c.tensors[0], &r = c.tensors[1], &cols = c.tensors[2],
+               &y = c.tensors[3];
+  c.expected = expectationsFor(c);
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t n = 0; n < N; ++n) {
+      double v = x.values[offset(x, {m, n})];
+      double rm = roundTo(r.values[m], dtype);
+      double cn = roundTo(cols.values[n], dtype);
+      double e = roundTo(std::exp2(std::min(v, rm)), dtype);
+      c.expected[3][offset(y, {m, n})] = roundTo(e * cn, dtype);
+    }
+  // (ex2.approx's error, plus a rounding of e and of the product.)
+  c.tolerance = dtype == DType::bf16 ? std::ldexp(1.0, -7) + std::ldexp(1.0, -7)
+                                     : std::ldexp(1.0, -9) + std::ldexp(1.0, -10);
+  c.perElement = true;
+  return c;
+}
+
 /// `v` rounded to nearest even with `bits` significant bits, the quantum
 /// never below `minQuantum` (the type's subnormals): one rounding, where
 /// roundTo goes through a float first.
@@ -763,6 +795,8 @@ std::vector<Case> opCases(std::mt19937 &rng) {
   cases.push_back(maskedCastCase(rng, DType::f16));
   cases.push_back(packedArithCase(rng, DType::bf16));
   cases.push_back(packedArithCase(rng, DType::f16));
+  cases.push_back(packedExp2Case(rng, DType::bf16));
+  cases.push_back(packedExp2Case(rng, DType::f16));
   for (DType dtype : {DType::f32, DType::bf16, DType::f16})
     cases.push_back(fmaCase(rng, dtype));
   cases.push_back(scanCase(rng, 0, false, 0));

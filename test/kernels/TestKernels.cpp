@@ -89,6 +89,18 @@ void packedArithKernel(const Config &, View<T, 2> x, View<float, 1> r,
   store(y, {i, j}, t * rows * cols - t);
 }
 
+// y = exp2(min(x, r_i)) * c_j in 16 bits (r and c converted to T first):
+// minimum, exp2 and mul on pairs (min.NaN, ex2.approx, mul.rn .{bf16,f16}x2).
+template <class T>
+void packedExp2Kernel(const Config &, View<T, 2> x, View<float, 1> r,
+                      View<float, 1> c, View<T, 2> y) {
+  auto i = program_id(0), j = program_id(1);
+  Tile t = load(x, {i, j}, {64, 64});
+  Tile rows = reshape(cast<T>(load(r, {i}, {64})), {64, 1});
+  Tile cols = reshape(cast<T>(load(c, {j}, {64})), {1, 64});
+  store(y, {i, j}, exp2(minimum(t, rows)) * cols);
+}
+
 // y = fma(fma(x, r_i, c_j), w, x) - 0.5 x with w = fma(s, 0.5, -0.5) on
 // scalars: fma with a row and a column broadcast (r and c converted to T
 // first), then with a scalar; each fma rounded once to T (fma.rn.f32, or
@@ -262,6 +274,14 @@ const Register registrations[] = {
     add("test_packed_arith_f16",
         [](const Config &c) {
           define(packedArithKernel<f16>, c, {"x", "r", "c", "y"});
+        }),
+    add("test_packed_exp2_bf16",
+        [](const Config &c) {
+          define(packedExp2Kernel<bf16>, c, {"x", "r", "c", "y"});
+        }),
+    add("test_packed_exp2_f16",
+        [](const Config &c) {
+          define(packedExp2Kernel<f16>, c, {"x", "r", "c", "y"});
         }),
     add("test_fma_f32",
         [](const Config &c) {
