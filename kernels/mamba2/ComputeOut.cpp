@@ -540,7 +540,11 @@ const Register registration{{
                     "column factor, no mask (-1: at Q = 256 with N_MAX = "
                     "0 and no producer warpgroup; on the H200 5% faster "
                     "there)"),
-            tunable("packed_exp2", {0, 1}, 1,
+            // Off: on the H200 level to 1% slower (compute_out 0.765 ->
+            // 0.774 ms at Q=128, 0.759 -> 0.763 at n=64, level at the
+            // headline and n=256), and less accurate (ex2.approx.bf16x2:
+            // 2^-7; bench/results/2026-12-04-packed-exp2-ab.txt).
+            tunable("packed_exp2", {0, 1}, 0,
                     "with packed_decay, the diagonal block's decay "
                     "exp2(min(Acs_t - Acs_s, 0)) dt in x's 16-bit type, two "
                     "per instruction (ex2.approx.ftz.bf16x2 / f16x2), "
