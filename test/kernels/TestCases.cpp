@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
@@ -288,22 +289,28 @@ Case rowColumnCase(std::mt19937 &rng, DType dtype, std::string kernel,
   return c;
 }
 
-Case packedArithCase(std::mt19937 &rng, DType dtype) {
-  const int64_t M = kRowColM, N = kRowColN;
-  Case c = rowColumnCase(rng, dtype, "test_packed_arith_" + halfName(dtype),
-                         "16-bit mul and sub in pairs (" + halfName(dtype) +
-                             "), ragged 150x100");
+/// y's expected values in a rowColumnCase: y_mn = f(x_mn, r_m, c_n), the
+/// factors rounded to `dtype` as the kernels convert them.
+void expectRowColumn(Case &c, DType dtype,
+                     const std::function<double(double, double, double)> &f) {
   const Tensor &x = c.tensors[0], &r = c.tensors[1], &cols = c.tensors[2],
                &y = c.tensors[3];
   c.expected = expectationsFor(c);
-  for (int64_t m = 0; m < M; ++m)
-    for (int64_t n = 0; n < N; ++n) {
-      double v = x.values[offset(x, {m, n})];
-      double rm = roundTo(r.values[m], dtype);
-      double cn = roundTo(cols.values[n], dtype);
-      double p = roundTo(roundTo(v * rm, dtype) * cn, dtype);
-      c.expected[3][offset(y, {m, n})] = roundTo(p - v, dtype);
-    }
+  for (int64_t m = 0; m < kRowColM; ++m)
+    for (int64_t n = 0; n < kRowColN; ++n)
+      c.expected[3][offset(y, {m, n})] =
+          f(x.values[offset(x, {m, n})], roundTo(r.values[m], dtype),
+            roundTo(cols.values[n], dtype));
+}
+
+Case packedArithCase(std::mt19937 &rng, DType dtype) {
+  Case c = rowColumnCase(rng, dtype, "test_packed_arith_" + halfName(dtype),
+                         "16-bit mul and sub in pairs (" + halfName(dtype) +
+                             "), ragged 150x100");
+  expectRowColumn(c, dtype, [&](double v, double rm, double cn) {
+    double p = roundTo(roundTo(v * rm, dtype) * cn, dtype);
+    return roundTo(p - v, dtype);
+  });
   c.tolerance = 0;
   return c;
 }
@@ -314,7 +321,6 @@ Case packedArithCase(std::mt19937 &rng, DType dtype) {
 /// is within 2^-7 (bf16) or 2^-9.9 (f16) of the exact exp2 before the
 /// product's rounding.
 Case packedExp2Case(std::mt19937 &rng, DType dtype) {
-  const int64_t M = kRowColM, N = kRowColN;
   Case c = rowColumnCase(rng, dtype, "test_packed_exp2_" + halfName(dtype),
                          "16-bit min, exp2 and mul in pairs (" +
                              halfName(dtype) + "), ragged 150x100");
@@ -322,17 +328,9 @@ Case packedExp2Case(std::mt19937 &rng, DType dtype) {
   // subnormals, where a per-element relative error means nothing.
   for (double &v : c.tensors[2].values)
     v = roundTo(std::copysign(0.25 + 0.875 * std::fabs(v), v), DType::f32);
-  const Tensor &x = c.tensors[0], &r = c.tensors[1], &cols = c.tensors[2],
-               &y = c.tensors[3];
-  c.expected = expectationsFor(c);
-  for (int64_t m = 0; m < M; ++m)
-    for (int64_t n = 0; n < N; ++n) {
-      double v = x.values[offset(x, {m, n})];
-      double rm = roundTo(r.values[m], dtype);
-      double cn = roundTo(cols.values[n], dtype);
-      double e = roundTo(std::exp2(std::min(v, rm)), dtype);
-      c.expected[3][offset(y, {m, n})] = roundTo(e * cn, dtype);
-    }
+  expectRowColumn(c, dtype, [&](double v, double rm, double cn) {
+    return roundTo(roundTo(std::exp2(std::min(v, rm)), dtype) * cn, dtype);
+  });
   // (ex2.approx's error, plus a rounding of e and of the product.)
   c.tolerance = dtype == DType::bf16 ? std::ldexp(1.0, -7) + std::ldexp(1.0, -7)
                                      : std::ldexp(1.0, -9) + std::ldexp(1.0, -10);

@@ -76,16 +76,30 @@ void maskedCastKernel(const Config &, View<float, 2> x, View<T, 2> y) {
   store(y, {i, j}, cast<T>(where(t > 0.0f, t * 3.0f, 0.0f)));
 }
 
+// The tiles of test_packed_arith_*, test_packed_exp2_* and test_fma_*: the
+// program's 64 x 64 block of x, and its rows' and columns' factors (f32)
+// converted to T, shaped to broadcast.
+struct RowColumnTiles {
+  Scalar i, j;
+  Tile t, rows, cols;
+};
+template <class T>
+RowColumnTiles rowColumnTiles(View<T, 2> x, View<float, 1> r,
+                              View<float, 1> c) {
+  auto i = program_id(0), j = program_id(1);
+  Tile t = load(x, {i, j}, {64, 64});
+  Tile rows = reshape(cast<T>(load(r, {i}, {64})), {64, 1});
+  Tile cols = reshape(cast<T>(load(c, {j}, {64})), {1, 64});
+  return {i, j, t, rows, cols};
+}
+
 // 16-bit arithmetic in 16 bits: y = x * r_i * c_j - x (rows scaled by
 // r, columns by c, both converted from f32 first), each operation rounded
 // to T as it goes; the codegen pairs them (mul.rn.{bf16,f16}x2).
 template <class T>
 void packedArithKernel(const Config &, View<T, 2> x, View<float, 1> r,
                        View<float, 1> c, View<T, 2> y) {
-  auto i = program_id(0), j = program_id(1);
-  Tile t = load(x, {i, j}, {64, 64});
-  Tile rows = reshape(cast<T>(load(r, {i}, {64})), {64, 1});
-  Tile cols = reshape(cast<T>(load(c, {j}, {64})), {1, 64});
+  auto [i, j, t, rows, cols] = rowColumnTiles<T>(x, r, c);
   store(y, {i, j}, t * rows * cols - t);
 }
 
@@ -94,10 +108,7 @@ void packedArithKernel(const Config &, View<T, 2> x, View<float, 1> r,
 template <class T>
 void packedExp2Kernel(const Config &, View<T, 2> x, View<float, 1> r,
                       View<float, 1> c, View<T, 2> y) {
-  auto i = program_id(0), j = program_id(1);
-  Tile t = load(x, {i, j}, {64, 64});
-  Tile rows = reshape(cast<T>(load(r, {i}, {64})), {64, 1});
-  Tile cols = reshape(cast<T>(load(c, {j}, {64})), {1, 64});
+  auto [i, j, t, rows, cols] = rowColumnTiles<T>(x, r, c);
   store(y, {i, j}, exp2(minimum(t, rows)) * cols);
 }
 
@@ -108,10 +119,7 @@ void packedExp2Kernel(const Config &, View<T, 2> x, View<float, 1> r,
 template <class T>
 void fmaKernel(const Config &, View<T, 2> x, View<float, 1> r,
                View<float, 1> c, View<T, 2> y, F32 s) {
-  auto i = program_id(0), j = program_id(1);
-  Tile t = load(x, {i, j}, {64, 64});
-  Tile rows = reshape(cast<T>(load(r, {i}, {64})), {64, 1});
-  Tile cols = reshape(cast<T>(load(c, {j}, {64})), {1, 64});
+  auto [i, j, t, rows, cols] = rowColumnTiles<T>(x, r, c);
   Scalar w = cast<T>(fma(s, 0.5f, -0.5f));
   store(y, {i, j}, fma(t, -0.5f, fma(fma(t, rows, cols), w, t)));
 }
