@@ -4429,8 +4429,9 @@ KernelEmitter::ringStageGroups(scf::ForOp loop, ArrayRef<Prefetch> plan,
   SmallVector<std::pair<Operation *, unsigned>> sites;
   for (auto [i, p] : llvm::enumerate(plan)) {
     groupOf[i] = i;
-    if (p.layout.tma())
-      sites.push_back({ringWaitSite(p.load), unsigned(i)});
+    // (A load without a use in the body keeps its own mbarriers.)
+    if (Operation *site = p.layout.tma() ? ringWaitSite(p.load) : nullptr)
+      sites.push_back({site, unsigned(i)});
   }
   if (!share)
     return groupOf;
