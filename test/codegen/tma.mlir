@@ -198,6 +198,36 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
 
 // -----
 
+// Copies waited for together but issued at different distances (latency 2:
+// three buffers; 1: two) do not share mbarriers: their stages cycle through
+// different numbers of buffers. 3 + 2 mbarriers, an arrival of 8192 bytes
+// each, and two waits.
+// CHECK: llvm.mlir.global internal @tessel_mbar() {{.*}} : !llvm.array<5 x i64>
+// CHECK-LABEL: llvm.func @tma_mixed_distances
+// CHECK: scf.for
+// CHECK-NOT: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c16384_i32
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK: nvvm.mbarrier.try_wait.parity
+// CHECK-NOT: nvvm.mbarrier.try_wait.parity
+// CHECK: scf.yield
+module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
+  func.func @tma_mixed_distances(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32>) : i32 {
+      %x = tile.load %a[%c0, %k] {latency = 2 : i64} : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+      %y = tile.load %b[%k, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+      %d = tile.mma %x, %y, %acc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %d : tensor<64x64xf32>
+    }
+    tile.store %r, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
+
+// -----
+
 // Two loops over the same rings: the first loop's prologue goes without a
 // barrier (the kernel's first use of the dynamic shared memory), the
 // second's behind a proxy fence (ldmatrix read the buffers through the
