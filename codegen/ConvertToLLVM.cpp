@@ -437,9 +437,10 @@ private:
   /// A reshape that inserts unit dimensions into a 1-D tile every warp
   /// holds whole, each lane's elements in one 32-bit word (two 16-bit
   /// elements, or one): each result element comes from the lane that holds
-  /// it with one shfl.sync.idx of that word, one per aligned pair of 16-bit
-  /// elements where the result's thread pattern starts at even coordinates
-  /// (an mma layout's columns), and no shared memory or CTA barrier.
+  /// it with one shfl.sync.idx of that word (one per aligned pair of 16-bit
+  /// elements), and no shared memory or CTA barrier. Only where the result's
+  /// thread pattern starts at a multiple of the lane's element count along
+  /// that dimension (an mma layout's columns or rows); false elsewhere.
   bool remapWordsInWarp(Value source, Value result, ArrayRef<int64_t> srcDimOf);
   /// Writes a tile to shared memory in row-major order (after a barrier, so
   /// earlier readers are done), then waits for all writes.
@@ -1170,33 +1171,28 @@ bool KernelEmitter::remapWordsInWarp(Value source, Value result,
   }
   Distribution dist = distributionOf(type);
   SmallVector<Value> base = threadBase(dist);
-  // Where the pattern starts at a multiple of spt along the mapped
-  // dimension, registers whose offsets share offset / spt read one word.
+  // The pattern must start at a multiple of spt along the mapped dimension
+  // (an mma layout's columns or rows do): registers whose offsets share
+  // offset / spt then read one word, and each register's half is known
+  // here. (Elsewhere shared memory, emitRemap.)
   unsigned root = dist.dimMap[dim];
-  bool aligned = dist.laneScale[root] % spt == 0 &&
-                 dist.warpScale[root] % spt == 0;
+  if (dist.laneScale[root] % spt || dist.warpScale[root] % spt)
+    return false;
   auto idxKind = NVVM::ShflKindAttr::get(b.getContext(), NVVM::ShflKind::idx);
   DenseMap<int64_t, Value> shuffled;
   SmallVector<Value> out;
   for (int64_t r = 0; r < dist.numRegisters; ++r) {
     int64_t offset = dist.regOffsets[r][dim];
     Value c = coordsOf(dist, base, r)[dim];
-    Value &w = shuffled[aligned ? offset / spt : r];
+    Value &w = shuffled[offset / spt];
     if (!w)
       w = NVVM::ShflOp::create(
           b, loc, word, i32(-1), packed,
           arith::DivUIOp::create(b, loc, c, i32(spt)), i32(31), idxKind,
           UnitAttr());
     Value v = w;
-    if (spt > 1) {
-      Value at = aligned ? i32(offset % spt * bits)
-                         : arith::MulIOp::create(
-                               b, loc,
-                               arith::RemUIOp::create(b, loc, c, i32(spt)),
-                               i32(bits))
-                               .getResult();
-      v = arith::ShRUIOp::create(b, loc, v, at);
-    }
+    if (offset % spt)
+      v = arith::ShRUIOp::create(b, loc, v, i32(offset % spt * bits));
     if (bits < 32)
       v = arith::TruncIOp::create(b, loc, half, v);
     out.push_back(bitcast(element, v));
