@@ -352,49 +352,31 @@ def _prepare(x, dt, A, B, C, chunk_size, D, z, dt_bias, initial_states, seq_idx,
                         % (dt_limit,)) from None
 
     device = x.device
-    if not allocate:
-        # (A 4-D x with a 1-D or higher B; other ranks the library rejects
-        # and says so, as with allocated outputs.)
-        args = _from_template(_TEMPLATE)
-        for name, t in (("x", x), ("dt", dt), ("A", A), ("B", B), ("C", C)) + optional:
-            if t is not None:
-                _pack(args, name, t)
-        four = x.dim() == 4 and B.dim() >= 1
-        _describe(args, "y", x.dtype, tuple(x.shape) if x.dim() == 4 else (0,))
-        if return_final_states:
-            _describe(args, "final_states", _float32,
-                      (x.shape[0], x.shape[2], x.shape[3], B.shape[-1]) if four else (0,))
-        _pack_options(args, _OFF["chunk_size"], chunk_size, 1 if dt_softplus else 0, lo, hi)
-        nbytes = ctypes.c_size_t(0)
-        with torch.cuda.device(dev):
-            status = _workspace_size(args, ctypes.byref(nbytes))
-        if status:
-            _raise(status)
-        return args, None, None, dev, nbytes.value
+    # The outputs' shapes (other ranks the library rejects, and says so).
+    y_shape = tuple(x.shape) if x.dim() == 4 else (0,)
+    if x.dim() == 4 and B.dim() >= 1:
+        b, _, h, p = x.shape
+        fs_shape = (b, h, p, B.shape[-1])
+    else:
+        fs_shape = (0,)
     with torch.cuda.device(dev):
-        # Outputs.
-        if out is None:
-            if x.dim() == 4:
-                y = torch.empty(x.shape, dtype=x.dtype, device=device)
-            else:  # the library rejects x's rank and says so
-                y = torch.empty((0,), dtype=x.dtype, device=device)
-        else:
-            y = out
-        final_states = final_states_out
-        if final_states is None and return_final_states:
-            if x.dim() == 4 and B.dim() >= 1:
-                b, _, h, p = x.shape
-                final_states = torch.empty((b, h, p, B.shape[-1]), dtype=_float32, device=device)
-            else:
-                final_states = torch.empty((0,), dtype=_float32, device=device)
-
         args = _from_template(_TEMPLATE)
         for name, t in (("x", x), ("dt", dt), ("A", A), ("B", B), ("C", C)) + optional:
             if t is not None:
                 _pack(args, name, t)
-        _pack(args, "y", y)
-        if final_states is not None:
-            _pack(args, "final_states", final_states)
+        if allocate:
+            y = out if out is not None else torch.empty(y_shape, dtype=x.dtype, device=device)
+            final_states = final_states_out
+            if final_states is None and return_final_states:
+                final_states = torch.empty(fs_shape, dtype=_float32, device=device)
+            _pack(args, "y", y)
+            if final_states is not None:
+                _pack(args, "final_states", final_states)
+        else:
+            y = final_states = None
+            _describe(args, "y", x.dtype, y_shape)
+            if return_final_states:
+                _describe(args, "final_states", _float32, fs_shape)
         _pack_options(args, _OFF["chunk_size"], chunk_size, 1 if dt_softplus else 0, lo, hi)
 
         nbytes = ctypes.c_size_t(0)
