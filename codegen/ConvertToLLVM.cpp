@@ -32,6 +32,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/MapVector.h"
 
 #include <cmath>
 
@@ -528,8 +529,6 @@ private:
   /// on `bar`: one thread arrives once, expecting the bytes of them all.
   void issueTmaGroup(ArrayRef<std::pair<tile::LoadOp, Value>> copies,
                      MbarRef bar);
-  /// Bytes one copy of `load` writes.
-  int64_t tmaBytes(tile::LoadOp load);
   /// Waits for the phase of `bar` the running thread has not waited for
   /// yet (each thread keeps one parity bit per mbarrier). The mbarriers of
   /// `sharedStages` (the loop being emitted issues several copies per stage
@@ -851,8 +850,7 @@ private:
                                                 SmallVector<WsRing *> &wsHere);
   /// Per planned load, the group of TMA copies it completes with (one
   /// mbarrier per buffer for them all; `share` false: each its own).
-  SmallVector<unsigned> ringStageGroups(scf::ForOp loop,
-                                        ArrayRef<Prefetch> plan, bool share);
+  SmallVector<unsigned> ringStageGroups(ArrayRef<Prefetch> plan, bool share);
   /// Other loads of a loop (their tiles go to registers) issued
   /// `tilegpu.distance` iterations ahead: the loop carries a set of their
   /// registers per iteration ahead.
@@ -2389,11 +2387,6 @@ void KernelEmitter::waitTma(MbarRef bar) {
                         s1);
 }
 
-int64_t KernelEmitter::tmaBytes(tile::LoadOp load) {
-  auto type = cast<RankedTensorType>(load.getType());
-  return type.getNumElements() * storageBytes(type.getElementType());
-}
-
 void KernelEmitter::issueTmaGroup(
     ArrayRef<std::pair<tile::LoadOp, Value>> copies, MbarRef bar) {
   int64_t bytes = 0;
@@ -2406,7 +2399,8 @@ void KernelEmitter::issueTmaGroup(
       barrier();
     }
     loadedViews.insert(view);
-    bytes += tmaBytes(load);
+    auto type = cast<RankedTensorType>(load.getType());
+    bytes += type.getNumElements() * storageBytes(type.getElementType());
   }
   // (The producer's walk runs in its one thread already.)
   auto issuer = [&](function_ref<void()> body) {
@@ -4262,7 +4256,6 @@ LogicalResult KernelEmitter::emitElementwise(Operation &op) {
   // rounding per element. That one is approximate in the 16-bit type (PTX:
   // a maximum relative error of 2^-7 for bf16, 2^-9.9 for f16, against the
   // f32 path's correctly rounded 16-bit result of a 2-ulp f32 value).
-  bool packedExp2 = isa<math::Exp2Op>(op);
   if (isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, math::FmaOp,
           arith::MinimumFOp, arith::MaximumFOp, math::Exp2Op>(op) &&
       (element.isBF16() || element.isF16()) && n % 2 == 0 &&
@@ -4277,19 +4270,17 @@ LogicalResult KernelEmitter::emitElementwise(Operation &op) {
             b, loc, v, regs[operand][r + 1], i32(1)));
       }
       Value pair;
-      if (packedExp2) {
+      if (isa<math::Exp2Op>(op)) {
         pair = intrinsic(element.isBF16() ? "llvm.nvvm.ex2.approx.ftz.v2bf16"
                                           : "llvm.nvvm.ex2.approx.v2f16",
                          pairType, operands);
-        for (int64_t i : {0, 1})
-          out.push_back(LLVM::ExtractElementOp::create(b, loc, pair, i32(i)));
-        continue;
+      } else {
+        OperationState state(loc, op.getName());
+        state.addOperands(operands);
+        state.addAttributes(op.getAttrs());
+        state.addTypes(pairType);
+        pair = b.create(state)->getResult(0);
       }
-      OperationState state(loc, op.getName());
-      state.addOperands(operands);
-      state.addAttributes(op.getAttrs());
-      state.addTypes(pairType);
-      pair = b.create(state)->getResult(0);
       for (int64_t i : {0, 1})
         out.push_back(LLVM::ExtractElementOp::create(b, loc, pair, i32(i)));
     }
@@ -4413,8 +4404,7 @@ static bool waitsAdjacent(Operation *from, Operation *to) {
 }
 
 SmallVector<unsigned>
-KernelEmitter::ringStageGroups(scf::ForOp loop, ArrayRef<Prefetch> plan,
-                               bool share) {
+KernelEmitter::ringStageGroups(ArrayRef<Prefetch> plan, bool share) {
   // The TMA copies in the order of their waits; each starts a group unless
   // its wait follows the previous one's with nothing in between
   // (waitsAdjacent) and it is issued as far ahead. One wait for copies used
@@ -4943,7 +4933,7 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   // ring_barrier_per_load gives each load its own.
   IntegerAttr perLoad = kernelHint("ring_barrier_per_load");
   SmallVector<unsigned> groupOf =
-      ringStageGroups(op, plan, /*share=*/!perLoad || !perLoad.getInt());
+      ringStageGroups(plan, /*share=*/!perLoad || !perLoad.getInt());
   DenseMap<unsigned, int64_t> groupMbar;
   for (auto [i, p] : llvm::enumerate(plan)) {
     anyCpAsync |= !p.layout.tma();
@@ -4997,21 +4987,15 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     SmallVector<Value> values;
     atIteration(iv, [&] {
       // The copies onto each mbarrier, in the plan's order.
-      SmallVector<std::pair<int64_t, SmallVector<std::pair<tile::LoadOp, Value>>>>
+      llvm::MapVector<int64_t, SmallVector<std::pair<tile::LoadOp, Value>>>
           onto;
       for (Prefetch &p : plan) {
         if (p.distance != distance)
           continue;
-        if (p.mbar < 0) {
+        if (p.mbar < 0)
           issueCopy(p.load, prefetchBuffer(p, stage), p.layout);
-          continue;
-        }
-        auto it = llvm::find_if(onto, [&](auto &e) { return e.first == p.mbar; });
-        if (it == onto.end()) {
-          onto.push_back({p.mbar, {}});
-          it = std::prev(onto.end());
-        }
-        it->second.push_back({p.load, prefetchBuffer(p, stage)});
+        else
+          onto[p.mbar].push_back({p.load, prefetchBuffer(p, stage)});
       }
       for (auto &[mbar, copies] : onto)
         issueTmaGroup(copies, MbarRef{mbar, stage, distance + 1});
@@ -5289,16 +5273,15 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   wsTaken = &wsStages;
   // Stages several copies share: the body's first wait for one waits for
   // them all.
-  SmallVector<int64_t> shared;
+  DenseMap<int64_t, unsigned> copiesOnto;
   for (Prefetch &p : plan)
-    if (p.mbar >= 0 && llvm::count_if(plan, [&](const Prefetch &q) {
-          return q.mbar == p.mbar;
-        }) > 1 && !llvm::is_contained(shared, p.mbar))
-      shared.push_back(p.mbar);
-  for (int64_t mbar : shared)
-    sharedStages[mbar] = false;
+    if (p.mbar >= 0)
+      ++copiesOnto[p.mbar];
+  for (auto [mbar, copies] : copiesOnto)
+    if (copies > 1)
+      sharedStages[mbar] = false;
   LogicalResult bodyEmitted = emitBlock(*op.getBody());
-  for (int64_t mbar : shared)
+  for (auto [mbar, copies] : copiesOnto)
     sharedStages.erase(mbar);
   scratchTouched |= atLoop;
   wsTaken = outerTaken;
