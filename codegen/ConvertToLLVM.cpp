@@ -1142,10 +1142,12 @@ bool KernelEmitter::remapWordsInWarp(Value source, Value result,
   int64_t n = srcType.getDimSize(0);
   if (!layout || (bits != 16 && bits != 32) || !llvm::isPowerOf2_64(n))
     return false;
-  // Lane l holds elements spt l .. spt l + spt - 1 (every warp the same).
+  // Lane l holds elements spt l .. spt l + spt - 1 (every warp the same),
+  // in one or two 32-bit words.
   int64_t spt = layout.getSizePerThread()[0];
-  if (spt * bits > 32 || layout.getThreadsPerWarp()[0] != 32 ||
-      spt * 32 < n || src.numRegisters != spt)
+  const int64_t perWord = 32 / bits, numWords = (spt + perWord - 1) / perWord;
+  if (numWords > 2 || layout.getThreadsPerWarp()[0] != 32 || spt * 32 < n ||
+      src.numRegisters != spt)
     return false;
   for (int64_t e = 0; e < spt; ++e)
     if (src.regOffsets[e][0] != e)
@@ -1154,8 +1156,8 @@ bool KernelEmitter::remapWordsInWarp(Value source, Value result,
   if (dim >= int64_t(srcDimOf.size()))
     return false;
   Type word = b.getI32Type(), half = b.getIntegerType(bits);
-  // The lane's elements packed into one word, low element first.
-  Value packed;
+  // The lane's elements packed into its words, low element first.
+  SmallVector<Value> packed(numWords);
   auto bitcast = [&](Type to, Value v) {
     return v.getType() == to ? v : LLVM::BitcastOp::create(b, loc, to, v);
   };
@@ -1163,34 +1165,39 @@ bool KernelEmitter::remapWordsInWarp(Value source, Value result,
     Value v = bitcast(half, regs[source][e]);
     if (bits < 32)
       v = arith::ExtUIOp::create(b, loc, word, v);
-    if (e)
-      v = arith::ShLIOp::create(b, loc, v, i32(e * bits));
-    packed = packed ? Value(arith::OrIOp::create(b, loc, packed, v)) : v;
+    if (int64_t shift = e % perWord * bits)
+      v = arith::ShLIOp::create(b, loc, v, i32(shift));
+    Value &w = packed[e / perWord];
+    w = w ? Value(arith::OrIOp::create(b, loc, w, v)) : v;
   }
   Distribution dist = distributionOf(type);
   SmallVector<Value> base = threadBase(dist);
   // The pattern must start at a multiple of spt along the mapped dimension
   // (an mma layout's columns or rows do): registers whose offsets share
-  // offset / spt then read one word, and each register's half is known
-  // here. (Elsewhere shared memory, emitRemap.)
+  // offset / spt then read one lane's words, and each register's word and
+  // half are known here. (Elsewhere shared memory, emitRemap.)
   unsigned root = dist.dimMap[dim];
   if (dist.laneScale[root] % spt || dist.warpScale[root] % spt)
     return false;
   auto idxKind = NVVM::ShflKindAttr::get(b.getContext(), NVVM::ShflKind::idx);
-  DenseMap<int64_t, Value> shuffled;
+  // The source lane once per group of spt elements (each of its words
+  // shuffled from it).
+  DenseMap<int64_t, Value> laneOf;
+  std::map<std::pair<int64_t, int64_t>, Value> shuffled;
   SmallVector<Value> out;
   for (int64_t r = 0; r < dist.numRegisters; ++r) {
-    int64_t offset = dist.regOffsets[r][dim];
-    Value c = coordsOf(dist, base, r)[dim];
-    Value &w = shuffled[offset / spt];
+    int64_t offset = dist.regOffsets[r][dim], e = offset % spt;
+    Value &srcLane = laneOf[offset / spt];
+    if (!srcLane)
+      srcLane = arith::DivUIOp::create(b, loc, coordsOf(dist, base, r)[dim],
+                                       i32(spt));
+    Value &w = shuffled[{offset / spt, e / perWord}];
     if (!w)
-      w = NVVM::ShflOp::create(
-          b, loc, word, i32(-1), packed,
-          arith::DivUIOp::create(b, loc, c, i32(spt)), i32(31), idxKind,
-          UnitAttr());
+      w = NVVM::ShflOp::create(b, loc, word, i32(-1), packed[e / perWord],
+                               srcLane, i32(31), idxKind, UnitAttr());
     Value v = w;
-    if (offset % spt)
-      v = arith::ShRUIOp::create(b, loc, v, i32(offset % spt * bits));
+    if (int64_t shift = e % perWord * bits)
+      v = arith::ShRUIOp::create(b, loc, v, i32(shift));
     if (bits < 32)
       v = arith::TruncIOp::create(b, loc, half, v);
     out.push_back(bitcast(element, v));
@@ -4130,6 +4137,11 @@ FailureOr<Value> KernelEmitter::emitMath(Operation &op, Value x) {
     y = intrinsic("llvm.nvvm.ex2.approx.ftz.f32", f32Type, {x});
   else if (isa<math::ExpOp>(op))
     y = expf(x);
+  else if (auto log2 = dyn_cast<math::Log2Op>(op);
+           log2 && bitEnumContainsAll(log2.getFastmath(),
+                                      arith::FastMathFlags::afn))
+    // fast_log2: one MUFU.LG2 (lg2.approx.ftz.f32, ~2^-22 absolute).
+    y = intrinsic("llvm.nvvm.lg2.approx.ftz.f", f32Type, {x});
   else if (isa<math::Log2Op>(op))
     y = arith::MulFOp::create(b, loc, logf(x), f32(log2e));
   else if (isa<math::LogOp>(op))
@@ -4205,6 +4217,43 @@ FailureOr<Value> KernelEmitter::emitMath(Operation &op, Value x) {
   return y;
 }
 
+/// The value `v` clamps to [-largest, largest] (arith.minimumf and
+/// arith.maximumf with those splat constants, in either order), or null.
+static Value finiteClampSource(Value v, double largest) {
+  auto constantIs = [](Value c, double want) {
+    APFloat value(0.0);
+    if (!matchPattern(c, m_ConstantFloat(&value))) {
+      auto splat = c.getDefiningOp<tensor::SplatOp>();
+      if (!splat || !matchPattern(splat.getInput(), m_ConstantFloat(&value)))
+        return false;
+    }
+    return value.convertToDouble() == want;
+  };
+  // One side of the clamp: the operand `op` bounds by `bound`, or null.
+  auto bounded = [&](Operation *op, double bound) -> Value {
+    if (!op || op->getNumOperands() != 2)
+      return {};
+    for (int i : {0, 1})
+      if (constantIs(op->getOperand(1 - i), bound))
+        return op->getOperand(i);
+    return {};
+  };
+  Operation *outer = v.getDefiningOp();
+  if (isa_and_nonnull<arith::MinimumFOp>(outer)) {
+    Value inner = bounded(outer, largest);
+    return inner && isa_and_nonnull<arith::MaximumFOp>(inner.getDefiningOp())
+               ? bounded(inner.getDefiningOp(), -largest)
+               : Value();
+  }
+  if (isa_and_nonnull<arith::MaximumFOp>(outer)) {
+    Value inner = bounded(outer, -largest);
+    return inner && isa_and_nonnull<arith::MinimumFOp>(inner.getDefiningOp())
+               ? bounded(inner.getDefiningOp(), largest)
+               : Value();
+  }
+  return {};
+}
+
 LogicalResult KernelEmitter::emitElementwise(Operation &op) {
   Value result = op.getResult(0);
   int64_t n = numRegisters(result.getType());
@@ -4220,6 +4269,35 @@ LogicalResult KernelEmitter::emitElementwise(Operation &op) {
   // fptruncs stay: NVPTX pairs them itself, next to their use (chunk_state
   // was 8% slower on the H200 with all of its conversions as these calls,
   // emitted ahead of the stores). Same rounding either way.
+  // f32 -> bf16/f16 of a value clamped to the 16-bit type's finite range
+  // (saturating_cast: maximumf with -largest, then minimumf with +largest,
+  // in either order), two registers at a time: one cvt.rn.satfinite.
+  // {bf16,f16}x2.f32 per pair of the unclamped value, which rounds to the
+  // same results (the largest finite value is exact in f32: above it
+  // satfinite gives it where rounding the clamped value gives it too; NaN
+  // stays NaN). The clamp's minimum and maximum are then left unused.
+  if (auto trunc = dyn_cast<arith::TruncFOp>(op);
+      trunc && n % 2 == 0 && (element.isBF16() || element.isF16()) &&
+      elementTypeOf(trunc.getIn().getType()).isF32()) {
+    double largest =
+        APFloat::getLargest(cast<FloatType>(element).getFloatSemantics())
+            .convertToDouble();
+    if (Value unclamped = finiteClampSource(trunc.getIn(), largest);
+        unclamped && regs[unclamped].size() == static_cast<size_t>(n)) {
+      auto pair = VectorType::get({2}, element);
+      StringRef name = element.isBF16() ? "llvm.nvvm.ff2bf16x2.rn.satfinite"
+                                        : "llvm.nvvm.ff2f16x2.rn.satfinite";
+      ArrayRef<Value> in = regs[unclamped];
+      for (int64_t r = 0; r < n; r += 2) {
+        // cvt d, a, b puts a in the high half: element 1.
+        Value v = intrinsic(name, pair, {in[r + 1], in[r]});
+        for (int64_t i : {0, 1})
+          out.push_back(LLVM::ExtractElementOp::create(b, loc, v, i32(i)));
+      }
+      regs[result] = out;
+      return success();
+    }
+  }
   if (auto trunc = dyn_cast<arith::TruncFOp>(op);
       trunc && trunc.getIn().getDefiningOp<arith::SelectOp>() &&
       elementTypeOf(trunc.getIn().getType()).isF32() && n % 2 == 0 &&

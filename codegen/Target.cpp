@@ -11,8 +11,10 @@ namespace tessel::codegen {
 // guide's table of compute capabilities 9.0, 10.0 and 10.3, the same on the
 // three): 228 KB of shared memory with 1 KB reserved per CTA, 64K
 // registers, 64 warps, 32 CTAs; 512 tensor-memory columns on Blackwell.
+// PTX 8.1 on sm_90a (LLVM's default for it is 8.0): cvt.rn.satfinite.
+// {bf16,f16}x2.f32 (saturating_cast) needs it; CUDA 13's ptxas takes it.
 static const TargetInfo kTargets[] = {
-    {"sm_90a", "+ptx80", 48 * 1024, 227 * 1024, /*wgmma=*/true, /*tma=*/true,
+    {"sm_90a", "+ptx81", 48 * 1024, 227 * 1024, /*wgmma=*/true, /*tma=*/true,
      /*tcgen05=*/false, 228 * 1024, 1024, 65536, 64, 32,
      /*tmemColumnsPerSM=*/0},
     {"sm_100a", "+ptx86", 48 * 1024, 227 * 1024, /*wgmma=*/false, /*tma=*/true,

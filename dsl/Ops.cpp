@@ -446,6 +446,14 @@ Value emitUnary(UnOp op, Value x, const Loc &loc) {
     return result(t.create<math::LogOp>(loc, x));
   case UnOp::Log2:
     return result(t.create<math::Log2Op>(loc, x));
+  case UnOp::FastLog2:
+    if (!element.isF32()) {
+      t.error(loc) << "fast_log2() takes f32, got " << x.getType()
+                   << "; convert it with cast()";
+      return {};
+    }
+    return result(
+        t.create<math::Log2Op>(loc, x, arith::FastMathFlags::afn));
   case UnOp::Log1p:
     return result(t.create<math::Log1pOp>(loc, x));
   case UnOp::Sqrt:
@@ -746,6 +754,29 @@ Tile cast(const Tile &x, DType to, Loc loc) {
 }
 Scalar cast(const Scalar &x, DType to, Loc loc) {
   return x.poisoned() ? Scalar() : scalarOf(emitCast(val(x), to, loc));
+}
+
+Tile saturating_cast(const Tile &x, DType to, Loc loc) {
+  if (x.poisoned())
+    return Tile();
+  Type from = getElementTypeOrSelf(val(x).getType());
+  Type toElement = toMlirType(ctx(), to);
+  if (!llvm::isa<FloatType>(from) ||
+      !(toElement.isBF16() || toElement.isF16()) ||
+      from.getIntOrFloatBitWidth() <= 16) {
+    tracer().error(loc) << "saturating_cast() narrows a float tile of more "
+                           "than 16 bits to bf16 or f16, not "
+                        << from << " to " << toElement;
+    return Tile();
+  }
+  // The clamp in x's type: the 16-bit type's largest finite value is exact
+  // there, so rounding the clamped value gives that value, never infinity.
+  double largest = APFloat::getLargest(
+                       llvm::cast<FloatType>(toElement).getFloatSemantics())
+                       .convertToDouble();
+  return cast(minimum(maximum(x, ScalarArg(-largest, loc)),
+                      ScalarArg(largest, loc)),
+              to, loc);
 }
 
 Tile full(std::vector<int64_t> shape, const ScalarArg &value, DType dtype) {

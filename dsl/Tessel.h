@@ -246,6 +246,7 @@ enum class UnOp {
   Exp2,
   Log,
   Log2,
+  FastLog2,
   Log1p,
   Sqrt,
   Rsqrt,
@@ -275,6 +276,10 @@ TESSEL_UNARY_FUNCTION(exp, Exp)
 TESSEL_UNARY_FUNCTION(exp2, Exp2)
 TESSEL_UNARY_FUNCTION(log, Log)
 TESSEL_UNARY_FUNCTION(log2, Log2)
+/// log2(x), the fast one (one MUFU.LG2 on NVIDIA GPUs: lg2.approx.ftz.f32,
+/// an absolute error of about 2^-22 for normal x; subnormal x count as 0,
+/// -inf). Traced as math.log2 with the `afn` fast-math flag; f32 only.
+TESSEL_UNARY_FUNCTION(fast_log2, FastLog2)
 TESSEL_UNARY_FUNCTION(log1p, Log1p)
 TESSEL_UNARY_FUNCTION(sqrt, Sqrt)
 TESSEL_UNARY_FUNCTION(rsqrt, Rsqrt)
@@ -337,6 +342,19 @@ template <class T> Tile cast(const Tile &x, Loc loc = Loc::current()) {
 }
 template <class T> Scalar cast(const Scalar &x, Loc loc = Loc::current()) {
   return cast(x, dtypeOf<T>(), loc);
+}
+
+/// A float tile narrowed to a 16-bit float type (bf16 or f16) with values
+/// beyond its finite range, infinities included, clamped to its largest
+/// finite value of the same sign instead of rounded to infinity; NaN stays
+/// NaN. Traced as that clamp (minimum/maximum with the type's largest
+/// finite value) and the cast: on NVIDIA GPUs one cvt.rn.satfinite per pair
+/// of elements (f16: where a product of an overflowing factor and a zero
+/// must stay 0, not inf * 0 = NaN).
+Tile saturating_cast(const Tile &x, DType to, Loc loc = Loc::current());
+template <class T>
+Tile saturating_cast(const Tile &x, Loc loc = Loc::current()) {
+  return saturating_cast(x, dtypeOf<T>(), loc);
 }
 
 /// A tile of `shape` filled with `value` (a traced scalar or a number).

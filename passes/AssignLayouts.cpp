@@ -208,18 +208,17 @@ struct AssignLayouts
   }
 
   /// The layout that gives every warp the whole of `source`, a 1-D tile of
-  /// at most 64 elements, each lane one 32-bit word of it (two 16-bit
-  /// elements, or one element of up to 32 bits); null where that does not
-  /// fit.
-  static Attribute wordPerLane(Value source, unsigned numWarps) {
+  /// at most 64 elements of 16 or 32 bits, each lane one or two elements of
+  /// it (two 16-bit elements in one 32-bit word, two 32-bit ones in two);
+  /// null where that does not fit.
+  static Attribute wordsPerLane(Value source, unsigned numWarps) {
     auto type = cast<RankedTensorType>(source.getType());
     Type element = type.getElementType();
     if (type.getRank() != 1 || !element.isIntOrFloat())
       return {};
     int64_t n = type.getDimSize(0), bits = element.getIntOrFloatBitWidth();
     int64_t spt = n > 32 ? 2 : 1;
-    if (!llvm::isPowerOf2_64(n) || n > 64 || (bits != 16 && bits != 32) ||
-        spt * bits > 32)
+    if (!llvm::isPowerOf2_64(n) || n > 64 || (bits != 16 && bits != 32))
       return {};
     MLIRContext *ctx = source.getContext();
     return tilegpu::BlockedLayoutAttr::get(
@@ -277,12 +276,13 @@ struct AssignLayouts
           if ((*srcDimOf)[d] < 0)
             layout = tilegpu::SliceLayoutAttr::get(ctx, d, layout);
         if (replicatedWork(kernel, classes, numWarps, source, layout)) {
-          // In every warp whole instead, each lane's elements in one
-          // 32-bit word, where that fits: the reshape then fetches each
-          // element (each pair of 16-bit ones) with a warp shuffle
+          // In every warp whole instead, each lane's elements in one or
+          // two 32-bit words, where that fits: the reshape then fetches
+          // each word (a 32-bit element, or a pair of 16-bit ones) with a
+          // warp shuffle
           // (remapWordsInWarp) instead of through shared memory and a CTA
           // barrier, and each element is computed once per warp.
-          if (Attribute inWarp = wordPerLane(source, numWarps))
+          if (Attribute inWarp = wordsPerLane(source, numWarps))
             offer(source, inWarp);
           return;
         }

@@ -1,4 +1,4 @@
-// RUN: tessel-opt %s --tilegpu-assign-layouts --tilegpu-insert-tma --tilegpu-assign-latencies --tilegpu-schedule-loads --convert-tilegpu-to-llvm | FileCheck %s
+// RUN: tessel-opt %s --split-input-file --tilegpu-assign-layouts --tilegpu-insert-tma --tilegpu-assign-latencies --tilegpu-schedule-loads --convert-tilegpu-to-llvm | FileCheck %s
 
 // A per-column factor of an mma-laid-out tile, loaded and exponentiated
 // (compute_out's exp2(Acs_t0 - Acs_s) dt_s, scaling the stored C·Bᵀ block in
@@ -48,6 +48,46 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.wgmma_available, tilegpu.t
     %s = arith.mulf %cb, %rb : tensor<64x64xf32>
     %sh = arith.truncf %s : tensor<64x64xf32> to tensor<64x64xbf16>
     %p = arith.mulf %sh, %cbb : tensor<64x64xbf16>
+    %xt = tile.load %x[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+    %o = tile.mma %p, %xt, %z {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    tile.store %o, %y[%c0, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
+
+// -----
+
+// The same with an f32 column vector (compute_out's log_dt: u_s = log2(dt_s)
+// - Acs_s, added to the rows' Acs before the exp2): two f32 elements per
+// lane are two words, so each of the thread's 8 column pairs takes two
+// shuffles from one source lane (16 in all), still without shared memory or
+// a CTA barrier. (Before, a 64-element f32 vector did not fit one word per
+// lane and went through shared memory.)
+// CHECK-LABEL: llvm.func @f32_columns_in_warp
+// CHECK-COUNT-2: "llvm.nvvm.lg2.approx.ftz.f"
+// CHECK-NOT: "llvm.nvvm.lg2.approx.ftz.f"
+// CHECK-NOT: nvvm.barrier0
+// CHECK-COUNT-16: nvvm.shfl.sync idx
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+module attributes {tilegpu.target = "sm_90a", tilegpu.wgmma_available, tilegpu.tma_available} {
+  func.func @f32_columns_in_warp(%c: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %x: !tile.view<?x?xbf16, align = 16, unit_stride>, %acs: !tile.view<?xf32, align = 16, unit_stride>, %dt: !tile.view<?xf32, align = 16, unit_stride>, %y: !tile.view<?x?xf32>) attributes {tile.hints = #tile.hints<{sm_90a = {wgmma = 1}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %ct = tile.load %c[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+    %bt = tile.load %b[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+    %btt = tile.permute %bt [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %cb = tile.mma %ct, %btt, %z {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    %as = tile.load %acs[%c1] : !tile.view<?xf32, align = 16, unit_stride> -> tensor<64xf32>
+    %dtt = tile.load %dt[%c1] : !tile.view<?xf32, align = 16, unit_stride> -> tensor<64xf32>
+    %l = math.log2 %dtt fastmath<afn> : tensor<64xf32>
+    %u = arith.subf %l, %as : tensor<64xf32>
+    %ur = tile.reshape %u : tensor<64xf32> -> tensor<1x64xf32>
+    %ub = tile.broadcast %ur : tensor<1x64xf32> -> tensor<64x64xf32>
+    %e = arith.addf %cb, %ub : tensor<64x64xf32>
+    %w = math.exp2 %e : tensor<64x64xf32>
+    %p = arith.truncf %w : tensor<64x64xf32> to tensor<64x64xbf16>
     %xt = tile.load %x[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
     %o = tile.mma %p, %xt, %z {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
     tile.store %o, %y[%c0, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32>

@@ -338,6 +338,57 @@ Case packedExp2Case(std::mt19937 &rng, DType dtype) {
   return c;
 }
 
+/// y = saturating_cast<T>(exp2(x_mn r_m + fast_log2(c_n))) through
+/// test_log_scale_*: ragged 150x100 in 64x64 blocks, rows padded. The
+/// exponents reach past the type's range (bf16: past f32's too, so exp2
+/// gives inf before the cast), where the result must be the largest finite
+/// value, and stay above its subnormals (f16: above 2^-14), where a
+/// per-element relative error means nothing; two columns have c = 0 (y =
+/// 0). Per element: ex2.approx's and lg2.approx's errors and the
+/// exponent's f32 roundings, far below one rounding to the type.
+Case logScaleCase(std::mt19937 &rng, DType dtype) {
+  const int64_t M = kRowColM, N = kRowColN, LD = kRowColLD;
+  const bool bf16 = dtype == DType::bf16;
+  Case c;
+  c.label = "fast_log2, exp2 and saturating_cast (" + halfName(dtype) +
+            "), ragged 150x100";
+  c.kernel = "test_log_scale_" + halfName(dtype);
+  c.grid = {ceilDiv(M, 64), ceilDiv(N, 64), 1};
+  // Exponents x r + log2 c: bf16 in [-44, 164], f16 in [-12, 36].
+  c.tensors = {input(rng, DType::f32, {M, N}, -1, 4),
+               input(rng, DType::f32, {M}, 0, bf16 ? 40 : 8),
+               input(rng, DType::f32, {N}, -4, 4),
+               output(dtype, {M, N}, {LD, 1}, M * LD)};
+  for (double &v : c.tensors[2].values)
+    v = roundTo(std::exp2(v), DType::f32);
+  c.tensors[2].values[3] = c.tensors[2].values[70] = 0;
+  c.args = {size_t(0), size_t(1), size_t(2), size_t(3)};
+  const double largest = bf16 ? 0x1.fep127 : 65504.0;
+  const Tensor &x = c.tensors[0], &r = c.tensors[1], &cols = c.tensors[2],
+               &y = c.tensors[3];
+  c.expected = expectationsFor(c);
+  int saturated = 0;
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t n = 0; n < N; ++n) {
+      double e = float(float(x.values[offset(x, {m, n})] * r.values[m]) +
+                       float(std::log2(cols.values[n])));
+      double v = std::exp2(e);
+      saturated += v > largest;
+      c.expected[3][offset(y, {m, n})] =
+          v > largest ? largest : roundTo(v, dtype);
+    }
+  // (The draw saturates a few hundred elements or more: a check that could
+  // not fail without the saturation would be no test.)
+  if (saturated < 50)
+    throw std::runtime_error("logScaleCase: only " +
+                             std::to_string(saturated) + " saturated elements");
+  // (One ulp of the type, where the GPU's exponent lands across a rounding
+  // boundary from the reference's.)
+  c.tolerance = bf16 ? std::ldexp(1.0, -7) : std::ldexp(1.0, -9);
+  c.perElement = true;
+  return c;
+}
+
 /// `v` rounded to nearest even with `bits` significant bits, the quantum
 /// never below `minQuantum` (the type's subnormals): one rounding, where
 /// roundTo goes through a float first.
@@ -795,6 +846,8 @@ std::vector<Case> opCases(std::mt19937 &rng) {
   cases.push_back(packedArithCase(rng, DType::f16));
   cases.push_back(packedExp2Case(rng, DType::bf16));
   cases.push_back(packedExp2Case(rng, DType::f16));
+  cases.push_back(logScaleCase(rng, DType::bf16));
+  cases.push_back(logScaleCase(rng, DType::f16));
   for (DType dtype : {DType::f32, DType::bf16, DType::f16})
     cases.push_back(fmaCase(rng, dtype));
   cases.push_back(scanCase(rng, 0, false, 0));

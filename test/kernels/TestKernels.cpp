@@ -112,6 +112,21 @@ void packedExp2Kernel(const Config &, View<T, 2> x, View<float, 1> r,
   store(y, {i, j}, exp2(minimum(t, rows)) * cols);
 }
 
+// y = saturating_cast<T>(exp2(x * r_i + fast_log2(c_j))) from f32 x, r and
+// c: compute_out's decay times dt as exp2 of a sum with a per-column
+// log2 (lg2.approx.ftz), narrowed with saturation (cvt.rn.satfinite
+// .{bf16,f16}x2.f32 on pairs): exponents past the type's range give its
+// largest finite value, not inf; c_j = 0 gives 0.
+template <class T>
+void logScaleKernel(const Config &, View<float, 2> x, View<float, 1> r,
+                    View<float, 1> c, View<T, 2> y) {
+  auto i = program_id(0), j = program_id(1);
+  Tile t = load(x, {i, j}, {64, 64});
+  Tile rows = reshape(load(r, {i}, {64}), {64, 1});
+  Tile cols = reshape(fast_log2(load(c, {j}, {64})), {1, 64});
+  store(y, {i, j}, saturating_cast<T>(exp2(t * rows + cols)));
+}
+
 // y = fma(fma(x, r_i, c_j), w, x) - 0.5 x with w = fma(s, 0.5, -0.5) on
 // scalars: fma with a row and a column broadcast (r and c converted to T
 // first), then with a scalar; each fma rounded once to T (fma.rn.f32, or
@@ -290,6 +305,14 @@ const Register registrations[] = {
     add("test_packed_exp2_f16",
         [](const Config &c) {
           define(packedExp2Kernel<f16>, c, {"x", "r", "c", "y"});
+        }),
+    add("test_log_scale_bf16",
+        [](const Config &c) {
+          define(logScaleKernel<bf16>, c, {"x", "r", "c", "y"});
+        }),
+    add("test_log_scale_f16",
+        [](const Config &c) {
+          define(logScaleKernel<f16>, c, {"x", "r", "c", "y"});
         }),
     add("test_fma_f32",
         [](const Config &c) {
