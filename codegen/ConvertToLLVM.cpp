@@ -4283,37 +4283,9 @@ LogicalResult KernelEmitter::emitElementwise(Operation &op) {
   // same results (the largest finite value is exact in f32: above it
   // satfinite gives it where rounding the clamped value gives it too; NaN
   // stays NaN). The clamp's minimum and maximum are then left unused.
-  if (auto trunc = dyn_cast<arith::TruncFOp>(op);
-      trunc && n % 2 == 0 && (element.isBF16() || element.isF16()) &&
-      elementTypeOf(trunc.getIn().getType()).isF32()) {
-    double largest =
-        APFloat::getLargest(cast<FloatType>(element).getFloatSemantics())
-            .convertToDouble();
-    if (Value unclamped = finiteClampSource(trunc.getIn(), largest);
-        unclamped && regs[unclamped].size() == static_cast<size_t>(n)) {
-      auto pair = VectorType::get({2}, element);
-      StringRef name = element.isBF16() ? "llvm.nvvm.ff2bf16x2.rn.satfinite"
-                                        : "llvm.nvvm.ff2f16x2.rn.satfinite";
-      ArrayRef<Value> in = regs[unclamped];
-      for (int64_t r = 0; r < n; r += 2) {
-        // cvt d, a, b puts a in the high half: element 1.
-        Value v = intrinsic(name, pair, {in[r + 1], in[r]});
-        for (int64_t i : {0, 1})
-          out.push_back(LLVM::ExtractElementOp::create(b, loc, v, i32(i)));
-      }
-      regs[result] = out;
-      return success();
-    }
-  }
-  if (auto trunc = dyn_cast<arith::TruncFOp>(op);
-      trunc && trunc.getIn().getDefiningOp<arith::SelectOp>() &&
-      elementTypeOf(trunc.getIn().getType()).isF32() && n % 2 == 0 &&
-      regs[trunc.getIn()].size() == static_cast<size_t>(n) &&
-      (element.isBF16() || element.isF16())) {
+  // Both: one conversion intrinsic per pair of f32 registers.
+  auto convertPairs = [&](StringRef name, ArrayRef<Value> in) {
     auto pair = VectorType::get({2}, element);
-    StringRef name = element.isBF16() ? "llvm.nvvm.ff2bf16x2.rn"
-                                      : "llvm.nvvm.ff2f16x2.rn";
-    ArrayRef<Value> in = regs[trunc.getIn()];
     for (int64_t r = 0; r < n; r += 2) {
       // cvt d, a, b puts a in the high half: element 1.
       Value v = intrinsic(name, pair, {in[r + 1], in[r]});
@@ -4322,6 +4294,23 @@ LogicalResult KernelEmitter::emitElementwise(Operation &op) {
     }
     regs[result] = out;
     return success();
+  };
+  if (auto trunc = dyn_cast<arith::TruncFOp>(op);
+      trunc && n % 2 == 0 && (element.isBF16() || element.isF16()) &&
+      elementTypeOf(trunc.getIn().getType()).isF32()) {
+    double largest =
+        APFloat::getLargest(cast<FloatType>(element).getFloatSemantics())
+            .convertToDouble();
+    if (Value unclamped = finiteClampSource(trunc.getIn(), largest);
+        unclamped && regs[unclamped].size() == static_cast<size_t>(n))
+      return convertPairs(element.isBF16() ? "llvm.nvvm.ff2bf16x2.rn.satfinite"
+                                           : "llvm.nvvm.ff2f16x2.rn.satfinite",
+                          regs[unclamped]);
+    if (trunc.getIn().getDefiningOp<arith::SelectOp>() &&
+        regs[trunc.getIn()].size() == static_cast<size_t>(n))
+      return convertPairs(element.isBF16() ? "llvm.nvvm.ff2bf16x2.rn"
+                                           : "llvm.nvvm.ff2f16x2.rn",
+                          regs[trunc.getIn()]);
   }
   // 16-bit float add, sub, mul and fma two registers at a time, on <2 x
   // bf16> or <2 x f16>: NVPTX then selects the paired instruction
