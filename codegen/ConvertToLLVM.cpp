@@ -52,8 +52,6 @@ namespace {
 constexpr StringLiteral kSharedName = "tessel_smem";
 constexpr StringLiteral kDynamicSharedName = "tessel_dsmem";
 constexpr StringLiteral kMbarrierName = "tessel_mbar";
-/// On the scf.if of thread 0's TMA copies (issueTmaGroup).
-constexpr StringLiteral kThreadZeroIssue = "tessel.thread_zero_issue";
 constexpr StringLiteral kTmemSlotName = "tessel_tmem";
 
 struct ViewParts {
@@ -2412,16 +2410,11 @@ void KernelEmitter::issueTmaGroup(
     bytes += type.getNumElements() * storageBytes(type.getElementType());
   }
   // (The producer's walk runs in its one thread already.)
-  // (Marked: thread 0 initialised the mbarriers itself, so these copies
-  // need not wait for the setup's CTA barrier; see firstMbarrierUse.)
   auto issuer = [&](function_ref<void()> body) {
-    if (producerMode) {
+    if (producerMode)
       body();
-      return;
-    }
-    onlyWhere(isZero(tid), body);
-    std::prev(b.getInsertionPoint())
-        ->setAttr(kThreadZeroIssue, b.getUnitAttr());
+    else
+      onlyWhere(isZero(tid), body);
   };
   issuer([&] {
     Value mbar = mbarAddress(bar);
@@ -5991,31 +5984,25 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
     });
   }
   // The first op of the kernel's top level that touches an mbarrier (an
-  // address of one, in it or in its regions) other than thread 0's copies
-  // (kThreadZeroIssue: the thread that initialised the mbarriers, after
-  // its fence, arrives on them and issues copies as it reaches them): the
-  // setup's barrier after their initialisation goes right before it, so
-  // that the work before it (index math, the first global loads, thread
-  // 0's first copies) overlaps thread 0's initialisation instead of
-  // waiting for it at the kernel's start (ncu: 2.8% of compute_out's stall
-  // samples were that barrier).
+  // address of one, in it or in its regions): the setup's barrier after
+  // their initialisation goes right before it, so that the work before it
+  // (index math, the first global loads) overlaps thread 0's
+  // initialisation instead of waiting for it at the kernel's start (ncu:
+  // 2.8% of compute_out's stall samples were that barrier).
   // (None where a barrier of every thread comes before that op already.)
+  // (Thread 0's own first copies before it, the barrier before the first
+  // wait instead, measured 0.7-1.5% faster on the H200, but racecheck
+  // reported warnings on five TMA test kernels that went unexplained: not
+  // kept, bench/results/2026-12-04-early-copies.patch.)
   Operation *firstMbarrierUse = nullptr;
   bool barrierBeforeUse = false;
-  auto byThreadZero = [](Operation *op) {
-    for (; op; op = op->getParentOp())
-      if (op->hasAttr(kThreadZeroIssue))
-        return true;
-    return false;
-  };
   for (Operation &op : *entry) {
     if (isa<NVVM::Barrier0Op>(op)) {
       barrierBeforeUse = true;
       break;
     }
     WalkResult found = op.walk([&](LLVM::AddressOfOp address) {
-      return address.getGlobalName() == mbarriers.getSymName() &&
-                     !byThreadZero(address)
+      return address.getGlobalName() == mbarriers.getSymName()
                  ? WalkResult::interrupt()
                  : WalkResult::advance();
     });
@@ -6024,8 +6011,6 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
       break;
     }
   }
-  for (Operation &op : *entry)
-    op.walk([](Operation *inner) { inner->removeAttr(kThreadZeroIssue); });
   // (The setup below runs in every warp, before the roles split.)
   warpSpecialized = false;
   if (roles)

@@ -5,21 +5,17 @@
 // x, read as A fragments (loadsIntoFragments), gets a ring like an mma
 // operand. The copies of iteration 0 before the loop, with no proxy fence
 // or barrier before them: the kernel's first use of the dynamic shared
-// memory (a later loop's prologue has both: tma.mlir), issued by thread 0,
-// which initialised the mbarriers, before the setup's CTA barrier; that
-// comes right before the loop, whose waits are the first other threads'
-// use of the mbarriers. In the loop, after
+// memory (a later loop's prologue has both: tma.mlir); in the loop, after
 // the barrier (from the second iteration on), the copy one iteration
 // ahead, then the wait on this iteration's buffer and the four
 // ldmatrix.trans, and the wgmma with A from registers.
 // CHECK-LABEL: llvm.func @fragments_ring(
 // CHECK: nvvm.mbarrier.init
 // CHECK-NOT: nvvm.fence.proxy
+// CHECK: nvvm.barrier0
 // CHECK-NOT: nvvm.barrier0
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %arg19,
-// CHECK-NOT: nvvm.mbarrier.try_wait
-// CHECK: nvvm.barrier0
-// CHECK-NEXT: scf.for
+// CHECK: scf.for
 // CHECK: nvvm.barrier0
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %arg19,
 // CHECK: nvvm.mbarrier.try_wait.parity

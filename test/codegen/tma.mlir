@@ -67,22 +67,20 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
 // later loop's first copies wait behind a proxy fence and a barrier
 // (@tma_second_loop below; without generic readers the barrier alone:
 // prologue-ahead.mlir), its later refills behind the barrier. This loop's
-// first copies need neither: nothing has used the dynamic shared memory yet.
+// first copies need neither: nothing has used the dynamic shared memory yet
+// (the barrier after the mbarriers' initialisation, just before the first
+// copy, is the last).
 // CHECK: module attributes {tilegpu.dynamic_shared_bytes = 32768 : i64
 // CHECK: llvm.mlir.global external @tessel_dsmem() {addr_space = 3 : i32, alignment = 1024 : i64}
 // CHECK: llvm.mlir.global internal @tessel_mbar() {{.*}} : !llvm.array<2 x i64>
-// Thread 0 issues them before the setup's CTA barrier (it initialised the
-// mbarriers itself); the barrier comes right before the loop, whose waits
-// are the other threads' first use of the mbarriers.
 // CHECK-LABEL: llvm.func @tma_pipelined
 // CHECK-NOT: nvvm.cp.async.commit.group
 // CHECK: nvvm.mbarrier.init
+// CHECK: nvvm.barrier0
 // CHECK-NOT: nvvm.fence.proxy
 // CHECK-NOT: nvvm.barrier0
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
-// CHECK-NOT: nvvm.mbarrier.try_wait
-// CHECK: nvvm.barrier0
 // Each iteration's refill waits behind a barrier for everyone to be done
 // with the buffers the iteration before read; not the first iteration's
 // (nothing has used them here; elsewhere the barrier before the prologue
@@ -236,10 +234,10 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
 // generic proxy) and a barrier (every thread done with the first loop's).
 // CHECK-LABEL: llvm.func @tma_second_loop
 // CHECK: nvvm.mbarrier.init
+// CHECK: nvvm.barrier0
 // CHECK-NOT: nvvm.barrier0
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
-// CHECK: nvvm.barrier0
-// CHECK-NEXT: scf.for
+// CHECK: scf.for
 // CHECK: scf.yield
 // CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>
 // CHECK-NEXT: nvvm.barrier0
