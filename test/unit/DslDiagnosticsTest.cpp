@@ -44,6 +44,36 @@ TEST(DslDiagnostics, MmaShapeErrorNamesCallSiteAndShapes) {
   EXPECT_NE(d.find("'tile.mma'"), std::string::npos) << d;
 }
 
+int satLine = 0, logLine = 0;
+// saturating_cast from a 16-bit tile (nothing to saturate: it narrows f32
+// or f64 only), then fast_log2 of a bf16 tile (f32 only).
+void badSaturatingCast(const Config &, View<bf16, 2> x, View<f16, 2> y) {
+  Tile a = load(x, {0, 0}, {16, 16});
+  satLine = __LINE__ + 1;
+  store(y, {0, 0}, saturating_cast<f16>(a));
+}
+void badFastLog2(const Config &, View<bf16, 2> x, View<bf16, 2> y) {
+  Tile a = load(x, {0, 0}, {16, 16});
+  logLine = __LINE__ + 1;
+  store(y, {0, 0}, fast_log2(a));
+}
+
+TEST(DslDiagnostics, SaturatingCastAndFastLog2Types) {
+  auto t = trace(context(), badSaturatingCast, {"x", "y"});
+  ASSERT_FALSE(t.module);
+  std::string d = t.allDiagnostics();
+  EXPECT_NE(d.find(at(satLine)), std::string::npos) << d;
+  EXPECT_NE(d.find("saturating_cast() narrows a float tile of more than 16 "
+                   "bits to bf16 or f16, not 'bf16' to 'f16'"),
+            std::string::npos)
+      << d;
+  auto u = trace(context(), badFastLog2, {"x", "y"});
+  ASSERT_FALSE(u.module);
+  d = u.allDiagnostics();
+  EXPECT_NE(d.find(at(logLine)), std::string::npos) << d;
+  EXPECT_NE(d.find("fast_log2() takes f32"), std::string::npos) << d;
+}
+
 int addLine = 0;
 void badAdd(const Config &, View<float, 2> x, View<float, 2> y) {
   Tile a = load(x, {0, 0}, {64, 32});
