@@ -4140,7 +4140,7 @@ FailureOr<Value> KernelEmitter::emitMath(Operation &op, Value x) {
   else if (auto log2 = dyn_cast<math::Log2Op>(op);
            log2 && bitEnumContainsAll(log2.getFastmath(),
                                       arith::FastMathFlags::afn))
-    // fast_log2: one MUFU.LG2 (lg2.approx.ftz.f32, ~2^-22 absolute).
+    // fast_log2: one MUFU.LG2 (lg2.approx.ftz.f32, about 22 bits).
     y = intrinsic("llvm.nvvm.lg2.approx.ftz.f", f32Type, {x});
   else if (isa<math::Log2Op>(op))
     y = arith::MulFOp::create(b, loc, logf(x), f32(log2e));
@@ -4275,7 +4275,8 @@ LogicalResult KernelEmitter::emitElementwise(Operation &op) {
   // {bf16,f16}x2.f32 per pair of the unclamped value, which rounds to the
   // same results (the largest finite value is exact in f32: above it
   // satfinite gives it where rounding the clamped value gives it too; NaN
-  // stays NaN). The clamp's minimum and maximum are then left unused.
+  // stays NaN). The clamp's minimum and maximum are then unused unless
+  // something else reads them.
   // Both: one conversion intrinsic per pair of f32 registers.
   auto convertPairs = [&](StringRef name, ArrayRef<Value> in) {
     auto pair = VectorType::get({2}, element);
@@ -4288,8 +4289,11 @@ LogicalResult KernelEmitter::emitElementwise(Operation &op) {
     regs[result] = out;
     return success();
   };
+  // (Round to nearest even only: a truncf with another rounding mode takes
+  // the generic path, which keeps it.)
   if (auto trunc = dyn_cast<arith::TruncFOp>(op);
-      trunc && n % 2 == 0 && (element.isBF16() || element.isF16()) &&
+      trunc && !trunc.getRoundingmodeAttr() && n % 2 == 0 &&
+      (element.isBF16() || element.isF16()) &&
       elementTypeOf(trunc.getIn().getType()).isF32()) {
     double largest =
         APFloat::getLargest(cast<FloatType>(element).getFloatSemantics())

@@ -277,8 +277,8 @@ TESSEL_UNARY_FUNCTION(exp2, Exp2)
 TESSEL_UNARY_FUNCTION(log, Log)
 TESSEL_UNARY_FUNCTION(log2, Log2)
 /// log2(x), the fast one (one MUFU.LG2 on NVIDIA GPUs: lg2.approx.ftz.f32,
-/// an absolute error of about 2^-22 for normal x; subnormal x count as 0,
-/// -inf). Traced as math.log2 with the `afn` fast-math flag; f32 only.
+/// the PTX ISA's approximation, about 22 correct bits; subnormal x count as
+/// 0, -inf). Traced as math.log2 with the `afn` fast-math flag; f32 only.
 TESSEL_UNARY_FUNCTION(fast_log2, FastLog2)
 TESSEL_UNARY_FUNCTION(log1p, Log1p)
 TESSEL_UNARY_FUNCTION(sqrt, Sqrt)

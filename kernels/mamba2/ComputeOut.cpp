@@ -430,32 +430,18 @@ void computeOut(const Config &cfg,
             };
             Tile exponent = acsCol - reshape(acsS, {1, BS});
             Tile p;
-            if (cfg["saturate_decay"] != 0 && cfg["packed_decay"] != 0 &&
-                cfg["packed_exp2"] == 0) {
-              // exp2(Acs_t - Acs_s) dt_s narrowed to x's type with
-              // saturation (saturating_cast: cvt.rn.satfinite on pairs)
-              // instead of its exponent clamped to 0 first: one minimum per
-              // entry fewer. The kept entries (s <= t) have exponents <= 0
-              // (up to rounding) and the same values; for future tokens'
-              // (chunk_cb's 0s) the exp2 may overflow to inf, and the
-              // saturation keeps the factor finite so that the product
-              // stays 0. A factor past the 16-bit type's range saturates,
-              // as the f16 clamp (inRange) did. Level on the H200 with the
-              // clamp (forward 1.305 ms both at b=1 L=65536 h=80 n=128,
-              // 1.49 at Q = 128); on by default for the same result in
-              // fewer instructions.
-              // Tried and not kept (bench/results/2026-12-04-saturated-
-              // decay.md): dt folded into the exponent as well, exp2(Acs_t
-              // + log2(dt_s) - Acs_s) with fast_log2, 44 instructions per
-              // warp fewer, 1.5-2% slower on the H200 with the column's
-              // log2 in two lanes' words and warp shuffles, level to 2%
-              // slower with 16 log2 per thread.
-              // (The factor traced before the stored block's load, so that
-              // it is computed before that copy's wait, overlapping it.)
-              Tile decay = saturating_cast<X>(exp2(exponent) *
-                                              reshape(dtS, {1, BS}));
-              p = storedBlock16(s) * decay;
-            } else if (cfg["packed_exp2"] != 0 && cfg["packed_decay"] != 0) {
+            // (Tried and not kept, bench/results/2026-12-04-saturated-
+            // decay.md: the product exp2(Acs_t - Acs_s) dt_s narrowed with
+            // saturating_cast instead of the exponent clamped, 32 minimums
+            // per thread fewer and level on the H200, but wrong where a
+            // future token's exponent overflows and its dt is 0 (padding,
+            // or a clamped dt): inf * 0 is NaN, which no saturation turns
+            // into the 0 the clamp gives. And dt folded into the exponent,
+            // exp2(Acs_t + log2(dt_s) - Acs_s) with fast_log2, 44
+            // instructions per warp fewer, 1.5-2% slower with the column's
+            // log2 in lanes and warp shuffles, level to 2% slower with 16
+            // log2 per thread.)
+            if (cfg["packed_exp2"] != 0 && cfg["packed_decay"] != 0) {
               // The exponent rounded to x's 16-bit type, and the clamp, the
               // exp2 and the products in pairs there (min.NaN.bf16x2,
               // ex2.approx.ftz.bf16x2, mul.rn.bf16x2): 16 instructions each
@@ -577,11 +563,6 @@ const Register registration{{
                     "exp2(min(Acs_t - Acs_s, 0)) dt in x's 16-bit type, two "
                     "per instruction (ex2.approx.ftz.bf16x2 / f16x2), "
                     "instead of in f32 and rounded"),
-            tunable("saturate_decay", {0, 1}, 1,
-                    "with packed_decay, the unmasked blocks' decay times dt "
-                    "narrowed with saturation (saturating_cast) instead of "
-                    "its exponent clamped to 0 (one minimum per entry; level "
-                    "on the H200)"),
             tunable("packed_decay", {0, 1}, 1,
                     "the blocks before the diagonal (split_decay) and the "
                     "unmasked ones up to it scaled in 16-bit pairs "

@@ -57,8 +57,9 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.wgmma_available, tilegpu.t
 
 // -----
 
-// The same with an f32 column vector (compute_out's log_dt: u_s = log2(dt_s)
-// - Acs_s, added to the rows' Acs before the exp2): two f32 elements per
+// The same with an f32 column vector (the shape of a variant of compute_out
+// tried and not kept, bench/results/2026-12-04-saturated-decay.md: u_s =
+// log2(dt_s) - Acs_s added to the rows' Acs before the exp2): two f32 elements per
 // lane are two words, so each of the thread's 8 column pairs takes two
 // shuffles from one source lane (16 in all), still without shared memory or
 // a CTA barrier. (Before, a 64-element f32 vector did not fit one word per
