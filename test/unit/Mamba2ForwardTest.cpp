@@ -32,6 +32,11 @@ struct Case {
   DType x = DType::bf16, dt = DType::bf16;
   DKind d = DKind::none;
   bool z = false, bias = false, softplus = false, init = false, seq = false;
+  // Steps of 0.5-2 (decays that overflow exp2 across a 64-token block: the
+  // exponents of future tokens' masked entries pass 128), a quarter of them
+  // drawn negative and clamped to dt = 0 (padding tokens): masked entries
+  // whose factor is inf * 0 unless the decay is clamped before the product.
+  bool padding = false;
   double dtMin = 0, dtMax = std::numeric_limits<double>::infinity();
   // Tunables, to exercise blocks that do not divide the shape.
   int64_t blockP = 64, blockN = 64, blockT = 64, blockM = 64, blockK = 64;
@@ -46,7 +51,8 @@ std::ostream &operator<<(std::ostream &os, const Case &c) {
      << " n=" << c.n << " g=" << c.g << " Q=" << c.Q << " x=" << dtypeName(c.x)
      << " dt=" << dtypeName(c.dt) << " D=" << static_cast<int>(c.d)
      << " z=" << c.z << " bias=" << c.bias << " softplus=" << c.softplus
-     << " init=" << c.init << " seq=" << c.seq << " limit=(" << c.dtMin << ","
+     << " init=" << c.init << " seq=" << c.seq << " padding=" << c.padding
+     << " limit=(" << c.dtMin << ","
      << c.dtMax << ") blocks P" << c.blockP << " N" << c.blockN << " T"
      << c.blockT << " M" << c.blockM << " K" << c.blockK << " S"
      << c.blockS << " CB" << c.blockCb;
@@ -194,7 +200,10 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
   fill(bias, biasV, [&] { return bU(rng); });
   if (c.bias)
     ref.dtBias = biasV;
+  std::uniform_real_distribution<double> bigU(0.5, 2.0), unit(0, 1);
   fill(dt, ref.dt, [&] {
+    if (c.padding)
+      return unit(rng) < 0.25 ? -1.0 : bigU(rng);
     double step = std::exp(logU(rng));
     return c.softplus ? std::log(std::expm1(step)) - (c.bias ? 0.1 : 0.0)
                       : step;
@@ -436,6 +445,11 @@ INSTANTIATE_TEST_SUITE_P(
         }),
         with(base(1, 600, 2, 32, 64, 1, 256), [](Case &c) { c.d = DKind::perHead; }),
         with(base(1, 600, 2, 32, 96, 1, 256), [](Case &c) { c.d = DKind::perHead; }),
+        // Padding tokens (dt = 0) among large steps, on the headline's path
+        // (Q = 256, n in loops, D folded into the diagonal).
+        with(base(1, 600, 2, 32, 96, 1, 256), [](Case &c) {
+          c.d = DKind::perHead, c.padding = true;
+        }),
         with(base(1, 130, 2, 32, 16, 1, 64), [](Case &c) { c.z = true; }),
         with(base(1, 130, 2, 32, 16, 1, 64),
              [](Case &c) { c.bias = c.softplus = true; }),
