@@ -338,6 +338,39 @@ Case packedExp2Case(std::mt19937 &rng, DType dtype) {
   return c;
 }
 
+/// y = a b + log2(c_n) through test_column_words: ragged 150x100 (K = 32),
+/// the column vector moved into the accumulator's layout by warp shuffles
+/// of two 32-bit words per lane (a wrong word or lane puts another column's
+/// log2 there: c spans 2^-8 .. 2^8, so columns differ by up to 16).
+/// lg2.approx's error (about 2^-22) is far below the tolerance.
+Case columnWordsCase(std::mt19937 &rng) {
+  const int64_t M = kRowColM, N = kRowColN, K = 32;
+  Case c;
+  c.label = "f32 column vector by warp shuffles (2 words per lane), "
+            "ragged 150x100x32";
+  c.kernel = "test_column_words";
+  c.grid = {ceilDiv(M, 64), ceilDiv(N, 64), 1};
+  // Rows padded to whole 16-byte units (8 bf16), as kDense views promise.
+  c.tensors = {input(rng, DType::bf16, {M, K}, -1, 1),
+               input(rng, DType::bf16, {K, N}, -1, 1, (8 - N % 8) % 8),
+               input(rng, DType::f32, {N}, -8, 8),
+               output(DType::f32, {M, N}, {N, 1}, M * N)};
+  for (double &v : c.tensors[2].values)
+    v = roundTo(std::exp2(v), DType::f32);
+  c.args = {size_t(0), size_t(1), size_t(2), size_t(3)};
+  const Tensor &a = c.tensors[0], &b = c.tensors[1], &cols = c.tensors[2];
+  c.expected = expectationsFor(c);
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t n = 0; n < N; ++n) {
+      double s = std::log2(cols.values[n]);
+      for (int64_t k = 0; k < K; ++k)
+        s += a.values[offset(a, {m, k})] * b.values[offset(b, {k, n})];
+      c.expected[3][m * N + n] = s;
+    }
+  c.tolerance = 1e-5;
+  return c;
+}
+
 /// y = saturating_cast<T>(exp2(x_mn r_m + fast_log2(c_n))) through
 /// test_log_scale_*: ragged 150x100 in 64x64 blocks, rows padded. The
 /// exponents reach past the type's range (bf16: past f32's too, so exp2
@@ -846,6 +879,7 @@ std::vector<Case> opCases(std::mt19937 &rng) {
   cases.push_back(packedArithCase(rng, DType::f16));
   cases.push_back(packedExp2Case(rng, DType::bf16));
   cases.push_back(packedExp2Case(rng, DType::f16));
+  cases.push_back(columnWordsCase(rng));
   cases.push_back(logScaleCase(rng, DType::bf16));
   cases.push_back(logScaleCase(rng, DType::f16));
   for (DType dtype : {DType::f32, DType::bf16, DType::f16})

@@ -112,6 +112,21 @@ void packedExp2Kernel(const Config &, View<T, 2> x, View<float, 1> r,
   store(y, {i, j}, exp2(minimum(t, rows)) * cols);
 }
 
+// y = a b + fast_log2(c_j) on a 64 x 64 block: a per-column f32 vector
+// that loads and takes a transcendental function, added to an mma
+// accumulator. tilegpu-assign-layouts gives it two elements per lane in
+// every warp (wordsPerLane: 64 f32 are two 32-bit words per lane) and the
+// reshape into the accumulator's columns is two warp shuffles per column
+// pair (remapWordsInWarp), no shared memory.
+void columnWordsKernel(const Config &, View<bf16, 2> a, View<bf16, 2> b,
+                       View<float, 1> c, View<float, 2> y) {
+  auto i = program_id(0), j = program_id(1);
+  Tile acc = mma(load(a, {i, 0}, {64, 32}), load(b, {0, j}, {32, 64}),
+                 zeros({64, 64}));
+  Tile cols = reshape(fast_log2(load(c, {j}, {64})), {1, 64});
+  store(y, {i, j}, acc + cols);
+}
+
 // y = saturating_cast<T>(exp2(x * r_i + fast_log2(c_j))) from f32 x, r and
 // c: compute_out's decay times dt as exp2 of a sum with a per-column
 // log2 (lg2.approx.ftz), narrowed with saturation (cvt.rn.satfinite
@@ -305,6 +320,10 @@ const Register registrations[] = {
     add("test_packed_exp2_f16",
         [](const Config &c) {
           define(packedExp2Kernel<f16>, c, {"x", "r", "c", "y"});
+        }),
+    add("test_column_words",
+        [](const Config &c) {
+          define(columnWordsKernel, c, {"a", "b", "c", "y"});
         }),
     add("test_log_scale_bf16",
         [](const Config &c) {
