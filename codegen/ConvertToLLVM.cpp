@@ -436,10 +436,11 @@ private:
   /// copies, no instruction. False when the layouts do not allow it.
   bool remapInRegisters(Value source, Value result, ArrayRef<int64_t> srcDimOf);
   /// A reshape that inserts unit dimensions into a 1-D tile every warp
-  /// holds whole, each lane's elements in one 32-bit word (two 16-bit
-  /// elements, or one): each result element comes from the lane that holds
-  /// it with one shfl.sync.idx of that word (one per aligned pair of 16-bit
-  /// elements), and no shared memory or CTA barrier. Only where the result's
+  /// holds whole, one or two elements per lane (wordsPerLane in
+  /// tilegpu-assign-layouts) in one or two 32-bit words: each result element
+  /// comes from the lane that holds it with one shfl.sync.idx of its word
+  /// (one per aligned pair of 16-bit elements, one per 32-bit element), and
+  /// no shared memory or CTA barrier. Only where the result's
   /// thread pattern starts at a multiple of the lane's element count along
   /// that dimension (an mma layout's columns or rows); false elsewhere.
   bool remapWordsInWarp(Value source, Value result, ArrayRef<int64_t> srcDimOf);
@@ -1143,10 +1144,11 @@ bool KernelEmitter::remapWordsInWarp(Value source, Value result,
   if (!layout || (bits != 16 && bits != 32) || !llvm::isPowerOf2_64(n))
     return false;
   // Lane l holds elements spt l .. spt l + spt - 1 (every warp the same),
-  // in one or two 32-bit words.
+  // one or two of them (the layouts wordsPerLane gives), in one or two
+  // 32-bit words.
   int64_t spt = layout.getSizePerThread()[0];
   const int64_t perWord = 32 / bits, numWords = (spt + perWord - 1) / perWord;
-  if (numWords > 2 || layout.getThreadsPerWarp()[0] != 32 || spt * 32 < n ||
+  if (spt > 2 || layout.getThreadsPerWarp()[0] != 32 || spt * 32 < n ||
       src.numRegisters != spt)
     return false;
   for (int64_t e = 0; e < spt; ++e)

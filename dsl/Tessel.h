@@ -349,8 +349,8 @@ template <class T> Scalar cast(const Scalar &x, Loc loc = Loc::current()) {
 /// finite value of the same sign instead of rounded to infinity; NaN stays
 /// NaN. Traced as that clamp (minimum/maximum with the type's largest
 /// finite value) and the cast: on NVIDIA GPUs one cvt.rn.satfinite per pair
-/// of elements (f16: where a product of an overflowing factor and a zero
-/// must stay 0, not inf * 0 = NaN).
+/// of elements. A saturated factor later multiplied by 0 gives 0 where inf
+/// would give NaN; a NaN formed before the cast (inf * 0) stays NaN.
 Tile saturating_cast(const Tile &x, DType to, Loc loc = Loc::current());
 template <class T>
 Tile saturating_cast(const Tile &x, Loc loc = Loc::current()) {

@@ -279,9 +279,9 @@ struct AssignLayouts
           // In every warp whole instead, each lane's elements in one or
           // two 32-bit words, where that fits: the reshape then fetches
           // each word (a 32-bit element, or a pair of 16-bit ones) with a
-          // warp shuffle
-          // (remapWordsInWarp) instead of through shared memory and a CTA
-          // barrier, and each element is computed once per warp.
+          // warp shuffle (remapWordsInWarp) instead of through shared
+          // memory and a CTA barrier, and each element is computed once
+          // per warp.
           if (Attribute inWarp = wordsPerLane(source, numWarps))
             offer(source, inWarp);
           return;
