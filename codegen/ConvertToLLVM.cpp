@@ -454,6 +454,21 @@ private:
   /// Writes a tile row-major at `byteOffset` of shared memory (no barriers),
   /// rows `rowPad` elements longer than the shape says.
   void writeTile(Value tile, int64_t byteOffset, StageLayout layout = {});
+  /// Whether writeTile stores a tile of `type` held as `dist` with stmatrix
+  /// (kernel hint `stmatrix`): 16-bit elements, each aligned pair of
+  /// registers (r, r + 1) holding, in lane l, elements (l / 4, 2 (l % 4))
+  /// and (l / 4, 2 (l % 4) + 1) of an 8 x 8 block whose origin (the warp's
+  /// base plus the pair's offset) lies on multiples of 8 (the mma
+  /// accumulator's layout, and blocked layouts like it), every element held
+  /// once, and staged rows of whole 16-byte chunks (8 elements from a
+  /// multiple of 8) that start 16-byte aligned.
+  bool stmatrixFits(RankedTensorType type, const Distribution &dist,
+                    int64_t byteOffset, StageLayout layout);
+  /// writeTile where stmatrixFits: stmatrix.x4 per four register pairs (x2,
+  /// x1 for the rest), lane l giving the address of row l % 8 of the
+  /// pair (l / 8) % count.
+  void writeTileMatrices(Value tile, const Distribution &dist,
+                         int64_t byteOffset, StageLayout layout);
   /// Elements per shared-memory vector access of a tile of `type` stored
   /// row-major at `byteOffset` with rows `rowPad` longer (1: scalars).
   int64_t sharedVector(RankedTensorType type, const Distribution &dist,
@@ -1321,6 +1336,10 @@ void KernelEmitter::writeTile(Value tile, int64_t byteOffset,
     return;
   }
   Distribution dist = distributionOf(type);
+  if (stmatrixFits(type, dist, byteOffset, layout)) {
+    writeTileMatrices(tile, dist, byteOffset, layout);
+    return;
+  }
   SmallVector<Value> base = threadBase(dist);
   // Groups of consecutive registers are consecutive elements of a row: one
   // vector store each where the alignment allows.
@@ -1347,6 +1366,115 @@ void KernelEmitter::writeTile(Value tile, int64_t byteOffset,
     // Where several threads hold an element, its owner writes it (the same
     // value from every holder would still be a write-write race).
     storeOwned(dist, base, r, store);
+  }
+}
+
+bool KernelEmitter::stmatrixFits(RankedTensorType type,
+                                 const Distribution &dist, int64_t byteOffset,
+                                 StageLayout layout) {
+  IntegerAttr hint = kernelHint("stmatrix");
+  if (!hint || hint.getInt() == 0 || type.getRank() != 2 ||
+      type.getElementType().isInteger(1) ||
+      storageBytes(type.getElementType()) != 2 || byteOffset % 16)
+    return false;
+  // Rows of the staged tile: 16-byte chunks swizzled (TMA) or in core
+  // matrices, else row-major rows whose pitch keeps each row 16-byte aligned.
+  if (!layout.swizzled && !layout.core &&
+      ((type.getDimSize(1) + layout.rowPad) * 2) % 16)
+    return false;
+  // The lane's part of the pattern is stmatrix's fragment: (l / 4, 2 (l % 4)).
+  auto is = [](ArrayRef<unsigned> v, unsigned a, unsigned b) {
+    return v.size() == 2 && v[0] == a && v[1] == b;
+  };
+  if (!is(dist.dimMap, 0, 1) || !is(dist.order, 1, 0) ||
+      !is(dist.threadsPerWarp, 8, 4) || dist.laneScale.size() != 2 ||
+      dist.laneScale[0] != 1 || dist.laneScale[1] != 2 ||
+      dist.warpScale[0] % 8 || dist.warpScale[1] % 8)
+    return false;
+  // Every element held by one thread: no CTA tile larger than the tile, and
+  // the layout's warps are the kernel's.
+  int64_t warps = 1;
+  for (unsigned w : dist.warpsPerCTA)
+    warps *= w;
+  if (warps != numWarps)
+    return false;
+  for (int64_t d = 0; d < 2; ++d)
+    if (dist.ctaTile[d] > dist.shape[d])
+      return false;
+  if (dist.numRegisters % 2)
+    return false;
+  for (int64_t r = 0; r < dist.numRegisters; r += 2) {
+    ArrayRef<int64_t> first = dist.regOffsets[r], second = dist.regOffsets[r + 1];
+    if (first[0] % 8 || first[1] % 8 || second[0] != first[0] ||
+        second[1] != first[1] + 1)
+      return false;
+  }
+  return true;
+}
+
+void KernelEmitter::writeTileMatrices(Value tile, const Distribution &dist,
+                                      int64_t byteOffset, StageLayout layout) {
+  auto type = cast<RankedTensorType>(tile.getType());
+  Type element = type.getElementType();
+  auto add = [&](Value x, Value y) {
+    return arith::AddIOp::create(b, loc, x, y).getResult();
+  };
+  auto mul = [&](Value x, int64_t c) {
+    return arith::MulIOp::create(b, loc, x, i32(c)).getResult();
+  };
+  auto bit = [&](int64_t shift) {
+    return arith::AndIOp::create(
+               b, loc, arith::ShRUIOp::create(b, loc, lane, i32(shift)), i32(1))
+        .getResult();
+  };
+  // The warp's origin: the thread's base less the lane's (l / 4, 2 (l % 4)).
+  SmallVector<Value> base = threadBase(dist);
+  Value warpRow = arith::SubIOp::create(
+      b, loc, base[0], arith::DivUIOp::create(b, loc, lane, i32(4)));
+  Value warpCol = arith::SubIOp::create(
+      b, loc, base[1],
+      mul(arith::RemUIOp::create(b, loc, lane, i32(4)), 2));
+  Value laneRow = arith::AndIOp::create(b, loc, lane, i32(7));
+  Value x0 = bit(3), x1 = bit(4), x01 = arith::AndIOp::create(b, loc, x0, x1);
+  int64_t pairs = dist.numRegisters / 2;
+  for (int64_t q = 0; q < pairs;) {
+    int64_t count = pairs - q >= 4 ? 4 : pairs - q >= 2 ? 2 : 1;
+    // Along dimension d, the origin of the block lane l addresses, pair
+    // q + (l / 8) % count: of the lane bits x0 = (l / 8) % 2 and x1 =
+    // (l / 16) % 2, a + b x0 + c x1 + d x0 x1 (fits any four values).
+    auto origin = [&](int64_t d) {
+      int64_t o[4];
+      for (int64_t i = 0; i < 4; ++i)
+        o[i] = dist.regOffsets[2 * (q + i % count)][d];
+      Value v = i32(o[0]);
+      if (int64_t c = o[1] - o[0])
+        v = add(v, mul(x0, c));
+      if (int64_t c = o[2] - o[0])
+        v = add(v, mul(x1, c));
+      if (int64_t c = o[3] - o[2] - o[1] + o[0])
+        v = add(v, mul(x01, c));
+      return v;
+    };
+    Value row = add(add(warpRow, origin(0)), laneRow);
+    Value col = add(warpCol, origin(1));
+    Value address = sharedAddress(
+        stagedIndex({row, col}, type.getShape(), layout, 2), element,
+        byteOffset);
+    SmallVector<Value> words;
+    auto pairType = VectorType::get({2}, element);
+    for (int64_t i = 0; i < count; ++i) {
+      Value v = LLVM::UndefOp::create(b, loc, pairType);
+      v = LLVM::InsertElementOp::create(b, loc, v, regs[tile][2 * (q + i)],
+                                        i32(0));
+      v = LLVM::InsertElementOp::create(b, loc, v,
+                                        regs[tile][2 * (q + i) + 1], i32(1));
+      words.push_back(LLVM::BitcastOp::create(b, loc, b.getI32Type(), v));
+    }
+    NVVM::StMatrixOp::create(
+        b, loc, address, words, NVVM::MMALayout::row,
+        NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8),
+        NVVM::LdStMatrixEltType::B16);
+    q += count;
   }
 }
 

@@ -153,6 +153,15 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
       0 or absent: copies whose waits follow one another in the loop body
       (nothing between them but loads, folded transposes and index
       arithmetic) share one: one arrival expecting their bytes, one wait.
+    - `stmatrix`: 1 stores 16-bit tiles that lie in the mma accumulator's
+      register pattern (each lane holding element pairs (l / 4, 2 (l % 4))
+      of 8 x 8 blocks on multiples of 8; blocked layouts alike) into shared
+      memory with `stmatrix.x4` (four register pairs per instruction,
+      conflict-free in the TMA's 128-byte swizzle and in core matrices)
+      instead of one 32-bit store per pair: the staging of a TMA store (an
+      mma result narrowed to bf16/f16), of an mma operand, and layout
+      changes through shared memory. 0 or absent: 32-bit stores. (Off by
+      default until run on the GPU.)
     - `ring_slots` (0-16): with `warp_specialize`, 0 or absent gives each load
       the producer fills a ring of its own (distance + 1 buffers); N > 0
       makes them all share one ring of N buffers (each the size of the

@@ -40,6 +40,7 @@ void chunkCb(const Config &cfg,
   const int64_t blocksPerChunk = Q / BM;
   hint("default", "num_warps", cfg["num_warps"]);
   pdlHint(cfg);
+  stmatrixHint(cfg);
   stagesHint(cfg);
   if (cfg["wgmma"])
     hint("sm_90a", "wgmma", 1);
@@ -105,6 +106,7 @@ const Register registration{{
                     "and later)"),
             stagesTunable("not measured"),
             pdlTunable(),
+            stmatrixTunable(0, "not yet run on the GPU"),
         },
     // (token block x group, source block in the chunk, batch)
     .grid = {{"C", 1, "BLOCK_M", "C", 2},

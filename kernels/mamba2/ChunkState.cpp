@@ -36,6 +36,7 @@ void chunkState(const Config &cfg,
                 BT = cfg["BLOCK_T"];
   hint("default", "num_warps", cfg["num_warps"]);
   pdlHint(cfg);
+  stmatrixHint(cfg);
   stagesHint(cfg);
   persistentHint(cfg);
   if (cfg["wgmma"])
@@ -172,6 +173,7 @@ const Register registration{{
             persistentTunable(0, "on the H200 chunk_state + state_passing 6-16% slower, bench/results/2026-11-30-persistent.md"),
             warpSpecializeTunable(0, "on the H200 8-25% slower at 2 CTAs per SM, bench/results/2026-11-30-warp-specialize.md"),
             pdlTunable(),
+            stmatrixTunable(0, "not yet run on the GPU"),
         },
     // (chunk x head, p block, n block x batch)
     .grid = {{"x", 1, "Q", "x", 2},

@@ -59,6 +59,7 @@ void computeOut(const Config &cfg,
   const int64_t blocksPerChunk = Q / BM;
   hint("default", "num_warps", cfg["num_warps"]);
   pdlHint(cfg);
+  stmatrixHint(cfg);
   stagesHint(cfg);
   persistentHint(cfg);
   if (cfg["wgmma"])
@@ -638,6 +639,7 @@ const Register registration{{
                     "producer's copies share (0: a ring per load; -1: 4, "
                     "or 5 with N_MAX > 0)"),
             pdlTunable(),
+            stmatrixTunable(0, "not yet run on the GPU"),
             tunable("fold_d", {-1, 0, 1}, -1,
                     "D of a head (has_D 1) added to the diagonal block's "
                     "diagonal entries before its mma with x, instead of D "

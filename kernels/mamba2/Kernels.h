@@ -76,6 +76,18 @@ inline void pdlHint(const dsl::Config &cfg) {
   dsl::hint("default", "pdl", cfg["pdl"]);
 }
 
+/// The `stmatrix` tunable of the kernels that stage 16-bit mma results in
+/// shared memory (for a TMA store), and its hint: stmatrix.x4 instead of a
+/// 32-bit store per register pair (see the hint in TileAttrs.td).
+inline dsl::Param stmatrixTunable(int64_t value, std::string measured) {
+  return dsl::tunable("stmatrix", {0, 1}, value,
+                      "16-bit mma results staged in shared memory with "
+                      "stmatrix (" + measured + ")");
+}
+inline void stmatrixHint(const dsl::Config &cfg) {
+  dsl::hint("default", "stmatrix", cfg["stmatrix"]);
+}
+
 /// The `persistent` tunable of the kernels with large grids, and its hint:
 /// launched on the CTAs that fit at once, each walking the programs in turn
 /// (tilegpu-persistent-grid).

@@ -208,6 +208,42 @@ Case tmaStoreCase(std::mt19937 &rng, DType dtype) {
   return c;
 }
 
+/// y = A B narrowed to bf16/f16 through test_mma_store_tma_*: the mma result
+/// staged in shared memory with stmatrix and stored by the TMA. Small
+/// integers in A and B, so that the f32 sums are exact and the narrowed
+/// result is the exact product rounded once (tolerance 0: a register pair
+/// placed at the wrong row or column fails); ragged in M and N, y's rows
+/// padded by 8 elements (which must stay poisoned).
+Case mmaStoreCase(std::mt19937 &rng, DType dtype, int64_t BM, int64_t BN) {
+  const int64_t M = 150, N = 200, K = 136, LD = N + 8;
+  Case c;
+  c.kernel = "test_mma_store_tma_" + std::string(dtypeName(dtype));
+  c.label = "mma result " + std::string(dtypeName(dtype)) +
+            " 150x200x136 staged by stmatrix, TMA store (ragged)";
+  c.grid = {ceilDiv(M, BM), ceilDiv(N, BN), 1};
+  std::uniform_int_distribution<int> small(-4, 4);
+  auto integers = [&](int64_t rows, int64_t cols) {
+    Tensor t = input(rng, dtype, {rows, cols});
+    for (double &v : t.values)
+      v = small(rng);
+    return t;
+  };
+  Tensor a = integers(M, K), b = integers(K, N);
+  Tensor y = output(dtype, {M, N}, {LD, 1}, M * LD);
+  c.tensors = {a, b, y};
+  c.args = {size_t(0), size_t(1), size_t(2)};
+  c.expected = expectationsFor(c);
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t n = 0; n < N; ++n) {
+      double s = 0;
+      for (int64_t k = 0; k < K; ++k)
+        s += a.values[offset(a, {m, k})] * b.values[offset(b, {k, n})];
+      c.expected[2][offset(y, {m, n})] = roundTo(s, dtype);
+    }
+  c.tolerance = 0;
+  return c;
+}
+
 double refMath(double v, double s) {
   auto silu = [](double x) { return x / (1 + std::exp(-x)); };
   auto softplus = [](double x) { return x > 20 ? x : std::log1p(std::exp(x)); };
@@ -870,6 +906,8 @@ std::vector<Case> opCases(std::mt19937 &rng) {
   cases.push_back(columnCase(rng));
   cases.push_back(tmaStoreCase(rng, DType::f32));
   cases.push_back(tmaStoreCase(rng, DType::bf16));
+  cases.push_back(mmaStoreCase(rng, DType::bf16, 64, 128));
+  cases.push_back(mmaStoreCase(rng, DType::f16, 64, 64));
   cases.push_back(mathCase(rng));
   cases.push_back(siluCase(rng));
   cases.push_back(prefetchCase(rng));

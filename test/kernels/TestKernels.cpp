@@ -615,6 +615,20 @@ const Register registrations[] = {
           define(tessel::test::matmulKernel<float>, c, {"a", "b", "c"});
         },
         {{"BM", 16}, {"BN", 16}, {"BK", 8}}),
+    // 16-bit mma results staged with stmatrix for the TMA store: wgmma's
+    // accumulator (two 128-byte panels), mma.sync's (one).
+    add("test_mma_store_tma_bf16",
+        [](const Config &c) {
+          define(tessel::test::mmaStoreKernel<bf16>, c, {"a", "b", "y"});
+        },
+        {{"BM", 64}, {"BN", 128}, {"BK", 64}, {"WGMMA", 1}, {"TMA", 1},
+         {"STMATRIX", 1}, {"num_warps", 4}}),
+    add("test_mma_store_tma_f16",
+        [](const Config &c) {
+          define(tessel::test::mmaStoreKernel<f16>, c, {"a", "b", "y"});
+        },
+        {{"BM", 64}, {"BN", 64}, {"BK", 32}, {"WGMMA", 0}, {"TMA", 1},
+         {"STMATRIX", 1}, {"num_warps", 4}}),
 };
 
 } // namespace

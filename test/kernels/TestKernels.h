@@ -194,6 +194,23 @@ inline void tmaStoreKernel(const Config &cfg, View<float, 3> x,
   store(y, {b, i, j}, cast<T>(t * 2.0f), {.squeeze = {0}, .tma = true});
 }
 
+/// y = A B narrowed to T, stored by the TMA (TMA = 1) or by the threads: the
+/// mma result goes to shared memory (the TMA store's staging, or a layout
+/// change) with stmatrix where STMATRIX = 1 (the hint), else 32-bit stores.
+template <class T>
+inline void mmaStoreKernel(const Config &cfg, View<T, 2, kDense> a,
+                           View<T, 2, kDense> b, View<T, 2, kDense> y) {
+  int64_t BM = cfg["BM"], BN = cfg["BN"], BK = cfg["BK"];
+  gemmHints(cfg);
+  hint("default", "stmatrix", cfg["STMATRIX"]);
+  auto i = program_id(0), j = program_id(1);
+  Scalar kTiles = (dim(a, 1) + int(BK - 1)) / int(BK);
+  Tile acc = for_range({0, kTiles}, zeros({BM, BN}), [&](Scalar k, Tile acc) {
+    return mma(load(a, {i, k}, {BM, BK}), load(b, {k, j}, {BK, BN}), acc);
+  });
+  store(y, {i, j}, cast<T>(acc), {.tma = cfg["TMA"] != 0});
+}
+
 } // namespace tessel::test
 
 #endif // TESSEL_TEST_KERNELS_TESTKERNELS_H
