@@ -631,6 +631,9 @@ private:
   /// The producer's walk of `block`: loops and branches holding ring loads,
   /// the scalar ops they need, and the copies.
   void emitProducer(Block &block);
+  /// The producer's walk of a scalar branch's side (emitProducer), and the
+  /// values it yields; `known` turns false where one is not computed.
+  SmallVector<Value> producerYield(Block &block, bool &known);
   /// The buffer and the phase of the ring's copy `k` (i32).
   std::pair<Value, Value> wsStageAndPhase(const WsRing &ring, Value k);
   /// A consumer takes the ring's next copy for the load it holds.
@@ -4715,6 +4718,29 @@ static bool producerOp(Operation *op) {
   return isScalarIndexOp(op) && !isa<math::MathDialect>(op->getDialect());
 }
 
+/// A branch the producer can evaluate by itself (a loop bound chosen by a
+/// kernel flag): scalar integer results only, and each branch nothing but
+/// producerOps and such branches (no loads, no tiles). Its condition and
+/// the values it reads from outside are checked where it is used.
+static bool producerBranch(scf::IfOp ifOp) {
+  if (ifOp.getNumResults() == 0 ||
+      !llvm::all_of(ifOp.getResultTypes(),
+                    [](Type t) { return isa<IntegerType>(t); }))
+    return false;
+  for (Region *region : {&ifOp.getThenRegion(), &ifOp.getElseRegion()}) {
+    if (region->empty())
+      return false;
+    for (Operation &op : region->front()) {
+      if (isa<scf::YieldOp>(op))
+        continue;
+      auto nested = dyn_cast<scf::IfOp>(op);
+      if (nested ? !producerBranch(nested) : !producerOp(&op))
+        return false;
+    }
+  }
+  return true;
+}
+
 LogicalResult KernelEmitter::planWarpSpecialization() {
   IntegerAttr hint = kernelHint("warp_specialize");
   if (!hint || !hint.getInt()) {
@@ -4753,6 +4779,14 @@ LogicalResult KernelEmitter::planWarpSpecialization() {
     if (auto it = memo.find(v); it != memo.end())
       return it->second;
     Operation *def = v.getDefiningOp();
+    // A scalar branch: its condition, and what either side yields.
+    if (auto ifOp = dyn_cast<scf::IfOp>(def)) {
+      bool ok = producerBranch(ifOp) && computable(ifOp.getCondition(), at);
+      for (Region *region : {&ifOp.getThenRegion(), &ifOp.getElseRegion()})
+        for (Value yielded : region->front().getTerminator()->getOperands())
+          ok = ok && computable(yielded, at);
+      return memo[v] = ok;
+    }
     bool ok = producerOp(def);
     if (ok && !isa<tile::DimOp>(def))
       for (Value operand : def->getOperands())
@@ -4930,6 +4964,30 @@ void KernelEmitter::emitProducer(Block &block) {
       continue;
     }
     if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+      // A scalar branch (producerBranch) whose condition the producer has,
+      // evaluated as the kernel does: each side's scalar ops, then what it
+      // yields (where a side leaves a yielded value unknown, so is the
+      // branch: nothing the copies need reads it, planWarpSpecialization
+      // checked).
+      if (!holdsRingLoad(op) && producerBranch(ifOp) &&
+          regs.count(ifOp.getCondition())) {
+        bool known = true;
+        SmallVector<Value> results = ifElse(
+            regs[ifOp.getCondition()][0],
+            SmallVector<Type>(ifOp.getResultTypes()),
+            [&]() -> SmallVector<Value> {
+              return producerYield(ifOp.getThenRegion().front(), known);
+            },
+            [&]() -> SmallVector<Value> {
+              return producerYield(ifOp.getElseRegion().front(), known);
+            });
+        if (known)
+          for (auto [result, value] : llvm::zip(ifOp.getResults(), results))
+            regs[result] = {value};
+        else
+          results.front().getDefiningOp()->erase();
+        continue;
+      }
       if (!holdsRingLoad(op))
         continue;
       ifElse(
@@ -4969,6 +5027,22 @@ void KernelEmitter::emitProducer(Block &block) {
          llvm::all_of(op.getOperands(), [&](Value v) { return regs.count(v); })))
       (void)emitOp(op); // (scalar ops: cannot fail)
   }
+}
+
+SmallVector<Value> KernelEmitter::producerYield(Block &block, bool &known) {
+  emitProducer(block);
+  SmallVector<Value> out;
+  for (Value v : block.getTerminator()->getOperands()) {
+    auto it = regs.find(v);
+    if (it == regs.end() || it->second.size() != 1 ||
+        it->second[0].getType() != v.getType()) {
+      known = false;
+      out.push_back(LLVM::PoisonOp::create(b, loc, v.getType()));
+      continue;
+    }
+    out.push_back(it->second[0]);
+  }
+  return out;
 }
 
 /// `value` through `mov` in a side-effecting asm: the same value, which LLVM

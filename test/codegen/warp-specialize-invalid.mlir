@@ -282,3 +282,34 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
     return
   }
 }
+
+// -----
+
+// A loop bound chosen by a branch that reads a tile: only the consumers can
+// evaluate it.
+module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
+  // expected-error @below {{'warp_specialize' on a kernel that cannot be warp-specialised: the bounds of a loop around a load issued ahead depend on values the producer cannot compute}}
+  func.func @loaded_branch_bound(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %n: i32, %flag: i32, %counts: !tile.view<?xi32>) attributes {tile.hints = #tile.hints<{default = {num_warps = 4, warp_specialize = 1}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %set = arith.cmpi ne, %flag, %c0 : i32
+    %bound = scf.if %set -> (i32) {
+      scf.yield %n : i32
+    } else {
+      %t = tile.load %counts[%c0] : !tile.view<?xi32> -> tensor<1xi32>
+      %s = tile.reshape %t : tensor<1xi32> -> tensor<i32>
+      %m = tensor.extract %s[] : tensor<i32>
+      scf.yield %m : i32
+    }
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %r = scf.for %k = %c0 to %bound step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32>) : i32 {
+      %x = tile.load %a[%c0, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+      %y = tile.load %b[%c0, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+      %yt = tile.permute %y [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+      %d = tile.mma %x, %yt, %acc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %d : tensor<64x64xf32>
+    }
+    tile.store %r, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32>
+    return
+  }
+}

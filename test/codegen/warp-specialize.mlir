@@ -272,3 +272,48 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
     return
   }
 }
+
+// -----
+
+// A loop bound chosen by a branch on a kernel flag (compute_out's
+// split_decay: the first masked block is the chunk's start with seq_idx,
+// else the diagonal): the producer evaluates the branch itself (a scalar
+// scf.if of its own, each side's arithmetic, the yielded bound) and walks
+// the K loop to it, as the consumers do.
+// CHECK-LABEL: llvm.func @branch_bound
+// CHECK: %[[BOUND:.*]] = scf.if %{{.*}} -> (i32) {
+// CHECK-NEXT: scf.yield %{{.*}} : i32
+// CHECK-NEXT: } else {
+// CHECK-NEXT: %[[TWICE:.*]] = arith.muli
+// CHECK-NEXT: scf.yield %[[TWICE]] : i32
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[BOUND]] step %{{.*}} : i32 {
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: %[[CBOUND:.*]] = scf.if %{{.*}} -> (i32) {
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[CBOUND]] step %{{.*}} iter_args(
+// CHECK-NOT: nvvm.cp.async.bulk.tensor
+// CHECK: llvm.return
+module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
+  func.func @branch_bound(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %n: i32, %flag: i32) attributes {tile.hints = #tile.hints<{default = {num_warps = 4}, sm_90a = {warp_specialize = 1}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c2 = arith.constant 2 : i32
+    %set = arith.cmpi ne, %flag, %c0 : i32
+    %bound = scf.if %set -> (i32) {
+      scf.yield %n : i32
+    } else {
+      %twice = arith.muli %n, %c2 : i32
+      scf.yield %twice : i32
+    }
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %r = scf.for %k = %c0 to %bound step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32>) : i32 {
+      %x = tile.load %a[%c0, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+      %y = tile.load %b[%c0, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+      %yt = tile.permute %y [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+      %d = tile.mma %x, %yt, %acc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %d : tensor<64x64xf32>
+    }
+    tile.store %r, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
