@@ -68,12 +68,6 @@ bool registerRingCandidate(tile::LoadOp op) {
   IntegerAttr hint = kernelHint(kernel, targetName, "tma_register_loads");
   if (!hint || hint.getInt() != 1)
     return false;
-  // Not in a warp-specialised kernel yet: its consumers would fill these
-  // rings themselves (as they do a fragment load's), which no test has run
-  // on the GPU.
-  if (IntegerAttr ws = kernelHint(kernel, targetName, "warp_specialize");
-      ws && ws.getInt() != 0)
-    return false;
   if (loadsIntoMma(op) || fragmentLoadCandidate(op) || residentOperand(op))
     return false;
   return laterIterationProblem(loop, op).empty();

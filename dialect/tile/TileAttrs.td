@@ -146,8 +146,10 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
       operand's; the threads read their registers from the copy where the
       load stands (ld.shared) instead of waiting for global memory there,
       and hold no registers across iterations (as `prefetch_registers`
-      does). Not in a kernel with `warp_specialize` (its loads keep the
-      register path there). 0 or absent: off.
+      does). With `warp_specialize` the consumers fill these rings
+      themselves, as they do those of loads read as mma fragments (not yet
+      run on the GPU: test kernel test_ws_scaled_t_bf16). 0 or absent:
+      off.
     - `ring_barrier_per_load`: 1 gives each TMA copy a loop issues ahead its
       own mbarrier per ring buffer, waited for where its tile is first used.
       0 or absent: copies whose waits follow one another in the loop body

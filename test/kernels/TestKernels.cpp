@@ -459,6 +459,15 @@ const Register registrations[] = {
         },
         {{"BP", 128}, {"BN", 64}, {"BT", 32}, {"WGMMA", 1}, {"TMEM_A", 1},
          {"num_warps", 8}}),
+    // The same warp-specialised, w copied by the TMA into a ring the
+    // consumers fill (tma_register_loads), as x's.
+    add("test_ws_scaled_t_bf16",
+        [](const Config &c) {
+          define(tessel::test::scaledUpdateKernel<bf16, kDense>, c,
+                 {"x", "w", "b", "s"});
+        },
+        {{"BP", 64}, {"BN", 64}, {"BT", 64}, {"WGMMA", 1}, {"TMEM_A", 1},
+         {"WS", 1}, {"TMA_REG", 1}, {"num_warps", 4}}),
     // TMA: bf16 C = A Bᵀ (the shape of C·Bᵀ in compute_out) and tf32
     // C = Aᵀ B in K loops (copies prefetched into two buffers), f16 C = A B
     // with A two panels wide and no loop (copies into the scratch buffer).

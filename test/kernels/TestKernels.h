@@ -161,16 +161,24 @@ inline void mmaChainKernel(const Config &cfg, View<T, 2> a, View<T, 2> b,
 /// A (with WGMMA on sm_90a, and tcgen05 on sm_100a/sm_103a at 4 warps: x
 /// read into the transposed accumulator layout from its TMA copy with
 /// ldmatrix.trans, A from registers or, with TMEM_A, tensor memory; at 8
-/// warps sm_100a/sm_103a keep mma.sync and the staged A).
-template <class T>
+/// warps sm_100a/sm_103a keep mma.sync and the staged A). With WF = kDense
+/// and TMA_REG = 1 (hint tma_register_loads) w's blocks are copied by the
+/// TMA into a ring a step ahead and read from shared memory; with WS = 1
+/// (hint warp_specialize) a producer warpgroup copies B, and the consumers
+/// fill the rings of x (read as fragments) and w themselves.
+template <class T, unsigned WF = kNoAssumptions>
 inline void scaledUpdateKernel(const Config &cfg, View<T, 2, kDense> x,
-                               View<float, 1> w, View<T, 2, kDense> b,
+                               View<float, 1, WF> w, View<T, 2, kDense> b,
                                View<float, 2> s) {
   int64_t BP = cfg["BP"], BN = cfg["BN"], BT = cfg["BT"];
   hint("default", "num_warps", cfg["num_warps"]);
   if (cfg["WGMMA"])
     hint("sm_90a", "wgmma", 1);
   hint("default", "tcgen05_tmem_a", cfg["TMEM_A"]);
+  if (cfg.has("WS"))
+    hint("default", "warp_specialize", cfg["WS"]);
+  if (cfg.has("TMA_REG"))
+    hint("default", "tma_register_loads", cfg["TMA_REG"]);
   auto i = program_id(0), j = program_id(1);
   Scalar kTiles = (dim(x, 0) + int(BT - 1)) / int(BT);
   Tile out = for_range({0, kTiles}, zeros({BP, BN}), [&](Scalar k, Tile acc) {
