@@ -4560,6 +4560,11 @@ KernelEmitter::planPrefetch(scf::ForOp loop, SmallVector<Operation *> &slice,
     int64_t bytes = ringBufferBytes(load, *layout);
     int64_t ring = (distance.getInt() + 1) * bytes;
     int64_t at = alignFor(top, *layout);
+    // A load into registers through shared memory whose ring does not fit
+    // (above a producer warpgroup's rings, which tilegpu-schedule-loads does
+    // not count) stays an ordinary global load (emitSharedRegisterLoad).
+    if (at + ring > kRingBudgetBytes && loadsThroughShared(load))
+      continue;
     if (at + ring > kRingBudgetBytes)
       return load->emitError()
              << "the ring of " << distance.getInt() + 1 << " buffers of "
@@ -4984,8 +4989,15 @@ void KernelEmitter::emitProducer(Block &block) {
         if (known)
           for (auto [result, value] : llvm::zip(ifOp.getResults(), results))
             regs[result] = {value};
-        else
+        else {
+          // (Nothing outside reads what either side computed: forget it
+          // with the erased branch.)
           results.front().getDefiningOp()->erase();
+          ifOp->walk([&](Operation *inner) {
+            for (Value v : inner->getResults())
+              regs.erase(v);
+          });
+        }
         continue;
       }
       if (!holdsRingLoad(op))

@@ -317,3 +317,85 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
     return
   }
 }
+
+// -----
+
+// A load into registers that tma_register_loads would copy through a ring the
+// consumers fill, with no room left for it: the producer's one shared ring
+// (ring_slots 5 of the 32 KB x tile) takes the whole ring budget (160 KB),
+// which tilegpu-schedule-loads did not count, so the load stays an ordinary
+// global load (vector loads of 4 f32) instead of failing the kernel.
+// CHECK: module attributes {tilegpu.dynamic_shared_bytes = 163840 : i64
+// CHECK-LABEL: llvm.func @register_ring_left_out
+// CHECK-COUNT-2: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK-NOT: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: llvm.load {{.*}} : !llvm.ptr<1> -> vector<4xf32>
+// CHECK-NOT: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: llvm.return
+module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
+  func.func @register_ring_left_out(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %w: !tile.view<?x?xf32, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %o: !tile.view<?x?xf32>, %n: i32) attributes {tile.hints = #tile.hints<{default = {num_warps = 4, warp_specialize = 1, ring_slots = 5, tma_register_loads = 1}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<256x64xf32>
+    %zs = arith.constant dense<0.0> : tensor<4x128xf32>
+    %r:2 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z, %s = %zs) -> (tensor<256x64xf32>, tensor<4x128xf32>) : i32 {
+      %x = tile.load %a[%c0, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<256x64xbf16>
+      %y = tile.load %b[%c0, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+      %yt = tile.permute %y [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+      %d = tile.mma %x, %yt, %acc {precision = #tile<precision bf16>} : tensor<256x64xbf16>, tensor<64x64xbf16>, tensor<256x64xf32>
+      %t = tile.load %w[%k, %c0] : !tile.view<?x?xf32, align = 16, unit_stride> -> tensor<4x128xf32>
+      %s2 = arith.addf %s, %t : tensor<4x128xf32>
+      scf.yield %d, %s2 : tensor<256x64xf32>, tensor<4x128xf32>
+    }
+    tile.store %r#0, %c[%c0, %c0] : tensor<256x64xf32>, !tile.view<?x?xf32>
+    tile.store %r#1, %o[%c0, %c0] : tensor<4x128xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
+
+// -----
+
+// The same with room for it: the producer copies x and y (rings of two 8 KB
+// buffers each, 32 KB), and the consumers fill the register load's ring
+// themselves, above the producer's (36864 bytes in all: no overlap): thread
+// 0 expects its 2048 bytes and copies with w's own tensor map before the
+// loop and, behind the consumers' named barrier (not the CTA's: the
+// producer does not take part), an iteration ahead in it; every thread
+// reads its registers from the ring (vector loads of 4 f32 from shared
+// memory).
+// CHECK: module attributes {tilegpu.dynamic_shared_bytes = 36864 : i64
+// CHECK-LABEL: llvm.func @register_ring_consumers
+// CHECK: nvvm.setmaxregister  decrease
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[XMAP:arg[0-9]+]],
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[YMAP:arg[0-9]+]],
+// CHECK: nvvm.setmaxregister  increase
+// CHECK: nvvm.barrier id = %{{.*}} number_of_threads = %c128_i32
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c2048_i32
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[WMAP:arg[0-9]+]],
+// CHECK: scf.for
+// CHECK: nvvm.barrier id = %{{.*}} number_of_threads = %c128_i32
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c2048_i32
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[WMAP]],
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> vector<4xf32>
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.return
+module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
+  func.func @register_ring_consumers(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %w: !tile.view<?x?xf32, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %o: !tile.view<?x?xf32>, %n: i32) attributes {tile.hints = #tile.hints<{default = {num_warps = 4, warp_specialize = 1, tma_register_loads = 1}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %zs = arith.constant dense<0.0> : tensor<4x128xf32>
+    %r:2 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z, %s = %zs) -> (tensor<64x64xf32>, tensor<4x128xf32>) : i32 {
+      %x = tile.load %a[%c0, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+      %y = tile.load %b[%c0, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+      %yt = tile.permute %y [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+      %d = tile.mma %x, %yt, %acc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %t = tile.load %w[%k, %c0] : !tile.view<?x?xf32, align = 16, unit_stride> -> tensor<4x128xf32>
+      %s2 = arith.addf %s, %t : tensor<4x128xf32>
+      scf.yield %d, %s2 : tensor<64x64xf32>, tensor<4x128xf32>
+    }
+    tile.store %r#0, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32>
+    tile.store %r#1, %o[%c0, %c0] : tensor<4x128xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
