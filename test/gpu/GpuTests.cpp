@@ -15,12 +15,14 @@
 #include "runtime/Runtime.h"
 #include "test/kernels/TestCases.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <map>
 #include <memory>
 #include <random>
+#include <string>
 
 using namespace tessel;
 using namespace tessel::testcases;
@@ -224,12 +226,32 @@ int main(int argc, char **argv) {
   std::printf("seed: %u\n", seed);
   // Under compute-sanitizer, set TESSEL_GPU_NO_TIMING=1: checks only.
   bool timing = std::getenv("TESSEL_GPU_NO_TIMING") == nullptr;
+  // TESSEL_GPU_CASES=part,part: only the op cases whose kernel name
+  // contains one of the parts, and no timed or chunk_cumsum cases (a few
+  // kernels under compute-sanitizer, say).
+  const char *only = std::getenv("TESSEL_GPU_CASES");
+  auto selected = [&](const Case &c) {
+    if (!only)
+      return true;
+    std::string parts = only;
+    for (size_t at = 0; at <= parts.size();) {
+      size_t end = std::min(parts.find(',', at), parts.size());
+      std::string part = parts.substr(at, end - at);
+      if (!part.empty() && c.kernel.find(part) != std::string::npos)
+        return true;
+      at = end + 1;
+    }
+    return false;
+  };
+  if (only)
+    std::printf("cases: kernels containing %s\n", only);
   std::vector<Row> rows;
   for (const Case &c : opCases(rng))
-    rows.push_back(runCase(c, stream, /*time=*/false));
+    if (selected(c))
+      rows.push_back(runCase(c, stream, /*time=*/false));
   // (Under the sanitizers, set TESSEL_GPU_NO_TIMING: these large cases are
   // for timing; their kernels are checked at small sizes above.)
-  if (timing)
+  if (timing && !only)
     for (const Case &c : timedCases(rng))
       rows.push_back(runCase(c, stream, timing));
   struct Shape {
@@ -241,10 +263,11 @@ int main(int argc, char **argv) {
                 {4, 16384, 80, true},
                 {1, 4096, 80, true}};
   for (const Shape &s : shapes)
-    rows.push_back(
-        runCase(chunkCumsumCase(rng, s.b, s.L, s.h,
-                                reported("chunk_cumsum", "BLOCK_H", -1)),
-                stream, s.time && timing));
+    if (!only)
+      rows.push_back(
+          runCase(chunkCumsumCase(rng, s.b, s.L, s.h,
+                                  reported("chunk_cumsum", "BLOCK_H", -1)),
+                  stream, s.time && timing));
 
   int failures = 0;
   std::printf("\n%-72s %-6s %-10s %s\n", "case", "result", "rel L2",
