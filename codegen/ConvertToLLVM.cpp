@@ -1407,7 +1407,8 @@ bool KernelEmitter::stmatrixFits(RankedTensorType type,
   if (dist.numRegisters % 2)
     return false;
   for (int64_t r = 0; r < dist.numRegisters; r += 2) {
-    ArrayRef<int64_t> first = dist.regOffsets[r], second = dist.regOffsets[r + 1];
+    ArrayRef<int64_t> first = dist.regOffsets[r],
+                      second = dist.regOffsets[r + 1];
     if (first[0] % 8 || first[1] % 8 || second[0] != first[0] ||
         second[1] != first[1] + 1)
       return false;
@@ -1435,8 +1436,7 @@ void KernelEmitter::writeTileMatrices(Value tile, const Distribution &dist,
   Value warpRow = arith::SubIOp::create(
       b, loc, base[0], arith::DivUIOp::create(b, loc, lane, i32(4)));
   Value warpCol = arith::SubIOp::create(
-      b, loc, base[1],
-      mul(arith::RemUIOp::create(b, loc, lane, i32(4)), 2));
+      b, loc, base[1], mul(arith::RemUIOp::create(b, loc, lane, i32(4)), 2));
   Value laneRow = arith::AndIOp::create(b, loc, lane, i32(7));
   Value x0 = bit(3), x1 = bit(4), x01 = arith::AndIOp::create(b, loc, x0, x1);
   int64_t pairs = dist.numRegisters / 2;
@@ -1460,17 +1460,17 @@ void KernelEmitter::writeTileMatrices(Value tile, const Distribution &dist,
     };
     Value row = add(add(warpRow, origin(0)), laneRow);
     Value col = add(warpCol, origin(1));
-    Value address = sharedAddress(
-        stagedIndex({row, col}, type.getShape(), layout, 2), element,
-        byteOffset);
+    Value address =
+        sharedAddress(stagedIndex({row, col}, type.getShape(), layout, 2),
+                      element, byteOffset);
     SmallVector<Value> words;
     auto pairType = VectorType::get({2}, element);
     for (int64_t i = 0; i < count; ++i) {
       Value v = LLVM::UndefOp::create(b, loc, pairType);
       v = LLVM::InsertElementOp::create(b, loc, v, regs[tile][2 * (q + i)],
                                         i32(0));
-      v = LLVM::InsertElementOp::create(b, loc, v,
-                                        regs[tile][2 * (q + i) + 1], i32(1));
+      v = LLVM::InsertElementOp::create(b, loc, v, regs[tile][2 * (q + i) + 1],
+                                        i32(1));
       words.push_back(LLVM::BitcastOp::create(b, loc, b.getI32Type(), v));
     }
     NVVM::StMatrixOp::create(
