@@ -208,6 +208,17 @@ Case tmaStoreCase(std::mt19937 &rng, DType dtype) {
   return c;
 }
 
+/// (op(A) op(B))[m][n] in double over K: A stored K x M when `ta`, B stored
+/// N x K when `tb`.
+double productAt(const Tensor &a, const Tensor &b, int64_t m, int64_t n,
+                 int64_t K, bool ta = false, bool tb = false) {
+  double s = 0;
+  for (int64_t k = 0; k < K; ++k)
+    s += a.values[ta ? offset(a, {k, m}) : offset(a, {m, k})] *
+         b.values[tb ? offset(b, {n, k}) : offset(b, {k, n})];
+  return s;
+}
+
 /// y = A B narrowed to bf16/f16 through test_mma_store_tma_*: the mma result
 /// staged in shared memory with stmatrix and stored by the TMA. Small
 /// integers in A and B, so that the f32 sums are exact and the narrowed
@@ -234,12 +245,9 @@ Case mmaStoreCase(std::mt19937 &rng, DType dtype, int64_t BM, int64_t BN) {
   c.args = {size_t(0), size_t(1), size_t(2)};
   c.expected = expectationsFor(c);
   for (int64_t m = 0; m < M; ++m)
-    for (int64_t n = 0; n < N; ++n) {
-      double s = 0;
-      for (int64_t k = 0; k < K; ++k)
-        s += a.values[offset(a, {m, k})] * b.values[offset(b, {k, n})];
-      c.expected[2][offset(y, {m, n})] = roundTo(s, dtype);
-    }
+    for (int64_t n = 0; n < N; ++n)
+      c.expected[2][offset(y, {m, n})] =
+          roundTo(productAt(a, b, m, n, K), dtype);
   c.tolerance = 0;
   return c;
 }
@@ -718,13 +726,8 @@ Case matmulCase(std::mt19937 &rng, const std::string &kernel,
   c.args = {size_t(0), size_t(1), size_t(2)};
   c.expected = expectationsFor(c);
   for (int64_t m = 0; m < M; ++m)
-    for (int64_t n = 0; n < N; ++n) {
-      double s = 0;
-      for (int64_t k = 0; k < K; ++k)
-        s += a.values[ta ? offset(a, {k, m}) : offset(a, {m, k})] *
-             b.values[tb ? offset(b, {n, k}) : offset(b, {k, n})];
-      c.expected[2][m * N + n] = s;
-    }
+    for (int64_t n = 0; n < N; ++n)
+      c.expected[2][m * N + n] = productAt(a, b, m, n, K, ta, tb);
   // bf16/f16 products are exact and summed in f32; tf32 rounds the operands
   // (2^-11 relative).
   c.tolerance = dtype == DType::f32 ? 2e-3 : 1e-6;
