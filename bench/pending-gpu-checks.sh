@@ -1,0 +1,60 @@
+#!/bin/sh
+# What the seventh session of 2026-12-04 (no GPU lent) left for the H200:
+# run each part once over the carried build folders, record the results in
+# bench/results, then delete this script.
+#
+#   carry build/gpu build/early build/abl (38 + 2.3 + 5.6 MB), then
+#   sh bench/pending-gpu-checks.sh tests          # ~3 min
+#   sh bench/pending-gpu-checks.sh ab stmatrix ws # ~6 min
+#   sh bench/pending-gpu-checks.sh ab ws6 wsp     # ~6 min
+#
+# tests: the GPU test suite over build/gpu (new cases: test_mma_store_tma_*
+#   (stmatrix), test_ws_scaled_t_bf16 (a producer warpgroup with rings the
+#   consumers fill for fragment and register loads), test_column_words), and
+#   racecheck over the five TMA GEMM test kernels built with thread 0's first
+#   copies before the setup barrier (build/early, from
+#   bench/results/2026-12-04-early-copies.patch) and as at HEAD, with the
+#   SASS around every reported offset.
+# ab LIB...: per library of build/abl (xz; head.so is HEAD's), the Mamba-2
+#   pytest against float64, then bench/ab.sh against head.so on three shapes:
+#   stmatrix  stmatrix = 1 in compute_out, chunk_state, chunk_cb
+#   ws        compute_out: warp_specialize 1, split_decay 1,
+#             tma_register_loads 1 (3 CTAs per SM)
+#   ws6       ws with ring_slots 6
+#   wsp       ws, persistent (304 bytes spilled on sm_90a)
+set -u
+out=${OUT:-/tmp/pending}
+mkdir -p "$out"
+part=${1:-tests}
+shift || true
+case $part in
+tests)
+  sh test/gpu/run.sh build/gpu > "$out/tests.txt" 2>&1
+  grep -E "FAIL|cases, |passed|failed|state path|forced" "$out/tests.txt"
+  k=test_tma_bf16,test_tma_tf32,test_tma_wgmma_bf16,test_tma_wgmma_tf32,test_tma_wgmma_f16_t
+  for build in early gpu; do
+    echo "== racecheck, build/$build"
+    python3 bench/profile/racecheck_sass.py "build/$build" "$k" --out "$out/$build"
+  done
+  ;;
+ab)
+  unpack() {
+    python3 -c "import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2], 'wb'))" \
+      "build/abl/$1.so.xz" "$out/$1.so"
+  }
+  unpack head
+  for lib in "$@"; do
+    unpack "$lib"
+    echo "== $lib: pytest"
+    TESSEL_MAMBA2_LIBRARY="$out/$lib.so" python3 -m pytest -q -p no:cacheprovider \
+      test/gpu/test_mamba2.py 2>&1 | tail -2
+    echo "== $lib: A/B against head"
+    sh bench/ab.sh "$out/head.so" "$out/$lib.so" \
+      1,65536,80,128,1,256 1,65536,80,128,1,128 1,16384,80,128,1,256
+  done
+  ;;
+*)
+  echo "usage: sh bench/pending-gpu-checks.sh tests | ab LIB..." >&2
+  exit 2
+  ;;
+esac
