@@ -4803,9 +4803,14 @@ LogicalResult KernelEmitter::planWarpSpecialization() {
   kernel.walk([&](tile::LoadOp load) {
     auto distance = load->getAttrOfType<IntegerAttr>(kDistanceAttr);
     auto loop = dyn_cast<scf::ForOp>(load->getParentOp());
-    // (A load read into registers from its ring, loadsIntoFragments, keeps
-    // a ring the consumers fill themselves.)
-    if (!why.empty() || !distance || !loop || !loadsIntoMma(load) ||
+    // The producer fills the rings of mma operands and of loads read as mma
+    // fragments (ldmatrix where the load stands: generic reads, fenced
+    // before the buffer is freed); a load read into registers through
+    // shared memory (a few hundred bytes of Acs, dt) keeps a ring the
+    // consumers fill themselves, which a shared ring's buffers (each the
+    // size of the largest load) would waste.
+    if (!why.empty() || !distance || !loop ||
+        !(loadsIntoMma(load) || loadsIntoFragments(load)) ||
         !tmaOf.count(load))
       return;
     auto fail = [&](const Twine &reason) {

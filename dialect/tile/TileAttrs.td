@@ -120,7 +120,8 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
       persistent kernel's program loop always does it).
     - `warp_specialize`: 1 adds a producer warpgroup after the kernel's
       warps (which must be whole warpgroups): one of its threads issues
-      every TMA copy the loops issue ahead (tilegpu.distance), into rings
+      every TMA copy the loops issue ahead (tilegpu.distance) for an mma
+      or an mma fragment load (not those of `tma_register_loads`), into rings
       with `full` and `empty` mbarriers, walking the loops and branches
       around them on its own; the kernel's warps wait where the loads stand
       and free each buffer when the iteration that read it ends. The
@@ -131,8 +132,8 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
       hint's share of the register file. Diagnosed where
       the kernel has no such copy; where a copy's box origin, or the
       bounds or condition of a loop or branch around it, depend on values
-      other than scalar arguments, program ids, view sizes and enclosing
-      induction variables; where the kernel stores to a view it loads
+      other than scalar arguments, program ids, view sizes, enclosing
+      induction variables and scalar branches on them; where the kernel stores to a view it loads
       ahead, or such a loop has `prologue_ahead`; where its warps are not
       whole warpgroups (or more than 28); where the rings exceed the ring
       budget, or the occupancy leaves fewer than 24 registers per thread.
@@ -147,9 +148,9 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
       load stands (ld.shared) instead of waiting for global memory there,
       and hold no registers across iterations (as `prefetch_registers`
       does). With `warp_specialize` the consumers fill these rings
-      themselves, as they do those of loads read as mma fragments (not yet
-      run on the GPU: test kernel test_ws_scaled_t_bf16). 0 or absent:
-      off.
+      themselves (the producer fills those of mma operands and of loads
+      read as mma fragments; not yet run on the GPU: test kernel
+      test_ws_scaled_t_bf16). 0 or absent: off.
     - `ring_barrier_per_load`: 1 gives each TMA copy a loop issues ahead its
       own mbarrier per ring buffer, waited for where its tile is first used.
       0 or absent: copies whose waits follow one another in the loop body

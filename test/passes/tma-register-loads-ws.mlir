@@ -1,8 +1,8 @@
 // RUN: tessel-opt %s --tilegpu-assign-layouts --tilegpu-insert-tma=remarks=true -verify-diagnostics -o /dev/null
 
 // tma_register_loads applies in warp-specialised kernels too: their
-// consumers fill such rings themselves, as they do a fragment load's (the
-// producer copies only mma operands; test kernel test_ws_scaled_t_bf16).
+// consumers fill such rings themselves (the producer fills those of mma
+// operands and fragment loads; test kernel test_ws_scaled_t_bf16).
 module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
   func.func @ws(%a: !tile.view<?x?xf32, align = 16, unit_stride>, %y: !tile.view<?x?xf32>, %n: i32) attributes {tile.hints = #tile.hints<{sm_90a = {tma_register_loads = 1, warp_specialize = 1}}>} {
     %c0 = arith.constant 0 : i32
