@@ -18,10 +18,11 @@
 # ab LIB...: per library of build/abl (xz; head.so is HEAD's), the Mamba-2
 #   pytest against float64, then bench/ab.sh against head.so on three shapes:
 #   stmatrix  stmatrix = 1 in compute_out, chunk_state, chunk_cb
-#   ws        compute_out: warp_specialize 1, split_decay 1,
+#   ws        compute_out: warp_specialize 1 (the producer now fills C, S,
+#             the C·Bᵀ blocks and x), split_decay 1,
 #             tma_register_loads 1 (3 CTAs per SM)
 #   ws6       ws with ring_slots 6
-#   wsp       ws, persistent (304 bytes spilled on sm_90a)
+#   wsp       ws, persistent (24 bytes spilled on sm_90a)
 set -u
 out=${OUT:-/tmp/pending}
 mkdir -p "$out"
