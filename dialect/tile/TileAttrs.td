@@ -121,8 +121,8 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
     - `warp_specialize`: 1 adds a producer warpgroup after the kernel's
       warps (which must be whole warpgroups): one of its threads issues
       every TMA copy the loops issue ahead (tilegpu.distance) for an mma
-      or an mma fragment load (not those of `tma_register_loads`), into rings
-      with `full` and `empty` mbarriers, walking the loops and branches
+      or an mma fragment load (not those of `tma_register_loads`), into
+      rings with `full` and `empty` mbarriers, walking the loops and branches
       around them on its own; the kernel's warps wait where the loads stand
       and free each buffer when the iteration that read it ends. The
       producer gives registers back (`setmaxnreg.dec` to
@@ -133,10 +133,11 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
       the kernel has no such copy; where a copy's box origin, or the
       bounds or condition of a loop or branch around it, depend on values
       other than scalar arguments, program ids, view sizes, enclosing
-      induction variables and scalar branches on them; where the kernel stores to a view it loads
-      ahead, or such a loop has `prologue_ahead`; where its warps are not
-      whole warpgroups (or more than 28); where the rings exceed the ring
-      budget, or the occupancy leaves fewer than 24 registers per thread.
+      induction variables and scalar branches on them; where the kernel
+      stores to a view it loads ahead, or such a loop has `prologue_ahead`;
+      where its warps are not whole warpgroups (or more than 28); where the
+      rings exceed the ring budget, or the occupancy leaves fewer than 24
+      registers per thread.
       0 or absent: off.
     - `tma_register_loads`: 1 lets the TMA copy a loop's loads into
       registers ahead (on targets with the TMA: a 1-D or 2-D tile of 2- or
