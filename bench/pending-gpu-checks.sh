@@ -4,7 +4,7 @@
 # bench/results, then delete this script.
 #
 #   carry build/gpu build/early build/abl (38 + 2.3 + 5.6 MB), then
-#   sh bench/pending-gpu-checks.sh tests          # ~3 min
+#   sh bench/pending-gpu-checks.sh tests          # ~4 min
 #   sh bench/pending-gpu-checks.sh ab stmatrix ws # ~6 min
 #   sh bench/pending-gpu-checks.sh ab ws6 wsp     # ~6 min
 #
@@ -38,6 +38,12 @@ tests)
     timeout -s KILL 120 build/gpu/tessel-gpu-tests build/gpu 2>&1) || new=0
   printf '%s\n' "$res" | tail -8
   if [ $new = 1 ]; then
+    for tool in racecheck memcheck; do
+      printf 'new cases under %s: ' $tool
+      TESSEL_GPU_NO_TIMING=1 TESSEL_GPU_CASES=test_ws_scaled,test_mma_store \
+        timeout -s KILL 300 compute-sanitizer --tool $tool --report-api-errors no \
+        build/gpu/tessel-gpu-tests build/gpu 2>&1 | grep -E "SUMMARY" | tail -1
+    done
     sh test/gpu/run.sh build/gpu > "$out/tests.txt" 2>&1 || echo "test/gpu/run.sh failed"
     grep -E "FAIL|cases, |passed|failed|state path|forced" "$out/tests.txt"
   else
