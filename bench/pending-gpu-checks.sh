@@ -3,10 +3,11 @@
 # run each part once over the carried build folders, record the results in
 # bench/results, then delete this script.
 #
-#   carry build/gpu build/early build/abl (38 + 2.3 + 5.6 MB), then
+#   carry build/gpu build/early build/abl (36 + 2.3 + 6.9 MB), then
 #   sh bench/pending-gpu-checks.sh tests          # ~4 min
 #   sh bench/pending-gpu-checks.sh ab stmatrix ws # ~6 min
 #   sh bench/pending-gpu-checks.sh ab ws6 wsp     # ~6 min
+#   sh bench/pending-gpu-checks.sh ab wsst        # ~3 min (if stmatrix and ws paid)
 #
 # tests: the GPU test suite over build/gpu (new cases: test_mma_store_tma_*
 #   (stmatrix), test_ws_scaled_t_bf16 (a producer warpgroup with rings the
@@ -23,6 +24,7 @@
 #             tma_register_loads 1 (3 CTAs per SM)
 #   ws6       ws with ring_slots 6
 #   wsp       ws, persistent (24 bytes spilled on sm_90a)
+#   wsst      ws and stmatrix (stmatrix also in chunk_state, chunk_cb)
 set -u
 out=${OUT:-/tmp/pending}
 mkdir -p "$out"
