@@ -5583,12 +5583,13 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     // The warp is done with this iteration's buffers (the MMAs reading them
     // waited for each copy, and for their own completion): one arrival per
     // consumer warp frees each for the producer's next copy. (Every use of
-    // a ring load the producer fills is an mma in the loop body itself,
-    // loadsIntoMma, so each copy was waited for; waiting again here cost
-    // the GEMM of bench/results/2026-11-30-warp-specialize.md its 8-9%.)
-    // Buffers read by generic loads (ldmatrix for mma.sync) are ordered before
-    // the copy engine's next write by a proxy fence; wgmma and tcgen05 read
-    // through the async proxy.
+    // a ring load the producer fills is in the loop body itself: an mma,
+    // loadsIntoMma, or the ldmatrix where a fragment load stands,
+    // loadsIntoFragments, so each copy was waited for; waiting again here
+    // cost the GEMM of bench/results/2026-11-30-warp-specialize.md its
+    // 8-9%.) Buffers read by generic loads (ldmatrix for mma.sync or a
+    // fragment load) are ordered before the copy engine's next write by a
+    // proxy fence; wgmma and tcgen05 read through the async proxy.
     bool generic = false;
     for (auto [ring, full] : wsStages)
       generic |= ring->genericReads;
