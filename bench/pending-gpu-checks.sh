@@ -10,8 +10,9 @@
 #   sh bench/pending-gpu-checks.sh ab wsst        # ~3 min (if stmatrix and ws paid)
 #
 # tests: the GPU test suite over build/gpu (new cases: test_mma_store_tma_*
-#   (stmatrix), test_ws_scaled_t_bf16 (a producer warpgroup with rings the
-#   consumers fill for fragment and register loads), test_column_words), and
+#   (stmatrix), test_ws_scaled_t_bf16 (a producer warpgroup filling the
+#   rings of an mma operand and of a fragment load, the consumers the ring
+#   of a register load), test_column_words), and
 #   racecheck over the five TMA GEMM test kernels built with thread 0's first
 #   copies before the setup barrier (build/early, from
 #   bench/results/2026-12-04-early-copies.patch) and as at HEAD, with the

@@ -599,7 +599,7 @@ private:
     int64_t full = -1, empty = -1; // first mbarrier of each kind
     Value counterSlot;             // its copy counter (see ringCounter)
     unsigned counterOf = 0;        // the ring whose counter it counts with
-    bool genericReads = false;     // read by mma.sync (ldmatrix)
+    bool genericReads = false;     // read by ldmatrix (mma.sync, fragments)
     StageLayout layout;            // as the load is staged
   };
   /// How many copies into a warp-specialised ring the running thread has
@@ -992,8 +992,8 @@ private:
   /// enough, and the fence, which waits for the thread's outstanding loads
   /// (MEMBAR in SASS), is left out. (The refills of later iterations inside
   /// a loop rely on the CTA barrier alone, as they always have; a
-  /// warp-specialised consumer fences before freeing a buffer mma.sync
-  /// read.)
+  /// warp-specialised consumer fences before freeing a buffer it read with
+  /// ldmatrix: mma.sync's operands, fragment loads.)
   void fenceBeforeRefill() {
     if (genericDynamicShared)
       fenceAsyncShared();
@@ -4850,7 +4850,9 @@ LogicalResult KernelEmitter::planWarpSpecialization() {
     std::optional<StageLayout> layout = loadStage(load);
     WsRing ring;
     ring.load = load;
-    ring.genericReads = readsGeneric(load);
+    // (A fragment load is read by ldmatrix where it stands, whatever
+    // reads its registers.)
+    ring.genericReads = readsGeneric(load) || loadsIntoFragments(load);
     ring.slots = distance.getInt() + 1;
     ring.bytes = ringBufferBytes(load, *layout);
     ring.layout = *layout;
@@ -4861,8 +4863,9 @@ LogicalResult KernelEmitter::planWarpSpecialization() {
     return problem() << why;
   if (wsRings.empty())
     return problem() << "no loop issues a TMA copy ahead (a load into an "
-                        "mma marked tilegpu.distance by "
-                        "tilegpu-schedule-loads, through the TMA)";
+                        "mma, or read as mma fragments, marked "
+                        "tilegpu.distance by tilegpu-schedule-loads, through "
+                        "the TMA)";
   // One ring for all (hint ring_slots = N): copies go out and are taken in
   // program order (the producer's walk, and the consumers' counter read
   // where each load stands), so a buffer stays taken from its load to the
@@ -6013,8 +6016,9 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
   kernel.walk([&](tile::LoadOp load) {
     if (!stagedLoad(load) && !residentLoads.contains(load))
       return;
-    genericDynamicShared |= !tmaOf.count(load) ||
-                            (readsGeneric(load) && !loadsThroughShared(load));
+    genericDynamicShared |=
+        !tmaOf.count(load) || loadsIntoFragments(load) ||
+        (readsGeneric(load) && !loadsThroughShared(load));
   });
   // The ABI: a view is (pointer, sizes..., strides...), scalars as they are,
   // then one CUtensorMap (128 bytes, 64-byte aligned, a grid constant) per

@@ -42,7 +42,8 @@ bool loadsIntoFragments(tile::LoadOp op);
 /// load), directly in the body of a loop that could issue it ahead (its
 /// indices evaluate for a later iteration, the loop does not write its
 /// view), in a kernel whose hint `tma_register_loads` is 1 for the module's
-/// target and that is not warp-specialised: the TMA may copy it into a ring of shared memory, unswizzled,
+/// target (warp-specialised or not: the consumers fill these rings
+/// themselves): the TMA may copy it into a ring of shared memory, unswizzled,
 /// an iteration or more ahead, and the threads read their registers from
 /// there where the load stands (compute_out's per-column Acs and dt of
 /// each source block), instead of waiting for global memory there or

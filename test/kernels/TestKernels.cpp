@@ -459,8 +459,9 @@ const Register registrations[] = {
         },
         {{"BP", 128}, {"BN", 64}, {"BT", 32}, {"WGMMA", 1}, {"TMEM_A", 1},
          {"num_warps", 8}}),
-    // The same warp-specialised, w copied by the TMA into a ring the
-    // consumers fill (tma_register_loads), as x's.
+    // The same warp-specialised: the producer copies x (read as fragments)
+    // and B; w goes by the TMA into a ring the consumers fill
+    // (tma_register_loads).
     add("test_ws_scaled_t_bf16",
         [](const Config &c) {
           define(tessel::test::scaledUpdateKernel<bf16, kDense>, c,

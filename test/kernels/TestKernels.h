@@ -164,8 +164,8 @@ inline void mmaChainKernel(const Config &cfg, View<T, 2> a, View<T, 2> b,
 /// warps sm_100a/sm_103a keep mma.sync and the staged A). With WF = kDense
 /// and TMA_REG = 1 (hint tma_register_loads) w's blocks are copied by the
 /// TMA into a ring a step ahead and read from shared memory; with WS = 1
-/// (hint warp_specialize) a producer warpgroup copies B, and the consumers
-/// fill the rings of x (read as fragments) and w themselves.
+/// (hint warp_specialize) a producer warpgroup copies B and x (read as
+/// fragments), and the consumers fill w's ring themselves.
 template <class T, unsigned WF = kNoAssumptions>
 inline void scaledUpdateKernel(const Config &cfg, View<T, 2, kDense> x,
                                View<float, 1, WF> w, View<T, 2, kDense> b,
