@@ -10,7 +10,7 @@
 #   sh bench/pending-gpu-checks.sh ab wsst        # ~3 min (if stmatrix and ws paid)
 #
 # tests: the GPU test suite over build/gpu (new cases: test_mma_store_tma_*
-#   (stmatrix), test_ws_scaled_t_bf16 (a producer warpgroup filling the
+#   (stmatrix), test_ws{,_ring}_scaled_t_bf16 (a producer warpgroup filling the
 #   rings of an mma operand and of a fragment load, the consumers the ring
 #   of a register load), test_column_words), and
 #   racecheck over the five TMA GEMM test kernels built with thread 0's first
@@ -37,13 +37,13 @@ tests)
   # protocol hangs rather than fails.
   # (The whole suite runs them again: only once they passed here.)
   new=1
-  res=$(TESSEL_GPU_NO_TIMING=1 TESSEL_GPU_CASES=test_ws_scaled,test_mma_store,test_column_words \
+  res=$(TESSEL_GPU_NO_TIMING=1 TESSEL_GPU_CASES=test_ws_scaled,test_ws_ring_scaled,test_mma_store,test_column_words \
     timeout -s KILL 120 build/gpu/tessel-gpu-tests build/gpu 2>&1) || new=0
   printf '%s\n' "$res" | tail -8
   if [ $new = 1 ]; then
     for tool in racecheck memcheck; do
       printf 'new cases under %s: ' $tool
-      TESSEL_GPU_NO_TIMING=1 TESSEL_GPU_CASES=test_ws_scaled,test_mma_store \
+      TESSEL_GPU_NO_TIMING=1 TESSEL_GPU_CASES=test_ws_scaled,test_ws_ring_scaled,test_mma_store \
         timeout -s KILL 300 compute-sanitizer --tool $tool --report-api-errors no \
         build/gpu/tessel-gpu-tests build/gpu 2>&1 | grep -E "SUMMARY" | tail -1
     done

@@ -947,7 +947,10 @@ std::vector<Case> opCases(std::mt19937 &rng) {
   cases.push_back(mmaChainCase(rng, 130, 50, 140, 90, "test_wgmma_chain_t_bf16",
                                DType::bf16, 64, 64));
   cases.push_back(scaledUpdateCase(rng, 200, 100, 90));
-  cases.push_back(scaledUpdateCase(rng, 150, 200, 70, "test_ws_scaled_t_bf16"));
+  // (600 tokens: 10 steps, each ring's phases flip several times.)
+  cases.push_back(scaledUpdateCase(rng, 600, 200, 70, "test_ws_scaled_t_bf16"));
+  cases.push_back(
+      scaledUpdateCase(rng, 600, 200, 70, "test_ws_ring_scaled_t_bf16"));
   cases.push_back(scaledUpdateCase(rng, 150, 200, 70, "test_scaled_t8_f16",
                                    DType::f16, 128));
   cases.push_back(mmaChainCase(rng, 200, 40, 70, 130, "test_wgmma_chain_f16",

@@ -469,6 +469,14 @@ const Register registrations[] = {
         },
         {{"BP", 64}, {"BN", 64}, {"BT", 64}, {"WGMMA", 1}, {"TMEM_A", 1},
          {"WS", 1}, {"TMA_REG", 1}, {"num_warps", 4}}),
+    // The same with x's and B's copies in one shared ring of 3 buffers.
+    add("test_ws_ring_scaled_t_bf16",
+        [](const Config &c) {
+          define(tessel::test::scaledUpdateKernel<bf16, kDense>, c,
+                 {"x", "w", "b", "s"});
+        },
+        {{"BP", 64}, {"BN", 64}, {"BT", 64}, {"WGMMA", 1}, {"TMEM_A", 1},
+         {"WS", 1}, {"TMA_REG", 1}, {"RING", 3}, {"num_warps", 4}}),
     // TMA: bf16 C = A Bᵀ (the shape of C·Bᵀ in compute_out) and tf32
     // C = Aᵀ B in K loops (copies prefetched into two buffers), f16 C = A B
     // with A two panels wide and no loop (copies into the scratch buffer).

@@ -165,7 +165,8 @@ inline void mmaChainKernel(const Config &cfg, View<T, 2> a, View<T, 2> b,
 /// and TMA_REG = 1 (hint tma_register_loads) w's blocks are copied by the
 /// TMA into a ring a step ahead and read from shared memory; with WS = 1
 /// (hint warp_specialize) a producer warpgroup copies B and x (read as
-/// fragments), and the consumers fill w's ring themselves.
+/// fragments), and the consumers fill w's ring themselves; RING = N
+/// (hint ring_slots) puts x's and B's copies in one ring of N buffers.
 template <class T, unsigned WF = kNoAssumptions>
 inline void scaledUpdateKernel(const Config &cfg, View<T, 2, kDense> x,
                                View<float, 1, WF> w, View<T, 2, kDense> b,
@@ -179,6 +180,8 @@ inline void scaledUpdateKernel(const Config &cfg, View<T, 2, kDense> x,
     hint("default", "warp_specialize", cfg["WS"]);
   if (cfg.has("TMA_REG"))
     hint("default", "tma_register_loads", cfg["TMA_REG"]);
+  if (cfg.has("RING"))
+    hint("default", "ring_slots", cfg["RING"]);
   auto i = program_id(0), j = program_id(1);
   Scalar kTiles = (dim(x, 0) + int(BT - 1)) / int(BT);
   Tile out = for_range({0, kTiles}, zeros({BP, BN}), [&](Scalar k, Tile acc) {
