@@ -43,11 +43,11 @@ bool loadsIntoFragments(tile::LoadOp op);
 /// indices evaluate for a later iteration, the loop does not write its
 /// view), in a kernel whose hint `tma_register_loads` is 1 for the module's
 /// target (warp-specialised or not: the consumers fill these rings
-/// themselves): the TMA may copy it into a ring of shared memory, unswizzled,
-/// an iteration or more ahead, and the threads read their registers from
-/// there where the load stands (compute_out's per-column Acs and dt of
-/// each source block), instead of waiting for global memory there or
-/// holding the registers of a load issued ahead.
+/// themselves): the TMA may copy it into a ring of shared memory,
+/// unswizzled, an iteration or more ahead, and the threads read their
+/// registers from there where the load stands (compute_out's per-column Acs
+/// and dt of each source block), instead of waiting for global memory there
+/// or holding the registers of a load issued ahead.
 bool registerRingCandidate(tile::LoadOp op);
 
 /// A registerRingCandidate the TMA copies (tilegpu-insert-tma decided).

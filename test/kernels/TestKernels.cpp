@@ -254,16 +254,39 @@ void tmaMatmulBf16(const Config &c) {
          {"a", "b", "c"});
 }
 
+/// `base` with `extra`'s constants added.
+std::map<std::string, int64_t>
+withConstants(std::map<std::string, int64_t> base,
+              const std::map<std::string, int64_t> &extra) {
+  base.insert(extra.begin(), extra.end());
+  return base;
+}
+
 /// tmaMatmulBf16's constants for a 64x128 tile, wgmma, its K loop pipelined
 /// (A 2 and B 3 iterations ahead), with `extra` added.
 std::map<std::string, int64_t>
-pipelinedGemm(std::map<std::string, int64_t> extra = {}) {
-  std::map<std::string, int64_t> constants = {
-      {"BM", 64},    {"BN", 128}, {"BK", 64},    {"TRANS_A", 0},
-      {"TRANS_B", 1}, {"LOOP", 1}, {"WGMMA", 1}, {"num_warps", 4},
-      {"LAT_A", 2},  {"LAT_B", 3}};
-  constants.insert(extra.begin(), extra.end());
-  return constants;
+pipelinedGemm(const std::map<std::string, int64_t> &extra = {}) {
+  return withConstants({{"BM", 64}, {"BN", 128}, {"BK", 64}, {"TRANS_A", 0},
+                        {"TRANS_B", 1}, {"LOOP", 1}, {"WGMMA", 1},
+                        {"num_warps", 4}, {"LAT_A", 2}, {"LAT_B", 3}},
+                       extra);
+}
+
+/// The state update of TestKernels.h on a dense w (its blocks TMA-copyable).
+void wsScaledBf16(const Config &c) {
+  define(tessel::test::scaledUpdateKernel<bf16, kDense>, c,
+         {"x", "w", "b", "s"});
+}
+
+/// wsScaledBf16's constants: 64 x 64 tiles, 64 tokens a step, wgmma, a
+/// producer warpgroup, w through TMA rings the consumers fill, with `extra`
+/// added.
+std::map<std::string, int64_t>
+wsScaled(const std::map<std::string, int64_t> &extra = {}) {
+  return withConstants({{"BP", 64}, {"BN", 64}, {"BT", 64}, {"WGMMA", 1},
+                        {"TMEM_A", 1}, {"WS", 1}, {"TMA_REG", 1},
+                        {"num_warps", 4}},
+                       extra);
 }
 
 const Register registrations[] = {
@@ -462,21 +485,9 @@ const Register registrations[] = {
     // The same warp-specialised: the producer copies x (read as fragments)
     // and B; w goes by the TMA into a ring the consumers fill
     // (tma_register_loads).
-    add("test_ws_scaled_t_bf16",
-        [](const Config &c) {
-          define(tessel::test::scaledUpdateKernel<bf16, kDense>, c,
-                 {"x", "w", "b", "s"});
-        },
-        {{"BP", 64}, {"BN", 64}, {"BT", 64}, {"WGMMA", 1}, {"TMEM_A", 1},
-         {"WS", 1}, {"TMA_REG", 1}, {"num_warps", 4}}),
+    add("test_ws_scaled_t_bf16", wsScaledBf16, wsScaled()),
     // The same with x's and B's copies in one shared ring of 3 buffers.
-    add("test_ws_ring_scaled_t_bf16",
-        [](const Config &c) {
-          define(tessel::test::scaledUpdateKernel<bf16, kDense>, c,
-                 {"x", "w", "b", "s"});
-        },
-        {{"BP", 64}, {"BN", 64}, {"BT", 64}, {"WGMMA", 1}, {"TMEM_A", 1},
-         {"WS", 1}, {"TMA_REG", 1}, {"RING", 3}, {"num_warps", 4}}),
+    add("test_ws_ring_scaled_t_bf16", wsScaledBf16, wsScaled({{"RING", 3}})),
     // TMA: bf16 C = A Bᵀ (the shape of C·Bᵀ in compute_out) and tf32
     // C = Aᵀ B in K loops (copies prefetched into two buffers), f16 C = A B
     // with A two panels wide and no loop (copies into the scratch buffer).
