@@ -1,0 +1,480 @@
+//===- EmitLayout.cpp - scans, reductions, shape changes ------------------===//
+//
+// tile.cumsum (within warps, or through shared memory), tile.reduce, layout
+// changes in warps or through shared memory, loads read as mma fragments or
+// through shared memory, and tile.permute.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/KernelEmitter.h"
+
+namespace tessel::codegen::emitter {
+
+/// A scan along the layout's fastest lane dimension, when one warp spans the
+/// whole axis per CTA tile: each thread scans its own contiguous elements,
+/// lanes combine their totals with shfl.sync.up (Kogge-Stone), and the CTA
+/// tiles repeating along the axis carry their totals forward, broadcast from
+/// the last lane. No shared memory, no barriers.
+LogicalResult KernelEmitter::emitCumsumInWarps(tile::CumsumOp op) {
+  auto type = cast<RankedTensorType>(op.getType());
+  Type element = type.getElementType();
+  Distribution dist = distributionOf(type);
+  int64_t axis = op.getAxis(), rank = type.getRank();
+  tilegpu::BlockedLayoutAttr layout = dist.blocked;
+  bool reverse = op.getReverse();
+  int64_t spt = layout.getSizePerThread()[axis];
+  int64_t lanes = layout.getThreadsPerWarp()[axis];
+  int64_t reps =
+      std::max<int64_t>(1, type.getDimSize(axis) / dist.ctaTile[axis]);
+  bool isFloat = element.isF32();
+  auto add = [&](Value x, Value y) -> Value {
+    return isFloat ? Value(arith::AddFOp::create(b, loc, x, y))
+                   : Value(arith::AddIOp::create(b, loc, x, y));
+  };
+  Value zero = constantOf(element, 0);
+  Value fullMask = i32(-1);
+  // Lane coordinate along the axis (the axis is the fastest lane dimension).
+  Value laneC = arith::RemUIOp::create(b, loc, lane, i32(lanes));
+  // Registers of a line along the axis: row-major over the register shape,
+  // the axis split into (rep, element) with stride `axisStride`.
+  SmallVector<int64_t> regShape(rank);
+  for (int64_t d = 0; d < rank; ++d)
+    regShape[d] = std::max<int64_t>(1, type.getDimSize(d) / dist.ctaTile[d]) *
+                  layout.getSizePerThread()[d];
+  int64_t axisStride = 1;
+  for (int64_t d = rank - 1; d > axis; --d)
+    axisStride *= regShape[d];
+  SmallVector<Value> values(regs[op.getSource()]);
+  SmallVector<Value> out(values.size());
+  for (int64_t r0 = 0; r0 < dist.numRegisters; ++r0) {
+    if ((r0 / axisStride) % regShape[axis] != 0)
+      continue; // not the start of a line
+    Value carry = zero;
+    for (int64_t jj = 0; jj < reps; ++jj) {
+      int64_t j = reverse ? reps - 1 - jj : jj;
+      // 1. This thread's elements of CTA tile j, scanned in order.
+      SmallVector<int64_t> idx;
+      for (int64_t e = 0; e < spt; ++e)
+        idx.push_back(r0 +
+                      (j * spt + (reverse ? spt - 1 - e : e)) * axisStride);
+      Value running = zero;
+      SmallVector<Value> local;
+      for (int64_t k : idx) {
+        running = add(running, values[k]);
+        local.push_back(running);
+      }
+      // 2. Inclusive scan of the thread totals across the lanes.
+      Value incl = running;
+      for (int64_t d = 1; d < lanes; d *= 2) {
+        auto kind = NVVM::ShflKindAttr::get(b.getContext(),
+                                            reverse ? NVVM::ShflKind::down
+                                                    : NVVM::ShflKind::up);
+        Value clamp = i32(reverse ? 31 : 0);
+        Value other = NVVM::ShflOp::create(b, loc, element, fullMask, incl,
+                                           i32(d), clamp, kind, UnitAttr());
+        Value has =
+            reverse ? arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                            laneC, i32(lanes - d))
+                    : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                            laneC, i32(d));
+        incl = arith::SelectOp::create(b, loc, has, add(incl, other), incl);
+      }
+      // 3. Everything before this thread: the inclusive sum of the previous
+      // lane (not incl - running: that cancels, and inf - inf is NaN).
+      auto stepKind = NVVM::ShflKindAttr::get(
+          b.getContext(), reverse ? NVVM::ShflKind::down : NVVM::ShflKind::up);
+      Value previous =
+          NVVM::ShflOp::create(b, loc, element, fullMask, incl, i32(1),
+                               i32(reverse ? 31 : 0), stepKind, UnitAttr());
+      Value isFirst =
+          reverse ? arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          laneC, i32(lanes - 1))
+                  : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          laneC, i32(0));
+      Value exclusive =
+          arith::SelectOp::create(b, loc, isFirst, zero, previous);
+      Value prefix = add(exclusive, carry);
+      for (auto [e, k] : llvm::enumerate(idx))
+        out[k] = add(local[e], prefix);
+      // 4. The tile's total, from the lane at the end of the axis.
+      Value lastLane = arith::AddIOp::create(
+          b, loc, arith::SubIOp::create(b, loc, lane, laneC),
+          i32(reverse ? 0 : lanes - 1));
+      auto idxKind =
+          NVVM::ShflKindAttr::get(b.getContext(), NVVM::ShflKind::idx);
+      Value total =
+          NVVM::ShflOp::create(b, loc, element, fullMask, incl, lastLane,
+                               i32(31), idxKind, UnitAttr());
+      carry = add(carry, total);
+    }
+  }
+  regs[op.getResult()] = out;
+  return success();
+}
+
+LogicalResult KernelEmitter::emitCumsum(tile::CumsumOp op) {
+  auto type = cast<RankedTensorType>(op.getType());
+  {
+    Distribution dist = distributionOf(type);
+    int64_t axis = op.getAxis();
+    tilegpu::BlockedLayoutAttr layout = dist.blocked;
+    Type element = type.getElementType();
+    if (layout && layout.getOrder()[0] == axis && layout.getWarpsPerCTA()[axis] == 1 &&
+        dist.ctaTile[axis] <= type.getDimSize(axis) &&
+        (element.isF32() || element.isInteger(32)))
+      return emitCumsumInWarps(op);
+  }
+  Type element = type.getElementType();
+  Distribution dist = distributionOf(type);
+  int64_t axis = op.getAxis(), len = type.getDimSize(axis);
+  tileToShared(op.getSource());
+  SmallVector<Value> base = threadBase(dist);
+  SmallVector<Value> values(regs[op.getSource()]);
+  SmallVector<SmallVector<Value>> coords;
+  SmallVector<Value> linear;
+  for (int64_t r = 0; r < dist.numRegisters; ++r) {
+    coords.push_back(coordsOf(dist, base, r));
+    linear.push_back(linearIndex(coords.back(), type.getShape()));
+  }
+  int64_t axisStride = 1;
+  for (int64_t d = type.getRank() - 1; d > axis; --d)
+    axisStride *= type.getDimSize(d);
+  bool isFloat = isa<FloatType>(element);
+  // Hillis-Steele: after the step with offset k, each element holds the sum
+  // of the 2k elements ending at it. All threads read, then all write.
+  for (int64_t k = 1; k < len; k *= 2) {
+    SmallVector<Value> next;
+    for (int64_t r = 0; r < dist.numRegisters; ++r) {
+      Value c = coords[r][axis];
+      Value has = op.getReverse()
+                      ? arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                              c, i32(len - k))
+                      : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                              c, i32(k));
+      Value delta = i32(op.getReverse() ? k * axisStride : -k * axisStride);
+      Value src = arith::AddIOp::create(b, loc, linear[r], delta);
+      src = arith::SelectOp::create(b, loc, has, src, linear[r]);
+      Value other = loadShared(src, element);
+      Value sum = isFloat
+                      ? Value(arith::AddFOp::create(b, loc, values[r], other))
+                      : Value(arith::AddIOp::create(b, loc, values[r], other));
+      next.push_back(arith::SelectOp::create(b, loc, has, sum, values[r]));
+    }
+    values = next;
+    barrier();
+    for (int64_t r = 0; r < dist.numRegisters; ++r)
+      storeOwned(dist, base, r, [&] { storeShared(linear[r], values[r]); });
+    barrier();
+  }
+  regs[op.getResult()] = values;
+  return success();
+}
+
+LogicalResult KernelEmitter::emitReduce(tile::ReduceOp op) {
+  auto source = cast<RankedTensorType>(op.getSource().getType());
+  auto result = cast<RankedTensorType>(op.getType());
+  Type element = source.getElementType();
+  int64_t axis = op.getAxis(), len = source.getDimSize(axis);
+  tileToShared(op.getSource());
+  bool isFloat = isa<FloatType>(element);
+  auto combine = [&](Value a, Value c) -> Value {
+    switch (op.getKind()) {
+    case tile::ReduceKind::sum:
+      return isFloat ? Value(arith::AddFOp::create(b, loc, a, c))
+                     : Value(arith::AddIOp::create(b, loc, a, c));
+    case tile::ReduceKind::max:
+      return isFloat ? Value(arith::MaximumFOp::create(b, loc, a, c))
+                     : Value(arith::MaxSIOp::create(b, loc, a, c));
+    case tile::ReduceKind::min:
+      return isFloat ? Value(arith::MinimumFOp::create(b, loc, a, c))
+                     : Value(arith::MinSIOp::create(b, loc, a, c));
+    }
+    return a;
+  };
+  int64_t axisStride = 1;
+  for (int64_t d = source.getRank() - 1; d > axis; --d)
+    axisStride *= source.getDimSize(d);
+  auto reduceAt = [&](ArrayRef<Value> outCoords) {
+    SmallVector<Value> srcCoords(outCoords);
+    srcCoords.insert(srcCoords.begin() + axis, i32(0));
+    Value start = linearIndex(srcCoords, source.getShape());
+    Value init = loadShared(start, element);
+    auto loop =
+        scf::ForOp::create(b, loc, i32(1), i32(len), i32(1), ValueRange{init});
+    OpBuilder::InsertionGuard guard(b);
+    Block *body = loop.getBody();
+    if (!body->empty())
+      body->back().erase();
+    b.setInsertionPointToEnd(body);
+    Value offset =
+        arith::MulIOp::create(b, loc, loop.getInductionVar(), i32(axisStride));
+    Value x = loadShared(arith::AddIOp::create(b, loc, start, offset), element);
+    scf::YieldOp::create(b, loc, combine(loop.getRegionIterArgs()[0], x));
+    return loop.getResult(0);
+  };
+  SmallVector<Value> out;
+  if (result.getRank() == 0) {
+    out.push_back(reduceAt({}));
+  } else {
+    Distribution dist = distributionOf(result);
+    SmallVector<Value> base = threadBase(dist);
+    for (int64_t r = 0; r < dist.numRegisters; ++r)
+      out.push_back(reduceAt(coordsOf(dist, base, r)));
+  }
+  regs[op.getResult()] = out;
+  return success();
+}
+
+/// A shape change whose source fits in one warp (every warp holds all of
+/// it, a few registers per lane) needs no shared memory: each result element
+/// is fetched from the lane that holds it with shfl.sync.idx, one shuffle per
+/// source register, and the right register selected. Small tiles such as a
+/// row of per-head constants broadcast over a block take this path.
+LogicalResult KernelEmitter::emitRemapInWarp(
+    Value source, Value result,
+    function_ref<SmallVector<Value>(ArrayRef<Value>)> sourceCoords) {
+  auto srcType = cast<RankedTensorType>(source.getType());
+  auto type = cast<RankedTensorType>(result.getType());
+  Type element = type.getElementType();
+  if (srcType.getRank() == 0 || type.getRank() == 0 ||
+      !(element.isF32() || element.isInteger(32)))
+    return failure();
+  Distribution src = distributionOf(srcType);
+  tilegpu::BlockedLayoutAttr layout = src.blocked;
+  if (!layout)
+    return failure();
+  int64_t rank = srcType.getRank();
+  for (int64_t d = 0; d < rank; ++d)
+    if (int64_t(layout.getSizePerThread()[d]) * layout.getThreadsPerWarp()[d] <
+        srcType.getDimSize(d))
+      return failure(); // a warp does not hold the whole tile
+  if (src.numRegisters > 8)
+    return failure();
+  // Lane strides along each dimension (lanes are split in `order`).
+  SmallVector<int64_t> laneStride(rank);
+  int64_t stride = 1;
+  for (unsigned d : layout.getOrder()) {
+    laneStride[d] = stride;
+    stride *= layout.getThreadsPerWarp()[d];
+  }
+  Distribution dist = distributionOf(type);
+  SmallVector<Value> base = threadBase(dist);
+  SmallVector<Value> out;
+  auto idxKind = NVVM::ShflKindAttr::get(b.getContext(), NVVM::ShflKind::idx);
+  for (int64_t r = 0; r < dist.numRegisters; ++r) {
+    SmallVector<Value> c = sourceCoords(coordsOf(dist, base, r));
+    Value srcLane = i32(0), which = i32(0);
+    int64_t regStride = 1;
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      int64_t spt = layout.getSizePerThread()[d];
+      Value laneC = arith::RemUIOp::create(
+          b, loc, arith::DivUIOp::create(b, loc, c[d], i32(spt)),
+          i32(layout.getThreadsPerWarp()[d]));
+      srcLane = arith::AddIOp::create(
+          b, loc, srcLane,
+          arith::MulIOp::create(b, loc, laneC, i32(laneStride[d])));
+      Value e = arith::RemUIOp::create(b, loc, c[d], i32(spt));
+      which = arith::AddIOp::create(
+          b, loc, which, arith::MulIOp::create(b, loc, e, i32(regStride)));
+      regStride *= spt;
+    }
+    Value v;
+    for (int64_t j = 0; j < src.numRegisters; ++j) {
+      Value shuffled =
+          NVVM::ShflOp::create(b, loc, element, i32(-1), regs[source][j],
+                               srcLane, i32(31), idxKind, UnitAttr());
+      if (!v) {
+        v = shuffled;
+        continue;
+      }
+      Value isJ = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, which,
+                                        i32(j));
+      v = arith::SelectOp::create(b, loc, isJ, shuffled, v);
+    }
+    out.push_back(v);
+  }
+  regs[result] = out;
+  return success();
+}
+
+LogicalResult KernelEmitter::emitRemap(
+    Operation *op,
+    function_ref<SmallVector<Value>(ArrayRef<Value>)> sourceCoords) {
+  Value source = op->getOperand(0), result = op->getResult(0);
+  auto srcType = cast<RankedTensorType>(source.getType());
+  auto type = cast<RankedTensorType>(result.getType());
+  // A one-element tile is in every thread (coordinates wrap around): its
+  // broadcast or reshape is register copies, whatever the two layouts.
+  if (srcType.getNumElements() == 1) {
+    regs[result] =
+        SmallVector<Value>(numRegisters(type), regs[source].front());
+    return success();
+  }
+  if (succeeded(emitRemapInWarp(source, result, sourceCoords)))
+    return success();
+  tileToShared(source);
+  SmallVector<Value> out;
+  if (type.getRank() == 0) {
+    out.push_back(loadShared(i32(0), type.getElementType()));
+  } else {
+    Distribution dist = distributionOf(type);
+    SmallVector<Value> base = threadBase(dist);
+    for (int64_t r = 0; r < dist.numRegisters; ++r) {
+      SmallVector<Value> src = sourceCoords(coordsOf(dist, base, r));
+      out.push_back(loadShared(linearIndex(src, srcType.getShape()),
+                               type.getElementType()));
+    }
+  }
+  regs[result] = out;
+  return success();
+}
+
+LogicalResult KernelEmitter::emitFragmentLoad(tile::LoadOp op) {
+  Value value = op.getResult();
+  auto type = cast<RankedTensorType>(op.getType());
+  auto layout = cast<tilegpu::MmaLayoutAttr>(tilegpu::getLayout(type));
+  Type element = type.getElementType();
+  int64_t eb = storageBytes(element);
+  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+  unsigned W = layout.getWarpsPerCTA()[0];
+  // Not issued ahead: copied into the scratch buffer here, once everyone
+  // is done with what it held (generic accesses first: fenced).
+  bool ahead = prefetchedAt.count(value);
+  if (!ahead) {
+    fenceAsyncShared();
+    barrier();
+  }
+  Staged staged =
+      stageOperand(value, 0, StageLayout::swizzled128(), /*slot=*/0);
+  waitTma(staged.tma);
+  auto address = [&](Value row, Value col) {
+    return swizzledAddress(staged.base, rows, eb, row, col);
+  };
+  // Where each element offset of the thread's pattern sits (Distribution:
+  // rows 2t, 2t + 1 (+ 8, + 16, ...), columns g (+ 8, + 16 W, ...) from
+  // the thread's base (2t, 16 w + g)).
+  Distribution dist = distributionOf(type);
+  std::map<std::pair<int64_t, int64_t>, int64_t> regOf;
+  for (int64_t r = 0; r < dist.numRegisters; ++r)
+    regOf[{dist.regOffsets[r][0], dist.regOffsets[r][1]}] = r;
+  SmallVector<Value> out(dist.numRegisters);
+  // Lanes 0-7, 8-15, 16-23, 24-31 name the rows of the four 8x8 matrices:
+  // (K 0-7, M 0-7), (K 0-7, M 8-15), (K 8-15, M 0-7), (K 8-15, M 8-15) of
+  // the block, read transposed: a0..a3 of m16n8k16's A (the lanes of
+  // emitMma's transposed A, fragA, for warp w's rows 16 w + 16 W i).
+  Value laneRow = arith::AddIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, lane, i32(7)),
+      arith::MulIOp::create(
+          b, loc, arith::ShRUIOp::create(b, loc, lane, i32(4)), i32(8)));
+  Value laneCol = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, warp, i32(16)),
+      arith::MulIOp::create(
+          b, loc,
+          arith::AndIOp::create(
+              b, loc, arith::ShRUIOp::create(b, loc, lane, i32(3)), i32(1)),
+          i32(8)));
+  auto vecType = VectorType::get({2}, element);
+  for (int64_t i = 0; i * 16 * W < cols; ++i)
+    for (int64_t k0 = 0; k0 < rows; k0 += 16) {
+      SmallVector<Value> words = loadMatrices(
+          address(arith::AddIOp::create(b, loc, laneRow, i32(k0)),
+                  arith::AddIOp::create(b, loc, laneCol, i32(i * 16 * W))),
+          4, /*trans=*/true);
+      for (int64_t q = 0; q < 4; ++q) {
+        // a_q: rows k0 + 8 (q / 2) + {0, 1}, column 16 W i + 8 (q % 2).
+        Value pair = LLVM::BitcastOp::create(b, loc, vecType, words[q]);
+        for (int64_t e = 0; e < 2; ++e) {
+          auto it =
+              regOf.find({k0 + 8 * (q / 2) + e, i * 16 * W + 8 * (q % 2)});
+          if (it == regOf.end())
+            return fail(op, "an ldmatrix fragment outside the tile's "
+                            "registers (tile " +
+                                Twine(rows) + "x" + Twine(cols) + ")");
+          out[it->second] =
+              LLVM::ExtractElementOp::create(b, loc, pair, i32(e));
+        }
+      }
+    }
+  for (Value v : out)
+    if (!v)
+      return fail(op, "a register of the tile no ldmatrix fragment holds");
+  regs[value] = out;
+  return success();
+}
+
+LogicalResult KernelEmitter::emitSharedRegisterLoad(tile::LoadOp op) {
+  Value value = op.getResult();
+  auto type = cast<RankedTensorType>(op.getType());
+  // Not issued ahead (the rings did not fit): a copy here would wait as
+  // long as the load, behind a fence and a barrier; loaded from global
+  // memory instead.
+  if (!prefetchedAt.count(value))
+    return emitLoad(op);
+  Staged staged = stageOperand(value, 0, StageLayout::plainTma(), /*slot=*/0);
+  waitTma(staged.tma);
+  // (The buffer is 128-byte aligned: vectors of up to 16 bytes.)
+  regs[value] = readTile(type, 0, 0, staged.base);
+  return success();
+}
+
+/// A permute writes the source into shared memory in the *result's*
+/// row-major order, so that the reads, where each thread takes consecutive
+/// elements of the result's fastest dimension, are consecutive addresses:
+/// bank-conflict free and merged into vector loads. (Writing in source order
+/// makes a transpose's reads stride by a whole row: a 32-way bank conflict.)
+LogicalResult KernelEmitter::emitPermute(tile::PermuteOp op) {
+  auto srcType = cast<RankedTensorType>(op.getSource().getType());
+  auto type = cast<RankedTensorType>(op.getType());
+  ArrayRef<int64_t> perm = op.getPerm();
+  // A transpose between an mma layout and its transposed form: each thread
+  // already holds the elements it needs (the two layouts swap every
+  // per-dimension fact), so only the register order changes.
+  auto srcMma =
+      dyn_cast_or_null<tilegpu::MmaLayoutAttr>(tilegpu::getLayout(srcType));
+  if (srcMma && isTranspose(op) &&
+      tilegpu::getLayout(type) == srcMma.getTransposedLayout()) {
+    Distribution srcDist = distributionOf(srcType), dist = distributionOf(type);
+    std::map<std::pair<int64_t, int64_t>, int64_t> regOf;
+    for (int64_t r = 0; r < srcDist.numRegisters; ++r)
+      regOf[{srcDist.regOffsets[r][1], srcDist.regOffsets[r][0]}] = r;
+    SmallVector<Value> out;
+    for (int64_t r = 0; r < dist.numRegisters; ++r) {
+      auto it = regOf.find({dist.regOffsets[r][0], dist.regOffsets[r][1]});
+      if (it == regOf.end())
+        return fail(op, "a transpose between mma layouts whose registers do "
+                        "not correspond (tile shapes " +
+                            Twine(srcType.getDimSize(0)) + "x" +
+                            Twine(srcType.getDimSize(1)) + ")");
+      out.push_back(regs[op.getSource()][it->second]);
+    }
+    regs[op.getResult()] = out;
+    return success();
+  }
+  // Rows whose length is a multiple of the 32 banks would put the elements
+  // a warp writes (consecutive along the source's fast dimension, i.e. down
+  // a column here) into few banks; two extra words per row spread them.
+  int64_t bytes = storageBytes(type.getElementType());
+  int64_t rowBytes = type.getShape().back() * bytes;
+  int64_t rowPad =
+      type.getRank() >= 2 && bytes == 4 && rowBytes % 128 == 0 ? 2 : 0;
+  int64_t rows = type.getNumElements() / type.getShape().back();
+  sharedBytes =
+      std::max(sharedBytes, rows * (type.getShape().back() + rowPad) * bytes);
+  barrierBeforeScratchWrite();
+  Distribution srcDist = distributionOf(srcType);
+  SmallVector<Value> srcBase = threadBase(srcDist);
+  for (int64_t r = 0; r < srcDist.numRegisters; ++r) {
+    SmallVector<Value> c = coordsOf(srcDist, srcBase, r), out(c.size());
+    for (size_t k = 0; k < c.size(); ++k)
+      out[k] = c[perm[k]];
+    storeOwned(srcDist, srcBase, r, [&] {
+      storeShared(linearIndex(out, type.getShape(), rowPad),
+                  regs[op.getSource()][r]);
+    });
+  }
+  barrier();
+  regs[op.getResult()] = readTile(type, 0, rowPad);
+  return success();
+}
+
+} // namespace tessel::codegen::emitter

@@ -1,0 +1,271 @@
+//===- EmitTma.cpp - tensor maps and mbarriers ----------------------------===//
+//
+// The tensor maps a kernel receives, cp.async.bulk.tensor copies completing
+// on mbarriers, the waits on them (each thread keeps a parity bit per
+// mbarrier), and loads resident in shared memory for the whole kernel.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/KernelEmitter.h"
+
+namespace tessel::codegen::emitter {
+
+void KernelEmitter::emitResident(tile::LoadOp load) {
+  auto type = cast<RankedTensorType>(load.getType());
+  StageLayout layout = StageLayout::swizzled128();
+  int64_t bytes = alignFor(
+      type.getNumElements() * storageBytes(type.getElementType()), layout);
+  int64_t offset = alignFor(dynamicTop, layout);
+  dynamicTop = offset + bytes;
+  dynamicBytes = std::max(dynamicBytes, dynamicTop);
+  int64_t bar = numMbarriers++;
+  // Readers of the buffer's previous contents (an enclosing loop's previous
+  // iteration, an earlier loop's buffers at the same offsets) are done, and
+  // their generic accesses come before the copy engine's writes.
+  fenceBeforeRefill();
+  barrier();
+  dynamicUsed = true;
+  Value base = LLVM::AddressOfOp::create(b, loc, dynamicShared);
+  Value dst = LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
+                                  ArrayRef<LLVM::GEPArg>{offset});
+  // The phase this copy completes: every use waits for it (a completed
+  // phase answers at once).
+  Value slot = phaseSlot(bar);
+  Value parity = LLVM::LoadOp::create(b, loc, b.getI32Type(), slot);
+  LLVM::StoreOp::create(b, loc,
+                        arith::XOrIOp::create(b, loc, parity, i32(1)), slot);
+  issueTma(load, dst, MbarRef{bar, Value()});
+  residentAt[load.getResult()] = {dst, MbarRef{bar, Value(), 2, parity}};
+}
+
+LogicalResult KernelEmitter::planTensorMaps() {
+  // tilegpu-insert-tma decided (the tilegpu.tma attributes); a decision the
+  // rules do not allow (hand-written IR) is an error, not a bad copy. Each
+  // marked copy gets the tensor map of its view argument and box, one
+  // 128-byte panel wide (stores first).
+  StringRef attr = tilegpu::TileGPUDialect::getTmaAttrName();
+  auto plan = [&](Operation *op, StringRef what, Value view, Type tileType,
+                  SmallVector<int64_t> box, bool store,
+                  function_ref<std::string()> problemOf) {
+    if (!op->hasAttr(attr))
+      return WalkResult::advance();
+    if (std::string problem = problemOf(); !problem.empty()) {
+      op->emitError() << "'" << attr << "' on a " << what
+                      << " the TMA cannot copy: " << problem;
+      return WalkResult::interrupt();
+    }
+    TensorMap map;
+    map.arg = cast<BlockArgument>(view).getArgNumber();
+    map.box = std::move(box);
+    int64_t eb =
+        storageBytes(cast<RankedTensorType>(tileType).getElementType());
+    auto load = dyn_cast<tile::LoadOp>(op);
+    if (load && loadsThroughShared(load)) {
+      map.swizzle = 0;
+      map.elementBytes = eb;
+    } else {
+      map.box.back() = 128 / eb;
+    }
+    map.store = store;
+    tmaOf[op] = addTensorMap(map);
+    return WalkResult::advance();
+  };
+  WalkResult stores = kernel.walk([&](tile::StoreOp store) {
+    return plan(store, "store", store.getView(), store.getValue().getType(),
+                boxOf(store), /*store=*/true,
+                [&] { return tmaStoreProblem(store); });
+  });
+  if (stores.wasInterrupted())
+    return failure();
+  WalkResult loads = kernel.walk([&](tile::LoadOp load) {
+    WalkResult planned =
+        plan(load, "load", load.getView(), load.getType(), boxOf(load),
+             /*store=*/false, [&] { return tmaLoadProblem(load); });
+    if (tmaOf.count(load) && !stagedLoad(load))
+      residentLoads.insert(load);
+    return planned;
+  });
+  return failure(loads.wasInterrupted());
+}
+
+unsigned KernelEmitter::addTensorMap(TensorMap map) {
+  auto same = llvm::find_if(tensorMaps, [&](const TensorMap &m) {
+    return m.arg == map.arg && m.box == map.box && m.store == map.store &&
+           m.swizzle == map.swizzle && m.elementBytes == map.elementBytes;
+  });
+  if (same == tensorMaps.end())
+    same = tensorMaps.insert(tensorMaps.end(), std::move(map));
+  return same - tensorMaps.begin();
+}
+
+SmallVector<Value> KernelEmitter::boxOrigin(ValueRange indices,
+                                            ArrayRef<int64_t> box) {
+  SmallVector<Value> origin;
+  for (auto [d, extent] : llvm::enumerate(box))
+    origin.push_back(
+        arith::MulIOp::create(b, loc, regs[indices[d]][0], i32(extent)));
+  return origin;
+}
+
+SmallVector<Value> KernelEmitter::panelCoords(ArrayRef<Value> origin,
+                                              int64_t p, int64_t panel) {
+  SmallVector<Value> coords;
+  int64_t rank = origin.size();
+  for (int64_t d = rank - 1; d >= 0; --d)
+    coords.push_back(
+        d == rank - 1 && p
+            ? Value(arith::AddIOp::create(b, loc, origin[d], i32(p * panel)))
+            : origin[d]);
+  return coords;
+}
+
+Value KernelEmitter::mbarAddress(MbarRef bar) {
+  Value base = LLVM::AddressOfOp::create(b, loc, mbarriers);
+  Value index = i32(bar.first);
+  if (bar.stage)
+    index = arith::AddIOp::create(b, loc, index, bar.stage);
+  return LLVM::GEPOp::create(b, loc, base.getType(), b.getI64Type(), base,
+                             ValueRange{index});
+}
+
+Value KernelEmitter::newSlot() {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(entryBlock);
+  Value one = i32(1);
+  Value slot = LLVM::AllocaOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()), b.getI32Type(), one);
+  LLVM::StoreOp::create(b, loc, i32(0), slot);
+  return slot;
+}
+
+Value KernelEmitter::phaseSlot(int64_t i) {
+  if (Value slot = phaseSlots.lookup(i))
+    return slot;
+  Value slot = newSlot();
+  phaseSlots[i] = slot;
+  return slot;
+}
+
+void KernelEmitter::waitTma(MbarRef bar) {
+  if (bar.stage && !bar.parity)
+    if (auto it = sharedStages.find(bar.first); it != sharedStages.end()) {
+      if (it->second)
+        return;
+      it->second = true;
+    }
+  Type i32Type = b.getI32Type();
+  Value addr = mbarAddress(bar);
+  // 10 ms: the suspend-time hint of each try (the op loops until the phase
+  // completes).
+  Value ticks = i32(10000000);
+  if (bar.parity) {
+    NVVM::MBarrierTryWaitParityOp::create(b, loc, addr, bar.parity, ticks);
+    return;
+  }
+  if (!bar.stage) {
+    Value slot = phaseSlot(bar.first);
+    Value phase = LLVM::LoadOp::create(b, loc, i32Type, slot);
+    NVVM::MBarrierTryWaitParityOp::create(b, loc, addr, phase, ticks);
+    LLVM::StoreOp::create(
+        b, loc, arith::XOrIOp::create(b, loc, phase, i32(1)), slot);
+    return;
+  }
+  if (bar.slots > 2) {
+    // A deeper ring: the parity bit of the buffer this stage names, and
+    // that one flipped (selects, so that the bits stay in registers).
+    SmallVector<Value> slots, bits, named;
+    Value phase;
+    for (int64_t j = 0; j < bar.slots; ++j) {
+      slots.push_back(phaseSlot(bar.first + j));
+      bits.push_back(LLVM::LoadOp::create(b, loc, i32Type, slots.back()));
+      named.push_back(arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::eq, bar.stage, i32(j)));
+      phase = j == 0 ? bits[0]
+                     : arith::SelectOp::create(b, loc, named[j], bits[j],
+                                               phase)
+                           .getResult();
+    }
+    NVVM::MBarrierTryWaitParityOp::create(b, loc, addr, phase, ticks);
+    Value flipped = arith::XOrIOp::create(b, loc, phase, i32(1));
+    for (int64_t j = 0; j < bar.slots; ++j)
+      LLVM::StoreOp::create(
+          b, loc, arith::SelectOp::create(b, loc, named[j], flipped, bits[j]),
+          slots[j]);
+    return;
+  }
+  // Two buffers: the parity bit of the one this stage names (selects, so
+  // that the bits stay in registers).
+  Value s0 = phaseSlot(bar.first), s1 = phaseSlot(bar.first + 1);
+  Value p0 = LLVM::LoadOp::create(b, loc, i32Type, s0);
+  Value p1 = LLVM::LoadOp::create(b, loc, i32Type, s1);
+  Value second = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                       bar.stage, i32(0));
+  Value phase = arith::SelectOp::create(b, loc, second, p1, p0);
+  NVVM::MBarrierTryWaitParityOp::create(b, loc, addr, phase, ticks);
+  Value flipped = arith::XOrIOp::create(b, loc, phase, i32(1));
+  LLVM::StoreOp::create(b, loc,
+                        arith::SelectOp::create(b, loc, second, p0, flipped),
+                        s0);
+  LLVM::StoreOp::create(b, loc,
+                        arith::SelectOp::create(b, loc, second, flipped, p1),
+                        s1);
+}
+
+void KernelEmitter::issueTmaGroup(
+    ArrayRef<std::pair<tile::LoadOp, Value>> copies, MbarRef bar) {
+  int64_t bytes = 0;
+  for (auto [load, dst] : copies) {
+    Value view = load.getView();
+    if (!producerMode && storedViews.contains(view)) {
+      // This CTA wrote the view: its stores must reach the copy engine (the
+      // async proxy) too, each thread's before the barrier.
+      NVVM::FenceProxyOp::create(b, loc, NVVM::ProxyKind::async, {});
+      barrier();
+    }
+    loadedViews.insert(view);
+    auto type = cast<RankedTensorType>(load.getType());
+    bytes += type.getNumElements() * storageBytes(type.getElementType());
+  }
+  // (The producer's walk runs in its one thread already.)
+  auto issuer = [&](function_ref<void()> body) {
+    if (producerMode)
+      body();
+    else
+      onlyWhere(isZero(tid), body);
+  };
+  issuer([&] {
+    Value mbar = mbarAddress(bar);
+    NVVM::MBarrierArriveExpectTxOp::create(
+        b, loc, Type(), mbar, i32(bytes),
+        NVVM::MemScopeKindAttr::get(b.getContext(), NVVM::MemScopeKind::CTA),
+        b.getBoolAttr(false), Value());
+    auto clusterPtr = LLVM::LLVMPointerType::get(b.getContext(), 7);
+    for (auto [load, dst] : copies) {
+      auto type = cast<RankedTensorType>(load.getType());
+      int64_t eb = storageBytes(type.getElementType());
+      // Unswizzled (read into registers): the whole box in one copy.
+      bool plain = loadsThroughShared(load);
+      int64_t rows = plain ? 1 : type.getDimSize(0),
+              cols = plain ? type.getNumElements() : type.getDimSize(1);
+      int64_t panel = plain ? cols : 128 / eb, panels = cols / panel;
+      // Box origins per view dimension (the tile's own extents, not the
+      // panel's, along the last).
+      SmallVector<Value> origin = boxOrigin(load.getIndices(), boxOf(load));
+      for (int64_t p = 0; p < panels; ++p) {
+        SmallVector<Value> coords = panelCoords(origin, p, panel);
+        Value at = LLVM::GEPOp::create(b, loc, dst.getType(), b.getI8Type(),
+                                       dst,
+                                       ArrayRef<LLVM::GEPArg>{p * rows * 128});
+        NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+            b, loc, LLVM::AddrSpaceCastOp::create(b, loc, clusterPtr, at),
+            mapParams[tmaOf.lookup(load)], coords, mbar, ValueRange{},
+            Value(), Value(),
+            NVVM::TMALoadModeAttr::get(b.getContext(),
+                                       NVVM::TMALoadMode::TILE),
+            b.getBoolAttr(false), NVVM::CTAGroupKindAttr(), Value());
+      }
+    }
+  });
+}
+
+} // namespace tessel::codegen::emitter
