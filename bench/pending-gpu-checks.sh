@@ -1,8 +1,11 @@
 #!/bin/sh
-# What the seventh session of 2026-12-04 (no GPU lent) left for the H200:
+# What the seventh session of 2026-12-04 (no GPU lent) left for the H200
+# (the eighth, 2026-12-05, no GPU either, added `prepare`):
 # run each part once over the carried build folders, record the results in
 # bench/results, then delete this script.
 #
+#   sh bench/pending-gpu-checks.sh prepare        # here, not on the GPU:
+#                                                 # builds the three folders (~15 min)
 #   carry build/gpu build/early build/abl (36 + 2.3 + 6.9 MB), then
 #   sh bench/pending-gpu-checks.sh tests          # ~4 min
 #   sh bench/pending-gpu-checks.sh ab stmatrix ws # ~6 min
@@ -32,6 +35,61 @@ mkdir -p "$out"
 part=${1:-tests}
 shift || true
 case $part in
+prepare)
+  # On the build machine (tesselc, ptxas): build/gpu at the tree as it is,
+  # build/early (the early-copies patch applied to codegen/ for the five TMA
+  # GEMM test kernels, with the test driver), build/abl (head.so and each
+  # variant's library, xz). The tunables' defaults are edited in place and
+  # the sources restored (git checkout) after each build: codegen/ and
+  # kernels/mamba2/ must have no uncommitted changes, and must not be edited
+  # while it runs (about 15 minutes on 2 cores).
+  set -e
+  if [ -n "$(git status --porcelain -- codegen kernels/mamba2)" ]; then
+    echo "prepare: commit or stash the changes under codegen/ and kernels/mamba2/ first" >&2
+    exit 1
+  fi
+  trap 'git checkout -q -- codegen kernels/mamba2' EXIT
+  ninja -C build gpu-tests tessel_mamba2 tools/tesselc/tesselc-test
+  rm -rf build/early build/abl
+  mkdir -p build/early build/abl
+  git apply bench/results/2026-12-04-early-copies.patch --include='codegen/*'
+  ninja -C build tools/tesselc/tesselc-test
+  build/tools/tesselc/tesselc-test --target=sm_90a -o build/early \
+    test_tma_bf16 test_tma_tf32 test_tma_wgmma_bf16 test_tma_wgmma_tf32 test_tma_wgmma_f16_t
+  cp build/gpu/tessel-gpu-tests build/early/
+  git checkout -q -- codegen
+  # A variant's edits: FILE<TAB>the default as it is<TAB>as the variant has it.
+  k=kernels/mamba2
+  st="$k/Kernels.h	return dsl::tunable(\"stmatrix\", {0, 1}, value,	return dsl::tunable(\"stmatrix\", {0, 1}, 1,"
+  ws="$k/ComputeOut.cpp	tunable(\"warp_specialize\", {-1, 0, 1}, -1,	tunable(\"warp_specialize\", {-1, 0, 1}, 1,
+$k/ComputeOut.cpp	tunable(\"split_decay\", {-1, 0, 1}, -1,	tunable(\"split_decay\", {-1, 0, 1}, 1,
+$k/ComputeOut.cpp	tunable(\"tma_register_loads\", {-1, 0, 1}, -1,	tunable(\"tma_register_loads\", {-1, 0, 1}, 1,"
+  r6="$k/ComputeOut.cpp	tunable(\"ring_slots\", {-1, 0, 3, 4, 5, 6, 8}, -1,	tunable(\"ring_slots\", {-1, 0, 3, 4, 5, 6, 8}, 6,"
+  pe="$k/ComputeOut.cpp	persistentTunable(0, \"on the H200 0-15%	persistentTunable(1, \"on the H200 0-15%"
+  variant() {
+    name=$1
+    shift
+    printf '%s\n' "$@" | python3 -c '
+import sys
+for line in sys.stdin.read().splitlines():
+    path, old, new = line.split("\t")
+    text = open(path).read()
+    if text.count(old) != 1:
+        sys.exit("prepare: %r is not once in %s" % (old, path))
+    open(path, "w").write(text.replace(old, new))'
+    ninja -C build tessel_mamba2 > /dev/null
+    xz -c build/gpu/libtessel_mamba2.so > "build/abl/$name.so.xz"
+    git checkout -q -- kernels/mamba2
+  }
+  xz -c build/gpu/libtessel_mamba2.so > build/abl/head.so.xz
+  variant stmatrix "$st"
+  variant ws "$ws"
+  variant ws6 "$ws" "$r6"
+  variant wsp "$ws" "$pe"
+  variant wsst "$ws" "$st"
+  ninja -C build tessel_mamba2 > /dev/null
+  du -sh build/gpu build/early build/abl
+  ;;
 tests)
   # The new cases first, alone and under a time limit: a wrong mbarrier
   # protocol hangs rather than fails.
@@ -78,7 +136,7 @@ ab)
   done
   ;;
 *)
-  echo "usage: sh bench/pending-gpu-checks.sh tests | ab LIB..." >&2
+  echo "usage: sh bench/pending-gpu-checks.sh prepare | tests | ab LIB..." >&2
   exit 2
   ;;
 esac
