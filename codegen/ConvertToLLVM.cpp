@@ -8,13 +8,21 @@
 // (scf.for/scf.if with the scalars as iter args and results) and lowered by the
 // upstream scf -> cf -> llvm conversions that follow.
 //
-// Layout changes (permute, broadcast, reshape, cumsum, reduce) go through one
-// shared-memory buffer: the portable baseline that later passes replace with
-// shuffles and register-level layout conversions.
+// Layout changes (permute, broadcast, reshape, cumsum, reduce) stay in
+// registers or use warp shuffles where the layouts allow it, and otherwise go
+// through one shared-memory scratch buffer.
+//
+// This file holds the pass and the emitter's driver (emitBlock, emitOp, run:
+// the kernel's entry, setup and warp roles). KernelEmitter.h declares the
+// emitter, and its Emit*.cpp files emit each kind of op (listed there).
 //
 //===----------------------------------------------------------------------===//
 
 #include "codegen/KernelEmitter.h"
+
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 namespace tessel {
 #define GEN_PASS_DEF_CONVERTTILEGPUTOLLVM
@@ -22,6 +30,13 @@ namespace tessel {
 } // namespace tessel
 
 namespace tessel::codegen::emitter {
+
+using namespace mlir;
+
+constexpr StringLiteral kSharedName = "tessel_smem";
+constexpr StringLiteral kDynamicSharedName = "tessel_dsmem";
+constexpr StringLiteral kMbarrierName = "tessel_mbar";
+constexpr StringLiteral kTmemSlotName = "tessel_tmem";
 
 LogicalResult KernelEmitter::emitBlock(Block &block) {
   for (Operation &op : block) {

@@ -7,7 +7,13 @@
 
 #include "codegen/KernelEmitter.h"
 
+#include "mlir/Dialect/Math/IR/Math.h"
+
+#include <cmath>
+
 namespace tessel::codegen::emitter {
+
+using namespace mlir;
 
 /// Whether every element of `value` is known to lie in [0, 1] (or be NaN):
 /// exp(-|y|).

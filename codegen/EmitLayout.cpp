@@ -1,14 +1,18 @@
 //===- EmitLayout.cpp - scans, reductions, shape changes ------------------===//
 //
-// tile.cumsum (within warps, or through shared memory), tile.reduce, layout
-// changes in warps or through shared memory, loads read as mma fragments or
-// through shared memory, and tile.permute.
+// tile.cumsum (within warps, or through shared memory), tile.reduce,
+// tile.permute, and the layout changes of broadcasts and reshapes: register
+// remaps, warp shuffles, or a trip through shared memory.
 //
 //===----------------------------------------------------------------------===//
 
 #include "codegen/KernelEmitter.h"
 
+#include <map>
+
 namespace tessel::codegen::emitter {
+
+using namespace mlir;
 
 /// A scan along the layout's fastest lane dimension, when one warp spans the
 /// whole axis per CTA tile: each thread scans its own contiguous elements,
@@ -225,6 +229,147 @@ LogicalResult KernelEmitter::emitReduce(tile::ReduceOp op) {
   return success();
 }
 
+std::optional<SmallVector<int64_t>>
+KernelEmitter::registerRemap(const Distribution &src, const Distribution &dst,
+                             ArrayRef<int64_t> srcDimOf) {
+  if (!src.root || src.root != dst.root)
+    return std::nullopt;
+  SmallVector<bool> mapped(src.shape.size(), false);
+  for (size_t d = 0; d < dst.shape.size(); ++d) {
+    int64_t sd = srcDimOf[d];
+    if (sd < 0)
+      continue;
+    if (src.dimMap[sd] != dst.dimMap[d] || src.shape[sd] != dst.shape[d] ||
+        src.ctaTile[sd] != dst.ctaTile[d])
+      return std::nullopt;
+    mapped[sd] = true;
+  }
+  for (size_t sd = 0; sd < src.shape.size(); ++sd)
+    if (!mapped[sd] && src.shape[sd] != 1)
+      return std::nullopt;
+  // Same threads, same bases: match the registers by their offsets along
+  // the mapped dimensions (modulo the size where CTA tiles wrap).
+  auto wrapped = [](const Distribution &dist, int64_t d, int64_t offset) {
+    return dist.ctaTile[d] > dist.shape[d] ? offset & (dist.shape[d] - 1)
+                                           : offset;
+  };
+  std::map<SmallVector<int64_t>, int64_t> bySrcOffsets;
+  for (int64_t r = 0; r < src.numRegisters; ++r) {
+    SmallVector<int64_t> key;
+    for (size_t d = 0; d < dst.shape.size(); ++d)
+      if (srcDimOf[d] >= 0)
+        key.push_back(wrapped(src, srcDimOf[d], src.regOffsets[r][srcDimOf[d]]));
+    bySrcOffsets.try_emplace(key, r);
+  }
+  SmallVector<int64_t> out;
+  for (int64_t r = 0; r < dst.numRegisters; ++r) {
+    SmallVector<int64_t> key;
+    for (size_t d = 0; d < dst.shape.size(); ++d)
+      if (srcDimOf[d] >= 0)
+        key.push_back(wrapped(dst, d, dst.regOffsets[r][d]));
+    auto it = bySrcOffsets.find(key);
+    if (it == bySrcOffsets.end())
+      return std::nullopt;
+    out.push_back(it->second);
+  }
+  return out;
+}
+
+bool KernelEmitter::remapInRegisters(Value source, Value result,
+                                     ArrayRef<int64_t> srcDimOf) {
+  auto srcType = cast<RankedTensorType>(source.getType());
+  auto type = cast<RankedTensorType>(result.getType());
+  if (srcType.getRank() == 0 || type.getRank() == 0)
+    return false;
+  std::optional<SmallVector<int64_t>> map =
+      registerRemap(distributionOf(srcType), distributionOf(type), srcDimOf);
+  if (!map)
+    return false;
+  SmallVector<Value> out;
+  for (int64_t r : *map)
+    out.push_back(regs[source][r]);
+  regs[result] = out;
+  return true;
+}
+
+bool KernelEmitter::remapWordsInWarp(Value source, Value result,
+                                     ArrayRef<int64_t> srcDimOf) {
+  auto srcType = cast<RankedTensorType>(source.getType());
+  auto type = cast<RankedTensorType>(result.getType());
+  Type element = type.getElementType();
+  if (srcType.getRank() != 1 || !element.isIntOrFloat())
+    return false;
+  int64_t bits = element.getIntOrFloatBitWidth();
+  Distribution src = distributionOf(srcType);
+  tilegpu::BlockedLayoutAttr layout = src.blocked;
+  int64_t n = srcType.getDimSize(0);
+  if (!layout || (bits != 16 && bits != 32) || !llvm::isPowerOf2_64(n))
+    return false;
+  // Lane l holds elements spt l .. spt l + spt - 1 (every warp the same),
+  // one or two of them (the layouts wordsPerLane gives), in one or two
+  // 32-bit words.
+  int64_t spt = layout.getSizePerThread()[0];
+  const int64_t perWord = 32 / bits, numWords = (spt + perWord - 1) / perWord;
+  if (spt > 2 || layout.getThreadsPerWarp()[0] != 32 || spt * 32 < n ||
+      src.numRegisters != spt)
+    return false;
+  for (int64_t e = 0; e < spt; ++e)
+    if (src.regOffsets[e][0] != e)
+      return false;
+  int64_t dim = llvm::find(srcDimOf, 0) - srcDimOf.begin();
+  if (dim >= int64_t(srcDimOf.size()))
+    return false;
+  Type word = b.getI32Type(), half = b.getIntegerType(bits);
+  // The lane's elements packed into its words, low element first.
+  SmallVector<Value> packed(numWords);
+  auto bitcast = [&](Type to, Value v) {
+    return v.getType() == to ? v : LLVM::BitcastOp::create(b, loc, to, v);
+  };
+  for (int64_t e = 0; e < spt; ++e) {
+    Value v = bitcast(half, regs[source][e]);
+    if (bits < 32)
+      v = arith::ExtUIOp::create(b, loc, word, v);
+    if (int64_t shift = e % perWord * bits)
+      v = arith::ShLIOp::create(b, loc, v, i32(shift));
+    Value &w = packed[e / perWord];
+    w = w ? Value(arith::OrIOp::create(b, loc, w, v)) : v;
+  }
+  Distribution dist = distributionOf(type);
+  SmallVector<Value> base = threadBase(dist);
+  // The pattern must start at a multiple of spt along the mapped dimension
+  // (an mma layout's columns or rows do): registers whose offsets share
+  // offset / spt then read one lane's words, and each register's word and
+  // half are known here. (Elsewhere shared memory, emitRemap.)
+  unsigned root = dist.dimMap[dim];
+  if (dist.laneScale[root] % spt || dist.warpScale[root] % spt)
+    return false;
+  auto idxKind = NVVM::ShflKindAttr::get(b.getContext(), NVVM::ShflKind::idx);
+  // The source lane once per group of spt elements (each of its words
+  // shuffled from it).
+  DenseMap<int64_t, Value> laneOf;
+  std::map<std::pair<int64_t, int64_t>, Value> shuffled;
+  SmallVector<Value> out;
+  for (int64_t r = 0; r < dist.numRegisters; ++r) {
+    int64_t offset = dist.regOffsets[r][dim], e = offset % spt;
+    Value &srcLane = laneOf[offset / spt];
+    if (!srcLane)
+      srcLane = arith::DivUIOp::create(b, loc, coordsOf(dist, base, r)[dim],
+                                       i32(spt));
+    Value &w = shuffled[{offset / spt, e / perWord}];
+    if (!w)
+      w = NVVM::ShflOp::create(b, loc, word, i32(-1), packed[e / perWord],
+                               srcLane, i32(31), idxKind, UnitAttr());
+    Value v = w;
+    if (int64_t shift = e % perWord * bits)
+      v = arith::ShRUIOp::create(b, loc, v, i32(shift));
+    if (bits < 32)
+      v = arith::TruncIOp::create(b, loc, half, v);
+    out.push_back(bitcast(element, v));
+  }
+  regs[result] = out;
+  return true;
+}
+
 /// A shape change whose source fits in one warp (every warp holds all of
 /// it, a few registers per lane) needs no shared memory: each result element
 /// is fetched from the lane that holds it with shfl.sync.idx, one shuffle per
@@ -326,94 +471,6 @@ LogicalResult KernelEmitter::emitRemap(
     }
   }
   regs[result] = out;
-  return success();
-}
-
-LogicalResult KernelEmitter::emitFragmentLoad(tile::LoadOp op) {
-  Value value = op.getResult();
-  auto type = cast<RankedTensorType>(op.getType());
-  auto layout = cast<tilegpu::MmaLayoutAttr>(tilegpu::getLayout(type));
-  Type element = type.getElementType();
-  int64_t eb = storageBytes(element);
-  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
-  unsigned W = layout.getWarpsPerCTA()[0];
-  // Not issued ahead: copied into the scratch buffer here, once everyone
-  // is done with what it held (generic accesses first: fenced).
-  bool ahead = prefetchedAt.count(value);
-  if (!ahead) {
-    fenceAsyncShared();
-    barrier();
-  }
-  Staged staged =
-      stageOperand(value, 0, StageLayout::swizzled128(), /*slot=*/0);
-  waitTma(staged.tma);
-  auto address = [&](Value row, Value col) {
-    return swizzledAddress(staged.base, rows, eb, row, col);
-  };
-  // Where each element offset of the thread's pattern sits (Distribution:
-  // rows 2t, 2t + 1 (+ 8, + 16, ...), columns g (+ 8, + 16 W, ...) from
-  // the thread's base (2t, 16 w + g)).
-  Distribution dist = distributionOf(type);
-  std::map<std::pair<int64_t, int64_t>, int64_t> regOf;
-  for (int64_t r = 0; r < dist.numRegisters; ++r)
-    regOf[{dist.regOffsets[r][0], dist.regOffsets[r][1]}] = r;
-  SmallVector<Value> out(dist.numRegisters);
-  // Lanes 0-7, 8-15, 16-23, 24-31 name the rows of the four 8x8 matrices:
-  // (K 0-7, M 0-7), (K 0-7, M 8-15), (K 8-15, M 0-7), (K 8-15, M 8-15) of
-  // the block, read transposed: a0..a3 of m16n8k16's A (the lanes of
-  // emitMma's transposed A, fragA, for warp w's rows 16 w + 16 W i).
-  Value laneRow = arith::AddIOp::create(
-      b, loc, arith::AndIOp::create(b, loc, lane, i32(7)),
-      arith::MulIOp::create(
-          b, loc, arith::ShRUIOp::create(b, loc, lane, i32(4)), i32(8)));
-  Value laneCol = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, warp, i32(16)),
-      arith::MulIOp::create(
-          b, loc,
-          arith::AndIOp::create(
-              b, loc, arith::ShRUIOp::create(b, loc, lane, i32(3)), i32(1)),
-          i32(8)));
-  auto vecType = VectorType::get({2}, element);
-  for (int64_t i = 0; i * 16 * W < cols; ++i)
-    for (int64_t k0 = 0; k0 < rows; k0 += 16) {
-      SmallVector<Value> words = loadMatrices(
-          address(arith::AddIOp::create(b, loc, laneRow, i32(k0)),
-                  arith::AddIOp::create(b, loc, laneCol, i32(i * 16 * W))),
-          4, /*trans=*/true);
-      for (int64_t q = 0; q < 4; ++q) {
-        // a_q: rows k0 + 8 (q / 2) + {0, 1}, column 16 W i + 8 (q % 2).
-        Value pair = LLVM::BitcastOp::create(b, loc, vecType, words[q]);
-        for (int64_t e = 0; e < 2; ++e) {
-          auto it =
-              regOf.find({k0 + 8 * (q / 2) + e, i * 16 * W + 8 * (q % 2)});
-          if (it == regOf.end())
-            return fail(op, "an ldmatrix fragment outside the tile's "
-                            "registers (tile " +
-                                Twine(rows) + "x" + Twine(cols) + ")");
-          out[it->second] =
-              LLVM::ExtractElementOp::create(b, loc, pair, i32(e));
-        }
-      }
-    }
-  for (Value v : out)
-    if (!v)
-      return fail(op, "a register of the tile no ldmatrix fragment holds");
-  regs[value] = out;
-  return success();
-}
-
-LogicalResult KernelEmitter::emitSharedRegisterLoad(tile::LoadOp op) {
-  Value value = op.getResult();
-  auto type = cast<RankedTensorType>(op.getType());
-  // Not issued ahead (the rings did not fit): a copy here would wait as
-  // long as the load, behind a fence and a barrier; loaded from global
-  // memory instead.
-  if (!prefetchedAt.count(value))
-    return emitLoad(op);
-  Staged staged = stageOperand(value, 0, StageLayout::plainTma(), /*slot=*/0);
-  waitTma(staged.tma);
-  // (The buffer is 128-byte aligned: vectors of up to 16 bytes.)
-  regs[value] = readTile(type, 0, 0, staged.base);
   return success();
 }
 

@@ -2,13 +2,17 @@
 //
 // scf.for and scf.if: the rings of loads a loop issues ahead
 // (tilegpu-schedule-loads), register prefetches, the parameters refreshed
-// per iteration, and the bookkeeping of barriers across paths.
+// per iteration, the bookkeeping of barriers across paths, and ifElse.
 //
 //===----------------------------------------------------------------------===//
 
 #include "codegen/KernelEmitter.h"
 
+#include "llvm/ADT/MapVector.h"
+
 namespace tessel::codegen::emitter {
+
+using namespace mlir;
 
 FailureOr<SmallVector<KernelEmitter::Prefetch>>
 KernelEmitter::planPrefetch(scf::ForOp loop, SmallVector<Operation *> &slice,
@@ -795,6 +799,30 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
         tmemLoadAcc(tmemBase(), tmemLaneBase(), r.blocks, r.N, r.column0);
   }
   return success();
+}
+
+SmallVector<Value>
+KernelEmitter::ifElse(Value cond, TypeRange types,
+                      function_ref<SmallVector<Value>()> thenFn,
+                      function_ref<SmallVector<Value>()> elseFn) {
+  auto ifOp = scf::IfOp::create(b, loc, types, cond, /*withElseRegion=*/true);
+  auto fill = [&](Region &region, function_ref<SmallVector<Value>()> fn) {
+    OpBuilder::InsertionGuard guard(b);
+    Block &block = region.front();
+    if (!block.empty())
+      block.back().erase();
+    b.setInsertionPointToEnd(&block);
+    SmallVector<Value> values = fn();
+    scf::YieldOp::create(b, loc, values);
+  };
+  // (Each branch starts from the scratch state before; after, either's.)
+  bool before = scratchTouched;
+  fill(ifOp.getThenRegion(), thenFn);
+  bool afterThen = scratchTouched;
+  scratchTouched = before;
+  fill(ifOp.getElseRegion(), elseFn);
+  scratchTouched |= afterThen;
+  return SmallVector<Value>(ifOp.getResults());
 }
 
 LogicalResult KernelEmitter::emitIf(scf::IfOp op) {

@@ -1,6 +1,6 @@
 //===- EmitMemory.cpp - global memory -------------------------------------===//
 //
-// tile.load, tile.store (direct and through the TMA), tile.prefetch and the
+// tile.load, tile.store (the TMA store: EmitTma.cpp), tile.prefetch and the
 // counters: per-register addresses and bounds (accessOf, planAccess), the
 // interior fast path (wholeTileFits) and 16-bit loads kept as packed words.
 //
@@ -8,7 +8,11 @@
 
 #include "codegen/KernelEmitter.h"
 
+#include <cmath>
+
 namespace tessel::codegen::emitter {
+
+using namespace mlir;
 
 /// `base` is where the running thread's pattern starts in the tile,
 /// `coordsOf(r)` the (wrapped) tile coordinates of register r.
@@ -490,63 +494,6 @@ SmallVector<Value> KernelEmitter::loadRegisters(tile::LoadOp op,
   return ifElse(fits,
                 SmallVector<Type>(dist.numRegisters / v * perGroup, regType),
                 fast, slow);
-}
-
-/// The tile goes to the scratch buffer in the TMA's layout (128-byte panels
-/// of `rows` rows, 16-byte chunks swizzled), the threads' writes are made
-/// visible to the async proxy, and one thread copies each panel out with
-/// cp.async.bulk.tensor (the engine drops what lies outside the view), then
-/// waits until the copies have read shared memory.
-LogicalResult KernelEmitter::emitTmaStore(tile::StoreOp op) {
-  auto type = cast<RankedTensorType>(op.getValue().getType());
-  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
-  int64_t eb = storageBytes(type.getElementType());
-  int64_t panel = 128 / eb, panels = cols / panel;
-  unsigned m = tmaOf.lookup(op);
-  // The next writer of the scratch buffer waits for the copy's reads; none
-  // follows the kernel's last store.
-  bool last = op->getBlock() == &kernel.getBody().front() &&
-              isa<func::ReturnOp>(op->getNextNode());
-  // The kernel's last store stages its tile in the dynamic shared memory
-  // above what is still allocated there (at the top level: the rings are
-  // free), as a GEMM's epilogue reuses its main loop's buffers, instead of
-  // the static scratch buffer, which then need not hold it: shared memory
-  // per CTA falls by the tile's bytes, room for a deeper ring at the same
-  // occupancy. By then every copy into the rings has landed (a ring load
-  // stands directly in its loop's body, which waits for each copy it
-  // issued), as has every copy into a buffer of a nested block (waited for
-  // where the block ends: emitBlock), and every mma reading them has
-  // completed; the barrier below orders the other threads' reads
-  // (ldmatrix) before the writes. The top level's own buffers lie below
-  // dynamicTop. Not with a producer warpgroup (its rings live as long as
-  // the kernel).
-  stagingInRings = last && !warpSpecialized && dynamicBytes > 0;
-  int64_t at = stagingInRings ? (dynamicTop + 1023) / 1024 * 1024 : 0;
-  // Earlier readers of the buffer are done.
-  if (stagingInRings)
-    barrier();
-  else
-    barrierBeforeScratchWrite();
-  writeTile(op.getValue(), at, StageLayout::swizzled128());
-  fenceAsyncShared();
-  barrier();
-  SmallVector<Value> origin = boxOrigin(op.getIndices(), boxOf(op));
-  onlyWhere(isZero(tid), [&] {
-    for (int64_t p = 0; p < panels; ++p) {
-      Value src = scratch(at + p * rows * 128);
-      SmallVector<Value> coords = panelCoords(origin, p, panel);
-      NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-          b, loc, mapParams[m], src, coords, Value(), NVVM::TMAStoreMode::TILE,
-          Value());
-    }
-    NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
-    NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0),
-                                         b.getUnitAttr());
-  });
-  stagingInRings = false;
-  if (!last)
-    barrier();
-  return success();
 }
 
 /// tile.signal: a CTA barrier (every thread's writes before it), then thread

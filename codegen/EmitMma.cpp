@@ -11,6 +11,8 @@
 
 namespace tessel::codegen::emitter {
 
+using namespace mlir;
+
 int64_t asyncKStep(tile::MmaOp op) {
   return op.getPrecision() == tile::Precision::tf32 ? 8 : 16;
 }

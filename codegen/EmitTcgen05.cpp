@@ -10,6 +10,8 @@
 
 namespace tessel::codegen::emitter {
 
+using namespace mlir;
+
 bool KernelEmitter::usesTcgen05(tile::MmaOp op) {
   // (AssignLayouts marks the kernels that may: see the 'tcgen05' hint.)
   if (!kernel->hasAttr(tilegpu::TileGPUDialect::getTcgen05AttrName()))

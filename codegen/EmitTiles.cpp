@@ -1,14 +1,16 @@
 //===- EmitTiles.cpp - registers and staged tiles -------------------------===//
 //
-// Which tile elements the running thread holds (threadBase, coordsOf), register
-// remaps between layouts, and tiles written to and read from shared memory
-// (writeTile with st.shared or stmatrix, readTile), plus ifElse.
+// Which tile elements the running thread holds (threadBase, coordsOf,
+// ownsRegister), and tiles written to and read from shared memory (writeTile
+// with st.shared or stmatrix, readTile).
 //
 //===----------------------------------------------------------------------===//
 
 #include "codegen/KernelEmitter.h"
 
 namespace tessel::codegen::emitter {
+
+using namespace mlir;
 
 SmallVector<Value> KernelEmitter::threadBase(const Distribution &dist) {
   size_t rank = dist.shape.size(), rootRank = dist.order.size();
@@ -85,147 +87,6 @@ Value KernelEmitter::ownsRegister(const Distribution &dist,
     w = arith::DivUIOp::create(b, loc, w, i32(wp));
   }
   return owns;
-}
-
-std::optional<SmallVector<int64_t>>
-KernelEmitter::registerRemap(const Distribution &src, const Distribution &dst,
-                             ArrayRef<int64_t> srcDimOf) {
-  if (!src.root || src.root != dst.root)
-    return std::nullopt;
-  SmallVector<bool> mapped(src.shape.size(), false);
-  for (size_t d = 0; d < dst.shape.size(); ++d) {
-    int64_t sd = srcDimOf[d];
-    if (sd < 0)
-      continue;
-    if (src.dimMap[sd] != dst.dimMap[d] || src.shape[sd] != dst.shape[d] ||
-        src.ctaTile[sd] != dst.ctaTile[d])
-      return std::nullopt;
-    mapped[sd] = true;
-  }
-  for (size_t sd = 0; sd < src.shape.size(); ++sd)
-    if (!mapped[sd] && src.shape[sd] != 1)
-      return std::nullopt;
-  // Same threads, same bases: match the registers by their offsets along
-  // the mapped dimensions (modulo the size where CTA tiles wrap).
-  auto wrapped = [](const Distribution &dist, int64_t d, int64_t offset) {
-    return dist.ctaTile[d] > dist.shape[d] ? offset & (dist.shape[d] - 1)
-                                           : offset;
-  };
-  std::map<SmallVector<int64_t>, int64_t> bySrcOffsets;
-  for (int64_t r = 0; r < src.numRegisters; ++r) {
-    SmallVector<int64_t> key;
-    for (size_t d = 0; d < dst.shape.size(); ++d)
-      if (srcDimOf[d] >= 0)
-        key.push_back(wrapped(src, srcDimOf[d], src.regOffsets[r][srcDimOf[d]]));
-    bySrcOffsets.try_emplace(key, r);
-  }
-  SmallVector<int64_t> out;
-  for (int64_t r = 0; r < dst.numRegisters; ++r) {
-    SmallVector<int64_t> key;
-    for (size_t d = 0; d < dst.shape.size(); ++d)
-      if (srcDimOf[d] >= 0)
-        key.push_back(wrapped(dst, d, dst.regOffsets[r][d]));
-    auto it = bySrcOffsets.find(key);
-    if (it == bySrcOffsets.end())
-      return std::nullopt;
-    out.push_back(it->second);
-  }
-  return out;
-}
-
-bool KernelEmitter::remapInRegisters(Value source, Value result,
-                                     ArrayRef<int64_t> srcDimOf) {
-  auto srcType = cast<RankedTensorType>(source.getType());
-  auto type = cast<RankedTensorType>(result.getType());
-  if (srcType.getRank() == 0 || type.getRank() == 0)
-    return false;
-  std::optional<SmallVector<int64_t>> map =
-      registerRemap(distributionOf(srcType), distributionOf(type), srcDimOf);
-  if (!map)
-    return false;
-  SmallVector<Value> out;
-  for (int64_t r : *map)
-    out.push_back(regs[source][r]);
-  regs[result] = out;
-  return true;
-}
-
-bool KernelEmitter::remapWordsInWarp(Value source, Value result,
-                                     ArrayRef<int64_t> srcDimOf) {
-  auto srcType = cast<RankedTensorType>(source.getType());
-  auto type = cast<RankedTensorType>(result.getType());
-  Type element = type.getElementType();
-  if (srcType.getRank() != 1 || !element.isIntOrFloat())
-    return false;
-  int64_t bits = element.getIntOrFloatBitWidth();
-  Distribution src = distributionOf(srcType);
-  tilegpu::BlockedLayoutAttr layout = src.blocked;
-  int64_t n = srcType.getDimSize(0);
-  if (!layout || (bits != 16 && bits != 32) || !llvm::isPowerOf2_64(n))
-    return false;
-  // Lane l holds elements spt l .. spt l + spt - 1 (every warp the same),
-  // one or two of them (the layouts wordsPerLane gives), in one or two
-  // 32-bit words.
-  int64_t spt = layout.getSizePerThread()[0];
-  const int64_t perWord = 32 / bits, numWords = (spt + perWord - 1) / perWord;
-  if (spt > 2 || layout.getThreadsPerWarp()[0] != 32 || spt * 32 < n ||
-      src.numRegisters != spt)
-    return false;
-  for (int64_t e = 0; e < spt; ++e)
-    if (src.regOffsets[e][0] != e)
-      return false;
-  int64_t dim = llvm::find(srcDimOf, 0) - srcDimOf.begin();
-  if (dim >= int64_t(srcDimOf.size()))
-    return false;
-  Type word = b.getI32Type(), half = b.getIntegerType(bits);
-  // The lane's elements packed into its words, low element first.
-  SmallVector<Value> packed(numWords);
-  auto bitcast = [&](Type to, Value v) {
-    return v.getType() == to ? v : LLVM::BitcastOp::create(b, loc, to, v);
-  };
-  for (int64_t e = 0; e < spt; ++e) {
-    Value v = bitcast(half, regs[source][e]);
-    if (bits < 32)
-      v = arith::ExtUIOp::create(b, loc, word, v);
-    if (int64_t shift = e % perWord * bits)
-      v = arith::ShLIOp::create(b, loc, v, i32(shift));
-    Value &w = packed[e / perWord];
-    w = w ? Value(arith::OrIOp::create(b, loc, w, v)) : v;
-  }
-  Distribution dist = distributionOf(type);
-  SmallVector<Value> base = threadBase(dist);
-  // The pattern must start at a multiple of spt along the mapped dimension
-  // (an mma layout's columns or rows do): registers whose offsets share
-  // offset / spt then read one lane's words, and each register's word and
-  // half are known here. (Elsewhere shared memory, emitRemap.)
-  unsigned root = dist.dimMap[dim];
-  if (dist.laneScale[root] % spt || dist.warpScale[root] % spt)
-    return false;
-  auto idxKind = NVVM::ShflKindAttr::get(b.getContext(), NVVM::ShflKind::idx);
-  // The source lane once per group of spt elements (each of its words
-  // shuffled from it).
-  DenseMap<int64_t, Value> laneOf;
-  std::map<std::pair<int64_t, int64_t>, Value> shuffled;
-  SmallVector<Value> out;
-  for (int64_t r = 0; r < dist.numRegisters; ++r) {
-    int64_t offset = dist.regOffsets[r][dim], e = offset % spt;
-    Value &srcLane = laneOf[offset / spt];
-    if (!srcLane)
-      srcLane = arith::DivUIOp::create(b, loc, coordsOf(dist, base, r)[dim],
-                                       i32(spt));
-    Value &w = shuffled[{offset / spt, e / perWord}];
-    if (!w)
-      w = NVVM::ShflOp::create(b, loc, word, i32(-1), packed[e / perWord],
-                               srcLane, i32(31), idxKind, UnitAttr());
-    Value v = w;
-    if (int64_t shift = e % perWord * bits)
-      v = arith::ShRUIOp::create(b, loc, v, i32(shift));
-    if (bits < 32)
-      v = arith::TruncIOp::create(b, loc, half, v);
-    out.push_back(bitcast(element, v));
-  }
-  regs[result] = out;
-  return true;
 }
 
 Value KernelEmitter::linearIndex(ArrayRef<Value> coords,
@@ -514,30 +375,6 @@ void KernelEmitter::tileToShared(Value tile) {
   barrierBeforeScratchWrite();
   writeTile(tile, 0);
   barrier();
-}
-
-SmallVector<Value>
-KernelEmitter::ifElse(Value cond, TypeRange types,
-                      function_ref<SmallVector<Value>()> thenFn,
-                      function_ref<SmallVector<Value>()> elseFn) {
-  auto ifOp = scf::IfOp::create(b, loc, types, cond, /*withElseRegion=*/true);
-  auto fill = [&](Region &region, function_ref<SmallVector<Value>()> fn) {
-    OpBuilder::InsertionGuard guard(b);
-    Block &block = region.front();
-    if (!block.empty())
-      block.back().erase();
-    b.setInsertionPointToEnd(&block);
-    SmallVector<Value> values = fn();
-    scf::YieldOp::create(b, loc, values);
-  };
-  // (Each branch starts from the scratch state before; after, either's.)
-  bool before = scratchTouched;
-  fill(ifOp.getThenRegion(), thenFn);
-  bool afterThen = scratchTouched;
-  scratchTouched = before;
-  fill(ifOp.getElseRegion(), elseFn);
-  scratchTouched |= afterThen;
-  return SmallVector<Value>(ifOp.getResults());
 }
 
 } // namespace tessel::codegen::emitter

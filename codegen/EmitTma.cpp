@@ -2,13 +2,17 @@
 //
 // The tensor maps a kernel receives, cp.async.bulk.tensor copies completing
 // on mbarriers, the waits on them (each thread keeps a parity bit per
-// mbarrier), and loads resident in shared memory for the whole kernel.
+// mbarrier), loads resident in shared memory for the whole kernel, the TMA
+// store, and loads read from their copies (as mma fragments with
+// ldmatrix.trans, or into registers).
 //
 //===----------------------------------------------------------------------===//
 
 #include "codegen/KernelEmitter.h"
 
 namespace tessel::codegen::emitter {
+
+using namespace mlir;
 
 void KernelEmitter::emitResident(tile::LoadOp load) {
   auto type = cast<RankedTensorType>(load.getType());
@@ -266,6 +270,151 @@ void KernelEmitter::issueTmaGroup(
       }
     }
   });
+}
+
+/// The tile goes to the scratch buffer in the TMA's layout (128-byte panels
+/// of `rows` rows, 16-byte chunks swizzled), the threads' writes are made
+/// visible to the async proxy, and one thread copies each panel out with
+/// cp.async.bulk.tensor (the engine drops what lies outside the view), then
+/// waits until the copies have read shared memory.
+LogicalResult KernelEmitter::emitTmaStore(tile::StoreOp op) {
+  auto type = cast<RankedTensorType>(op.getValue().getType());
+  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+  int64_t eb = storageBytes(type.getElementType());
+  int64_t panel = 128 / eb, panels = cols / panel;
+  unsigned m = tmaOf.lookup(op);
+  // The next writer of the scratch buffer waits for the copy's reads; none
+  // follows the kernel's last store.
+  bool last = op->getBlock() == &kernel.getBody().front() &&
+              isa<func::ReturnOp>(op->getNextNode());
+  // The kernel's last store stages its tile in the dynamic shared memory
+  // above what is still allocated there (at the top level: the rings are
+  // free), as a GEMM's epilogue reuses its main loop's buffers, instead of
+  // the static scratch buffer, which then need not hold it: shared memory
+  // per CTA falls by the tile's bytes, room for a deeper ring at the same
+  // occupancy. By then every copy into the rings has landed (a ring load
+  // stands directly in its loop's body, which waits for each copy it
+  // issued), as has every copy into a buffer of a nested block (waited for
+  // where the block ends: emitBlock), and every mma reading them has
+  // completed; the barrier below orders the other threads' reads
+  // (ldmatrix) before the writes. The top level's own buffers lie below
+  // dynamicTop. Not with a producer warpgroup (its rings live as long as
+  // the kernel).
+  stagingInRings = last && !warpSpecialized && dynamicBytes > 0;
+  int64_t at = stagingInRings ? (dynamicTop + 1023) / 1024 * 1024 : 0;
+  // Earlier readers of the buffer are done.
+  if (stagingInRings)
+    barrier();
+  else
+    barrierBeforeScratchWrite();
+  writeTile(op.getValue(), at, StageLayout::swizzled128());
+  fenceAsyncShared();
+  barrier();
+  SmallVector<Value> origin = boxOrigin(op.getIndices(), boxOf(op));
+  onlyWhere(isZero(tid), [&] {
+    for (int64_t p = 0; p < panels; ++p) {
+      Value src = scratch(at + p * rows * 128);
+      SmallVector<Value> coords = panelCoords(origin, p, panel);
+      NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+          b, loc, mapParams[m], src, coords, Value(), NVVM::TMAStoreMode::TILE,
+          Value());
+    }
+    NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
+    NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0),
+                                         b.getUnitAttr());
+  });
+  stagingInRings = false;
+  if (!last)
+    barrier();
+  return success();
+}
+
+LogicalResult KernelEmitter::emitFragmentLoad(tile::LoadOp op) {
+  Value value = op.getResult();
+  auto type = cast<RankedTensorType>(op.getType());
+  auto layout = cast<tilegpu::MmaLayoutAttr>(tilegpu::getLayout(type));
+  Type element = type.getElementType();
+  int64_t eb = storageBytes(element);
+  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+  unsigned W = layout.getWarpsPerCTA()[0];
+  // Not issued ahead: copied into the scratch buffer here, once everyone
+  // is done with what it held (generic accesses first: fenced).
+  bool ahead = prefetchedAt.count(value);
+  if (!ahead) {
+    fenceAsyncShared();
+    barrier();
+  }
+  Staged staged =
+      stageOperand(value, 0, StageLayout::swizzled128(), /*slot=*/0);
+  waitTma(staged.tma);
+  auto address = [&](Value row, Value col) {
+    return swizzledAddress(staged.base, rows, eb, row, col);
+  };
+  // Where each element offset of the thread's pattern sits (Distribution:
+  // rows 2t, 2t + 1 (+ 8, + 16, ...), columns g (+ 8, + 16 W, ...) from
+  // the thread's base (2t, 16 w + g)).
+  Distribution dist = distributionOf(type);
+  std::map<std::pair<int64_t, int64_t>, int64_t> regOf;
+  for (int64_t r = 0; r < dist.numRegisters; ++r)
+    regOf[{dist.regOffsets[r][0], dist.regOffsets[r][1]}] = r;
+  SmallVector<Value> out(dist.numRegisters);
+  // Lanes 0-7, 8-15, 16-23, 24-31 name the rows of the four 8x8 matrices:
+  // (K 0-7, M 0-7), (K 0-7, M 8-15), (K 8-15, M 0-7), (K 8-15, M 8-15) of
+  // the block, read transposed: a0..a3 of m16n8k16's A (the lanes of
+  // emitMma's transposed A, fragA, for warp w's rows 16 w + 16 W i).
+  Value laneRow = arith::AddIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, lane, i32(7)),
+      arith::MulIOp::create(
+          b, loc, arith::ShRUIOp::create(b, loc, lane, i32(4)), i32(8)));
+  Value laneCol = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, warp, i32(16)),
+      arith::MulIOp::create(
+          b, loc,
+          arith::AndIOp::create(
+              b, loc, arith::ShRUIOp::create(b, loc, lane, i32(3)), i32(1)),
+          i32(8)));
+  auto vecType = VectorType::get({2}, element);
+  for (int64_t i = 0; i * 16 * W < cols; ++i)
+    for (int64_t k0 = 0; k0 < rows; k0 += 16) {
+      SmallVector<Value> words = loadMatrices(
+          address(arith::AddIOp::create(b, loc, laneRow, i32(k0)),
+                  arith::AddIOp::create(b, loc, laneCol, i32(i * 16 * W))),
+          4, /*trans=*/true);
+      for (int64_t q = 0; q < 4; ++q) {
+        // a_q: rows k0 + 8 (q / 2) + {0, 1}, column 16 W i + 8 (q % 2).
+        Value pair = LLVM::BitcastOp::create(b, loc, vecType, words[q]);
+        for (int64_t e = 0; e < 2; ++e) {
+          auto it =
+              regOf.find({k0 + 8 * (q / 2) + e, i * 16 * W + 8 * (q % 2)});
+          if (it == regOf.end())
+            return fail(op, "an ldmatrix fragment outside the tile's "
+                            "registers (tile " +
+                                Twine(rows) + "x" + Twine(cols) + ")");
+          out[it->second] =
+              LLVM::ExtractElementOp::create(b, loc, pair, i32(e));
+        }
+      }
+    }
+  for (Value v : out)
+    if (!v)
+      return fail(op, "a register of the tile no ldmatrix fragment holds");
+  regs[value] = out;
+  return success();
+}
+
+LogicalResult KernelEmitter::emitSharedRegisterLoad(tile::LoadOp op) {
+  Value value = op.getResult();
+  auto type = cast<RankedTensorType>(op.getType());
+  // Not issued ahead (the rings did not fit): a copy here would wait as
+  // long as the load, behind a fence and a barrier; loaded from global
+  // memory instead.
+  if (!prefetchedAt.count(value))
+    return emitLoad(op);
+  Staged staged = stageOperand(value, 0, StageLayout::plainTma(), /*slot=*/0);
+  waitTma(staged.tma);
+  // (The buffer is 128-byte aligned: vectors of up to 16 bytes.)
+  regs[value] = readTile(type, 0, 0, staged.base);
+  return success();
 }
 
 } // namespace tessel::codegen::emitter

@@ -8,7 +8,11 @@
 
 #include "codegen/KernelEmitter.h"
 
+#include "mlir/Dialect/Math/IR/Math.h"
+
 namespace tessel::codegen::emitter {
+
+using namespace mlir;
 
 std::pair<Value, Value> KernelEmitter::wsStageAndPhase(const WsRing &ring,
                                                        Value k) {

@@ -4,12 +4,13 @@
 // also says how it works), split by what it emits over the Emit*.cpp files
 // of this folder:
 //   EmitTiles.cpp          which registers hold which tile elements; tiles
-//                          written to and read from shared memory
-//   EmitMemory.cpp         global loads, stores, prefetches and counters
-//   EmitTma.cpp            tensor maps, mbarriers and bulk-tensor copies
+//                          written to and read from shared memory (stmatrix)
+//   EmitMemory.cpp         global loads and stores, prefetches, counters
+//   EmitTma.cpp            tensor maps, mbarriers, bulk-tensor copies and
+//                          stores, loads read from their copies
 //   EmitMma.cpp            tile.mma: mma.sync, wgmma, operand staging
 //   EmitTcgen05.cpp        tile.mma on sm_100a/sm_103a: tensor memory
-//   EmitLayout.cpp         scans, reductions, permutes, layout changes
+//   EmitLayout.cpp         scans, reductions, permutes, broadcasts, reshapes
 //   EmitElementwise.cpp    arith and math on tiles
 //   EmitLoops.cpp          scf.for / scf.if: rings, prefetches, pipelining
 //   EmitWarpSpecialize.cpp the producer warpgroup and its rings
@@ -21,7 +22,6 @@
 #define TESSEL_CODEGEN_KERNELEMITTER_H
 
 #include "passes/Match.h"
-#include "passes/Passes.h"
 #include "passes/PipelinePlan.h"
 #include "passes/TmaPlan.h"
 
@@ -32,25 +32,43 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/IRMapping.h"
-#include "llvm/ADT/MapVector.h"
-
-#include <cmath>
-#include <map>
 
 namespace tessel::codegen::emitter {
 
-using namespace mlir;
+// The MLIR names this header uses (the .cpp files that include it take the
+// whole namespace).
+using mlir::ArrayRef;
+using mlir::Block;
+using mlir::DenseMap;
+using mlir::DenseSet;
+using mlir::FailureOr;
+using mlir::FloatAttr;
+using mlir::FloatType;
+using mlir::IntegerAttr;
+using mlir::Location;
+using mlir::LogicalResult;
+using mlir::OpBuilder;
+using mlir::Operation;
+using mlir::RankedTensorType;
+using mlir::SmallVector;
+using mlir::StringLiteral;
+using mlir::StringRef;
+using mlir::Twine;
+using mlir::Type;
+using mlir::TypeRange;
+using mlir::UnknownLoc;
+using mlir::Value;
+using mlir::ValueRange;
+using mlir::WalkResult;
+using mlir::function_ref;
+namespace LLVM = mlir::LLVM;
+namespace NVVM = mlir::NVVM;
+namespace arith = mlir::arith;
+namespace func = mlir::func;
+namespace scf = mlir::scf;
 using tilegpu::Distribution;
-
-constexpr StringLiteral kSharedName = "tessel_smem";
-constexpr StringLiteral kDynamicSharedName = "tessel_dsmem";
-constexpr StringLiteral kMbarrierName = "tessel_mbar";
-constexpr StringLiteral kTmemSlotName = "tessel_tmem";
 
 struct ViewParts {
   Value ptr;
