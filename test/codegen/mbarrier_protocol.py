@@ -1,19 +1,28 @@
 #!/usr/bin/env python3
-"""Checks the mbarrier protocol of a warp-specialised kernel in the LLVM
-dialect that --convert-tilegpu-to-llvm writes (tesselc --dump-dir, stage
+"""Checks the mbarrier protocol of a kernel in the LLVM dialect that
+--convert-tilegpu-to-llvm writes (tesselc --dump-dir, stage
 `7-convert-tilegpu-to-llvm`), without a GPU.
 
-    mbarrier_protocol.py [--self-test] [--specialised-only] FILE...
+    mbarrier_protocol.py [--self-test] [--specialised-only | --skip-unused] FILE...
 
-The producer warpgroup's code is what lies between `nvvm.setmaxregister
-decrease` and `increase`, the consumers' what follows; before them, thread 0
-initialises the mbarriers. Every mbarrier operation addresses
-@tessel_mbar[first] or @tessel_mbar[first + stage] (a ring's buffer, `stage`
-an SSA value). Per mbarrier `first`, its uses must be one of:
+Thread 0 initialises the mbarriers at the start. Every mbarrier operation
+addresses @tessel_mbar[first] or @tessel_mbar[first + stage] (a ring's
+buffer, `stage` an SSA value). In every kernel:
+  - a copy's arrive.expect_tx and a tcgen05.commit run in a one-thread
+    branch (scf.if on tid == constant);
+  - no other thread touches an mbarrier before the setup's CTA barrier (a
+    barrier in the kernel's top-level block after fence.mbarrier_init);
+  - every mbarrier used was initialised, once.
+In a kernel without a producer warpgroup every mbarrier is a copy's (or a
+commit's): one arriving op, waited for, initialised with 1 arrival.
+In a warp-specialised kernel the producer warpgroup's code is what lies
+between `nvvm.setmaxregister decrease` and `increase`, the consumers' what
+follows. Per mbarrier `first`, its uses must be one of:
   full:     the producer arrives with expect_tx (its TMA copies), the
             consumers wait; initialised with 1 arrival;
   empty:    the consumers arrive (one thread per warp), the producer waits;
-            initialised with one arrival per consumer warp;
+            initialised with one arrival per consumer warp (reqntid less
+            the producer's 128 threads);
   own:      the consumers arrive with expect_tx and wait (a ring they fill
             themselves), or commit tcgen05 MMAs to it and wait; initialised
             with 1 arrival.
@@ -25,17 +34,27 @@ ring the producer waits on before filling a full ring must be the one the
 consumers release after reading it.
 
 --self-test also corrupts each file in ways a lowering bug could (a release
-of the wrong ring, a wrong arrival count, an expect_tx on the wrong side) and
-fails unless every corruption is reported: the check itself can fail.
+of the wrong ring, wrong arrival counts, an arrive instead of a wait, a copy
+or commit issued by every thread) and fails unless every corruption is
+reported: the check itself can fail.
 
 --specialised-only skips (and names) the files without a producer
-warpgroup; otherwise such a file fails.
+warpgroup; --skip-unused those without an mbarrier operation. Otherwise such
+a file fails.
 
 Exit status 0 when every file passes.
 """
 
+import collections
 import re
 import sys
+
+# An mbarrier operation: its line, the side that runs it (setup, producer,
+# consumer; all in a kernel without a producer), what it does, the mbarrier
+# (`first`, and the SSA value of the ring's buffer index or None), the
+# arrival count it initialises, whether it runs in a one-thread branch, and
+# whether the setup's CTA barrier comes before it.
+Op = collections.namedtuple("Op", "lineno role kind first stage count single after")
 
 DEF = re.compile(r"^\s*(%[\w.$-]+)(?::\d+)? = (.*)$")
 CONST = re.compile(r"^arith\.constant (-?\d+) : i(?:32|64)$")
@@ -112,17 +131,54 @@ def mbarrier_of(scopes, address):
     return None
 
 
+def from_tid(scopes, name, depth=0):
+    """Whether `name` is the thread index (read, or passed through the
+    opaque copies the lowering makes of it per loop iteration)."""
+    d = scopes.lookup(name)
+    if not d or depth > 8:
+        return False
+    if d[1].startswith("nvvm.read.ptx.sreg.tid.x"):
+        return True
+    m = re.match(r'^llvm\.inline_asm has_side_effects "", "=r,0" (%[\w.$-]+)', d[1])
+    return bool(m) and from_tid(scopes, m.group(1), depth + 1)
+
+
+def single_thread(scopes, cond):
+    """Whether an scf.if condition holds in one thread: tid == constant."""
+    d = scopes.lookup(cond)
+    m = re.match(r"^arith\.cmpi eq, (%[\w.$-]+), (%[\w.$-]+) : i32$", d[1]) if d else None
+    if not m:
+        return False
+    a, b = m.groups()
+    return (from_tid(scopes, a) and constant(scopes, b) is not None) or \
+        (from_tid(scopes, b) and constant(scopes, a) is not None)
+
+
 def parse(lines):
     """The kernel's mbarrier operations: (lineno, role, kind, first, stage,
-    count), and the consumers' threads (named barrier), or None."""
+    count, single: issued in one thread's branch, after: after the setup's
+    CTA barrier), the consumers' threads (reqntid less the producer
+    warpgroup) or None, and what could not be read."""
     scopes = Scopes()
     role = "setup"
     ops = []
     consumers = None
     problems = []
+    func_depth = None
+    inits_done = False
+    setup_barrier = False
     for lineno, line in enumerate(lines, 1):
         if "nvvm.setmaxregister" in line:
             role = "producer" if "decrease" in line else "consumer"
+        if line.lstrip().startswith("llvm.func "):
+            func_depth = len(scopes.stack) + 1
+        if "nvvm.fence.mbarrier.init" in line:
+            inits_done = True
+        # The setup's barrier: a CTA barrier in the kernel's top-level block
+        # after thread 0 initialised the mbarriers.
+        if inits_done and len(scopes.stack) == func_depth and \
+                re.match(r"^\s*nvvm\.(barrier0|barrier id)", line):
+            setup_barrier = True
         m = OP.match(line)
         if m:
             kind, address, arg = m.groups()
@@ -131,7 +187,8 @@ def parse(lines):
                 problems.append("line %d: cannot tell which mbarrier %s addresses" % (lineno, address))
             else:
                 count = constant(scopes, arg) if kind == "init" and arg else None
-                ops.append((lineno, role, kind, where[0], where[1], count))
+                single = any(scope.get("#single") for scope in scopes.stack)
+                ops.append(Op(lineno, role, kind, where[0], where[1], count, single, setup_barrier))
         # The consumers: every thread but the producer warpgroup's 128 (the
         # consumers' named barrier, where they have one, counts the same).
         m = REQNTID.search(line)
@@ -144,46 +201,75 @@ def parse(lines):
         d = DEF.match(line)
         if d:
             scopes.define(d.group(1), lineno, d.group(2).strip())
+        m = re.match(r"^\s*scf\.if (%[\w.$-]+) \{$", line)
+        single = bool(m) and single_thread(scopes, m.group(1))
         scopes.brace(line)
+        if single:
+            scopes.stack[-1]["#single"] = True
     return ops, consumers, problems
 
 
-def check(lines):
+def read(lines):
+    """parse(), with the operations of a kernel without a producer
+    warpgroup on the side `all` (every thread runs the same code: one
+    thread issues the copies, every thread waits)."""
     ops, consumers, problems = parse(lines)
-    if not any(role == "producer" for _, role, _, _, _, _ in ops):
-        return problems + ["no producer warpgroup (nvvm.setmaxregister decrease) using mbarriers"]
+    specialised = any(o.role == "producer" for o in ops)
+    if not specialised:
+        ops = [o._replace(role="all") if o.kind != "init" else o for o in ops]
+    return ops, consumers, problems, specialised
+
+
+def check(lines):
+    ops, consumers, problems, specialised = read(lines)
+    if not any(o.kind != "init" for o in ops):
+        return problems + ["no mbarrier is used"]
     init = {}
-    for lineno, role, kind, first, _, count in ops:
-        if kind == "init":
-            if role != "setup":
-                problems.append("line %d: mbarrier %d initialised after the roles split" % (lineno, first))
-            if first in init:
-                problems.append("line %d: mbarrier %d initialised twice" % (lineno, first))
-            init[first] = count
+    for o in ops:
+        if o.kind == "init":
+            if o.role != "setup":
+                problems.append("line %d: mbarrier %d initialised after the roles split" % (o.lineno, o.first))
+            if o.first in init:
+                problems.append("line %d: mbarrier %d initialised twice" % (o.lineno, o.first))
+            init[o.first] = o.count
     uses = {}
-    for lineno, role, kind, first, stage, _ in ops:
-        if kind == "init":
+    for o in ops:
+        if o.kind == "init":
             continue
-        if first not in init:
-            problems.append("line %d: mbarrier %d used, never initialised" % (lineno, first))
-        if role == "setup":
-            continue  # (a first copy before the roles split: setup)
-        uses.setdefault(first, set()).add((role, kind))
+        if o.first not in init:
+            problems.append("line %d: mbarrier %d used, never initialised" % (o.lineno, o.first))
+        # One thread arrives expecting a copy's bytes, or commits MMAs.
+        if o.kind in ("arrive.expect_tx", "tcgen05.commit") and not o.single:
+            problems.append("line %d: %s on mbarrier %d outside a one-thread branch (tid == c)"
+                            % (o.lineno, o.kind, o.first))
+        # Only the thread that initialised the mbarriers may use them before
+        # the setup's CTA barrier.
+        if not o.after and not o.single:
+            problems.append("line %d: %s on mbarrier %d before the setup's CTA barrier"
+                            % (o.lineno, o.kind, o.first))
+        if o.role == "setup":
+            continue  # (thread 0's copies before the roles split)
+        uses.setdefault(o.first, set()).add((o.role, o.kind))
     warps = consumers // 32 if consumers else None
     kinds = {}
     for first, u in sorted(uses.items()):
-        if u <= {("producer", "arrive.expect_tx"), ("consumer", "try_wait.parity")} and \
+        arrivers = {("all", "arrive.expect_tx"), ("all", "tcgen05.commit")}
+        if specialised and u <= {("producer", "arrive.expect_tx"), ("consumer", "try_wait.parity")} and \
                 ("producer", "arrive.expect_tx") in u and ("consumer", "try_wait.parity") in u:
             kinds[first], want = "full", 1
-        elif u == {("consumer", "arrive"), ("producer", "try_wait.parity")}:
+        elif specialised and u == {("consumer", "arrive"), ("producer", "try_wait.parity")}:
             kinds[first], want = "empty", warps
-        elif u <= {("consumer", "arrive.expect_tx"), ("consumer", "tcgen05.commit"),
-                   ("consumer", "try_wait.parity")} and ("consumer", "try_wait.parity") in u \
-                and len(u) == 2:
+        elif specialised and u <= {("consumer", "arrive.expect_tx"), ("consumer", "tcgen05.commit"),
+                                   ("consumer", "try_wait.parity")} \
+                and ("consumer", "try_wait.parity") in u and len(u) == 2:
             kinds[first], want = "own", 1
+        elif not specialised and ("all", "try_wait.parity") in u and len(u & arrivers) == 1 \
+                and len(u) == 2:
+            kinds[first], want = "copy", 1
         else:
-            problems.append("mbarrier %d: uses %s fit no protocol (full, empty, own ring)"
-                            % (first, sorted("%s %s" % x for x in u)))
+            problems.append("mbarrier %d: uses %s fit no protocol (%s)"
+                            % (first, sorted("%s %s" % x for x in u),
+                               "full, empty, own ring" if specialised else "copies waited for"))
             continue
         # The ring's buffers: from `first` up to the next mbarrier used as a
         # first (or the last one initialised).
@@ -196,7 +282,8 @@ def check(lines):
     # on the same stage value.
     pairs = {"producer": {}, "consumer": {}}
     last_wait = {"producer": {}, "consumer": {}}
-    for lineno, role, kind, first, stage, _ in ops:
+    for o in ops:
+        role, kind, first, stage = o.role, o.kind, o.first, o.stage
         if role not in pairs or stage is None:
             continue
         if kind == "try_wait.parity":
@@ -206,14 +293,14 @@ def check(lines):
             if role == "producer" and kinds.get(first) == "full":
                 if waited is None or kinds.get(waited) != "empty":
                     problems.append("line %d: the producer fills full ring %d's buffer without "
-                                    "waiting for an empty ring's same buffer" % (lineno, first))
+                                    "waiting for an empty ring's same buffer" % (o.lineno, first))
                 else:
                     pairs[role].setdefault(first, set()).add(waited)
             if role == "consumer" and kinds.get(first) == "empty":
                 if waited is None or kinds.get(waited) != "full":
                     problems.append("line %d: the consumers release empty ring %d's buffer "
                                     "without having waited for a full ring's same buffer"
-                                    % (lineno, first))
+                                    % (o.lineno, first))
                 else:
                     pairs[role].setdefault(waited, set()).add(first)
     for full in sorted(set(pairs["producer"]) | set(pairs["consumer"])):
@@ -226,58 +313,71 @@ def check(lines):
 
 def corruptions(lines):
     """Copies of `lines` with one plausible lowering bug each."""
-    text = "\n".join(lines)
-    ops, consumers, _ = parse(lines)
+    ops, consumers, _, specialised = read(lines)
     out = []
     # A release of the wrong ring: a consumer arrive addressed through
-    # another empty ring's first mbarrier (its index constant replaced).
-    firsts = sorted({first for _, role, kind, first, _, _ in ops if role == "consumer" and kind == "arrive"})
-    inits = sorted({first for _, _, kind, first, _, _ in ops if kind == "init"})
-    for lineno, role, kind, first, stage, _ in ops:
-        if role == "consumer" and kind == "arrive" and stage is not None:
-            # another empty ring's mbarrier where there is one, else any other
-            other = [f for f in firsts if f != first] + [f for f in inits if f != first and f not in firsts]
-            if other:
-                bad = list(lines)
-                addr = OP.match(bad[lineno - 1]).group(2)
-                bad.insert(lineno - 1, "        %%wrong_first = arith.constant %d : i32" % other[0])
-                bad.insert(lineno, "        %%wrong_index = arith.addi %%wrong_first, %%wrong_stage : i32")
-                bad.insert(lineno + 1, "        %wrong_address = llvm.getelementptr %wrong_base[%wrong_index] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64")
-                bad.insert(lineno - 1, "        %wrong_base = llvm.mlir.addressof @tessel_mbar : !llvm.ptr<3>")
-                # the stage: the one the original address used
-                d = None
-                scopes = Scopes()
-                for i, l in enumerate(lines[:lineno - 1], 1):
-                    dm = DEF.match(l)
-                    if dm:
-                        scopes.define(dm.group(1), i, dm.group(2).strip())
-                    scopes.brace(l)
-                g = GEP.match(scopes.lookup(addr)[1])
-                a = ADDI.match(scopes.lookup(g.group(2))[1])
-                stage_name = a.group(2) if constant(scopes, a.group(1)) is not None else a.group(1)
-                bad = [l.replace("%wrong_stage", stage_name) for l in bad]
-                j = bad.index(lines[lineno - 1])
-                bad[j] = bad[j].replace(addr, "%wrong_address", 1)
-                out.append(("a consumer release of mbarrier %d instead of %d" % (other[0], first), bad))
+    # another empty ring's first mbarrier (or any other one).
+    firsts = sorted({o.first for o in ops if o.role == "consumer" and o.kind == "arrive"})
+    inits = sorted({o.first for o in ops if o.kind == "init"})
+    for o in ops:
+        if o.role == "consumer" and o.kind == "arrive" and o.stage is not None:
+            other = [f for f in firsts if f != o.first] + \
+                [f for f in inits if f != o.first and f not in firsts]
+            if not other:
                 break
-    # A wrong arrival count on an empty ring's mbarrier.
-    for lineno, role, kind, first, stage, count in reversed(ops):
-        if kind == "init" and count and count > 1:
-            bad = list(lines)
-            bad.insert(lineno - 1, "      %wrong_count = arith.constant 1 : i32")
-            m = OP.match(bad[lineno])
-            bad[lineno] = bad[lineno].replace(m.group(3), "%wrong_count")
-            out.append(("mbarrier %d initialised with 1 arrival" % first, bad))
+            scopes = Scopes()
+            for i, l in enumerate(lines[:o.lineno - 1], 1):
+                dm = DEF.match(l)
+                if dm:
+                    scopes.define(dm.group(1), i, dm.group(2).strip())
+                scopes.brace(l)
+            line = lines[o.lineno - 1]
+            addr = OP.match(line).group(2)
+            index = GEP.match(scopes.lookup(addr)[1]).group(2)
+            a = ADDI.match(scopes.lookup(index)[1])
+            stage = a.group(2) if constant(scopes, a.group(1)) is not None else a.group(1)
+            bad = lines[:o.lineno - 1] + [
+                "        %wrong_base = llvm.mlir.addressof @tessel_mbar : !llvm.ptr<3>",
+                "        %%wrong_first = arith.constant %d : i32" % other[0],
+                "        %%wrong_index = arith.addi %%wrong_first, %s : i32" % stage,
+                "        %wrong_address = llvm.getelementptr %wrong_base[%wrong_index] : "
+                "(!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64",
+                line.replace(addr, "%wrong_address", 1)] + lines[o.lineno:]
+            out.append(("a consumer release of mbarrier %d instead of %d" % (other[0], o.first), bad))
             break
-    # The consumers' wait on a full ring turned into an expect_tx arrive.
-    for lineno, role, kind, first, stage, _ in ops:
-        if role == "consumer" and kind == "try_wait.parity" and stage is not None:
+    # A wrong arrival count: one per consumer warp where one arrival is
+    # expected, one where several are.
+    done = set()
+    for o in reversed(ops):
+        if o.kind == "init" and o.count and (o.count > 1) not in done:
+            done.add(o.count > 1)
+            wrong = 1 if o.count > 1 else 4
+            line = lines[o.lineno - 1]
+            bad = lines[:o.lineno - 1] + [
+                "      %%wrong_count = arith.constant %d : i32" % wrong,
+                line.replace(OP.match(line).group(3), "%wrong_count")] + lines[o.lineno:]
+            out.append(("mbarrier %d initialised with %d arrival(s)" % (o.first, wrong), bad))
+    # A wait turned into an expect_tx arrive.
+    for o in ops:
+        if o.kind == "try_wait.parity" and o.role in ("consumer", "all"):
             bad = list(lines)
-            m = OP.match(bad[lineno - 1])
-            bad[lineno - 1] = re.sub(r"nvvm\.mbarrier\.try_wait\.parity (%[\w.$-]+), .*",
-                                     r"nvvm.mbarrier.arrive.expect_tx \1, %c0_i32 : !llvm.ptr<3>, i32",
-                                     bad[lineno - 1])
-            out.append(("a consumer arrive.expect_tx instead of its wait", bad))
+            bad[o.lineno - 1] = re.sub(r"nvvm\.mbarrier\.try_wait\.parity (%[\w.$-]+), .*",
+                                       r"nvvm.mbarrier.arrive.expect_tx \1, %c0_i32 : !llvm.ptr<3>, i32",
+                                       bad[o.lineno - 1])
+            out.append(("an arrive.expect_tx instead of a wait", bad))
+            break
+    # A copy's arrive (or a tcgen05 commit) issued by every thread: its
+    # one-thread branch's condition made true.
+    for o in ops:
+        if o.kind in ("arrive.expect_tx", "tcgen05.commit") and o.single and o.role != "setup":
+            bad = list(lines)
+            for i in range(o.lineno - 1, -1, -1):
+                m = re.match(r"^(\s*)scf\.if (%[\w.$-]+) \{$", bad[i])
+                if m:
+                    bad[i] = "%s%%everyone = arith.constant true\n%sscf.if %%everyone {" % (m.group(1), m.group(1))
+                    break
+            bad = "\n".join(bad).split("\n")
+            out.append(("a %s in every thread" % o.kind, bad))
             break
     return out
 
@@ -285,7 +385,8 @@ def corruptions(lines):
 def main(argv):
     self_test = "--self-test" in argv
     specialised_only = "--specialised-only" in argv
-    files = [a for a in argv if a not in ("--self-test", "--specialised-only")]
+    skip_unused = "--skip-unused" in argv
+    files = [a for a in argv if a not in ("--self-test", "--specialised-only", "--skip-unused")]
     if not files:
         print(__doc__)
         return 2
@@ -295,17 +396,21 @@ def main(argv):
         if specialised_only and not any("nvvm.setmaxregister" in l for l in lines):
             print("%s: skipped, not warp-specialised" % path)
             continue
+        if skip_unused and not any(OP.match(l) for l in lines):
+            print("%s: skipped, no mbarrier" % path)
+            continue
         problems = check(lines)
         for p in problems:
             print("%s: %s" % (path, p))
         failed |= bool(problems)
         ops, consumers, _ = parse(lines)
-        rings = sum(1 for _, role, kind, _, stage, _ in ops if kind == "arrive.expect_tx" and stage is not None)
-        print("%s: %s (%d mbarrier operations, %d ring copies)"
-              % (path, "ok" if not problems else "FAILED", len(ops), rings))
+        rings = sum(1 for o in ops if o.kind == "arrive.expect_tx" and o.stage is not None)
+        print("%s: %s (%s, %d mbarrier operations, %d ring copies)"
+              % (path, "ok" if not problems else "FAILED",
+                 "warp-specialised" if read(lines)[3] else "one issuing thread", len(ops), rings))
         if self_test and not problems:
             cases = corruptions(lines)
-            if len(cases) < 3:
+            if len(cases) < (4 if read(lines)[3] else 3):
                 print("%s: self-test: only %d corruptions apply" % (path, len(cases)))
                 failed = True
             for what, bad in cases:
