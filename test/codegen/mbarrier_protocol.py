@@ -158,7 +158,8 @@ def parse(lines):
     """The kernel's mbarrier operations: (lineno, role, kind, first, stage,
     count, single: issued in one thread's branch, after: after the setup's
     CTA barrier), the consumers' threads (reqntid less the producer
-    warpgroup) or None, and what could not be read."""
+    warpgroup: meaningful where there is one) or None, and what could not
+    be read."""
     scopes = Scopes()
     role = "setup"
     ops = []
