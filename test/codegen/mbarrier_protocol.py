@@ -20,7 +20,7 @@ between `nvvm.setmaxregister decrease` and `increase`, the consumers' what
 follows. Per mbarrier `first`, its uses must be one of:
   full:     the producer arrives with expect_tx (its TMA copies), the
             consumers wait; initialised with 1 arrival;
-  empty:    the consumers arrive (one thread per warp), the producer waits;
+  empty:    the consumers arrive (lane 0 of each warp), the producer waits;
             initialised with one arrival per consumer warp (reqntid less
             the producer's 128 threads);
   own:      the consumers arrive with expect_tx and wait (a ring they fill
@@ -35,8 +35,8 @@ consumers release after reading it.
 
 --self-test also corrupts each file in ways a lowering bug could (a release
 of the wrong ring, wrong arrival counts, an arrive instead of a wait, a copy
-or commit issued by every thread) and fails unless every corruption is
-reported: the check itself can fail.
+or commit issued by every thread, a release from every lane) and fails unless
+every corruption is reported: the check itself can fail.
 
 --specialised-only skips (and names) the files without a producer
 warpgroup; --skip-unused those without an mbarrier operation. Otherwise such
@@ -52,9 +52,10 @@ import sys
 # An mbarrier operation: its line, the side that runs it (setup, producer,
 # consumer; all in a kernel without a producer), what it does, the mbarrier
 # (`first`, and the SSA value of the ring's buffer index or None), the
-# arrival count it initialises, whether it runs in a one-thread branch, and
-# whether the setup's CTA barrier comes before it.
-Op = collections.namedtuple("Op", "lineno role kind first stage count single after")
+# arrival count it initialises, whether it runs in a one-thread branch, in a
+# one-lane-per-warp branch (or a one-thread one), and whether the setup's CTA
+# barrier comes before it.
+Op = collections.namedtuple("Op", "lineno role kind first stage count single lane after")
 
 DEF = re.compile(r"^\s*(%[\w.$-]+)(?::\d+)? = (.*)$")
 CONST = re.compile(r"^arith\.constant (-?\d+) : i(?:32|64)$")
@@ -131,27 +132,58 @@ def mbarrier_of(scopes, address):
     return None
 
 
-def from_tid(scopes, name, depth=0):
-    """Whether `name` is the thread index (read, or passed through the
-    opaque copies the lowering makes of it per loop iteration)."""
-    d = scopes.lookup(name)
-    if not d or depth > 8:
+def underlying(scopes, name):
+    """The definition of `name`, through the opaque copies the lowering
+    makes of the thread index and lane per loop iteration (an empty inline
+    asm "=r,0"), or None."""
+    for _ in range(8):
+        d = scopes.lookup(name)
+        if not d:
+            return None
+        m = re.match(r'^llvm\.inline_asm has_side_effects "", "=r,0" (%[\w.$-]+)', d[1])
+        if not m:
+            return d[1]
+        name = m.group(1)
+    return None
+
+
+def from_tid(scopes, name):
+    """Whether `name` is the thread index."""
+    d = underlying(scopes, name)
+    return bool(d) and d.startswith("nvvm.read.ptx.sreg.tid.x")
+
+
+def from_lane(scopes, name):
+    """Whether `name` is the lane: tid & 31, or %laneid."""
+    d = underlying(scopes, name)
+    if not d:
         return False
-    if d[1].startswith("nvvm.read.ptx.sreg.tid.x"):
+    if d.startswith("nvvm.read.ptx.sreg.laneid"):
         return True
-    m = re.match(r'^llvm\.inline_asm has_side_effects "", "=r,0" (%[\w.$-]+)', d[1])
-    return bool(m) and from_tid(scopes, m.group(1), depth + 1)
+    m = re.match(r"^arith\.andi (%[\w.$-]+), (%[\w.$-]+) : i32$", d)
+    return bool(m) and any(from_tid(scopes, x) and constant(scopes, y) == 31
+                           for x, y in (m.groups(), m.groups()[::-1]))
+
+
+def equality(scopes, cond):
+    """(a, b) of an scf.if condition `a == b` (i32), or None."""
+    d = scopes.lookup(cond)
+    m = re.match(r"^arith\.cmpi eq, (%[\w.$-]+), (%[\w.$-]+) : i32$", d[1]) if d else None
+    return m.groups() if m else None
 
 
 def single_thread(scopes, cond):
     """Whether an scf.if condition holds in one thread: tid == constant."""
-    d = scopes.lookup(cond)
-    m = re.match(r"^arith\.cmpi eq, (%[\w.$-]+), (%[\w.$-]+) : i32$", d[1]) if d else None
-    if not m:
-        return False
-    a, b = m.groups()
-    return (from_tid(scopes, a) and constant(scopes, b) is not None) or \
-        (from_tid(scopes, b) and constant(scopes, a) is not None)
+    e = equality(scopes, cond)
+    return bool(e) and any(from_tid(scopes, x) and constant(scopes, y) is not None
+                           for x, y in (e, e[::-1]))
+
+
+def single_lane(scopes, cond):
+    """Whether an scf.if condition holds in one lane per warp: lane == 0."""
+    e = equality(scopes, cond)
+    return bool(e) and any(from_lane(scopes, x) and constant(scopes, y) == 0
+                           for x, y in (e, e[::-1]))
 
 
 def parse(lines):
@@ -189,7 +221,9 @@ def parse(lines):
             else:
                 count = constant(scopes, arg) if kind == "init" and arg else None
                 single = any(scope.get("#single") for scope in scopes.stack)
-                ops.append(Op(lineno, role, kind, where[0], where[1], count, single, setup_barrier))
+                lane = single or any(scope.get("#lane") for scope in scopes.stack)
+                ops.append(Op(lineno, role, kind, where[0], where[1], count, single, lane,
+                              setup_barrier))
         # The consumers: every thread but the producer warpgroup's 128 (the
         # consumers' named barrier, where they have one, counts the same).
         m = REQNTID.search(line)
@@ -204,9 +238,12 @@ def parse(lines):
             scopes.define(d.group(1), lineno, d.group(2).strip())
         m = re.match(r"^\s*scf\.if (%[\w.$-]+) \{$", line)
         single = bool(m) and single_thread(scopes, m.group(1))
+        lane = bool(m) and single_lane(scopes, m.group(1))
         scopes.brace(line)
         if single:
             scopes.stack[-1]["#single"] = True
+        if lane:
+            scopes.stack[-1]["#lane"] = True
     return ops, consumers, problems
 
 
@@ -243,6 +280,10 @@ def check(lines):
         if o.kind in ("arrive.expect_tx", "tcgen05.commit") and not o.single:
             problems.append("line %d: %s on mbarrier %d outside a one-thread branch (tid == c)"
                             % (o.lineno, o.kind, o.first))
+        # The consumers release a buffer once per warp: from lane 0.
+        if o.role == "consumer" and o.kind == "arrive" and not o.lane:
+            problems.append("line %d: a consumer arrive on mbarrier %d outside a one-lane branch "
+                            "(lane == 0)" % (o.lineno, o.first))
         # Only the thread that initialised the mbarriers may use them before
         # the setup's CTA barrier.
         if not o.after and not o.single:
@@ -378,7 +419,20 @@ def corruptions(lines):
                     bad[i] = "%s%%everyone = arith.constant true\n%sscf.if %%everyone {" % (m.group(1), m.group(1))
                     break
             bad = "\n".join(bad).split("\n")
-            out.append(("a %s in every thread" % o.kind, bad))
+            what = "a copy's arrive.expect_tx" if o.kind == "arrive.expect_tx" else "a tcgen05.commit"
+            out.append(("%s in every thread" % what, bad))
+            break
+    # A release from every lane: its one-lane branch's condition made true.
+    for o in ops:
+        if o.role == "consumer" and o.kind == "arrive" and o.lane:
+            bad = list(lines)
+            for i in range(o.lineno - 1, -1, -1):
+                m = re.match(r"^(\s*)scf\.if (%[\w.$-]+) \{$", bad[i])
+                if m:
+                    bad[i] = "%s%%everyone = arith.constant true\n%sscf.if %%everyone {" % (m.group(1), m.group(1))
+                    break
+            bad = "\n".join(bad).split("\n")
+            out.append(("a consumer release from every lane", bad))
             break
     return out
 
@@ -411,7 +465,7 @@ def main(argv):
                  "warp-specialised" if read(lines)[3] else "one issuing thread", len(ops), rings))
         if self_test and not problems:
             cases = corruptions(lines)
-            if len(cases) < (4 if read(lines)[3] else 3):
+            if len(cases) < (5 if read(lines)[3] else 3):
                 print("%s: self-test: only %d corruptions apply" % (path, len(cases)))
                 failed = True
             for what, bad in cases:
