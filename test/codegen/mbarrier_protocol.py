@@ -353,6 +353,26 @@ def check(lines):
     return problems
 
 
+def unguarded(lines, lineno):
+    """`lines` with the innermost scf.if around line `lineno` taken always."""
+    opened = []  # the lines that opened the regions around the current one
+    for i, line in enumerate(lines[:lineno - 1]):
+        body = line.strip()
+        leading = len(body) - len(body.lstrip("}"))
+        del opened[len(opened) - min(leading, len(opened)):]
+        net = body.count("{") - body.count("}") + leading
+        if net > 0:
+            opened.extend([i] * net)
+        elif net < 0:
+            del opened[len(opened) + net:]
+    for i in reversed(opened):
+        m = re.match(r"^(\s*)scf\.if (%[\w.$-]+) \{$", lines[i])
+        if m:
+            return lines[:i] + ["%s%%everyone = arith.constant true" % m.group(1),
+                                "%sscf.if %%everyone {" % m.group(1)] + lines[i + 1:]
+    raise ValueError("no scf.if around line %d" % lineno)
+
+
 def corruptions(lines):
     """Copies of `lines` with one plausible lowering bug each."""
     ops, consumers, _, specialised = read(lines)
@@ -408,31 +428,16 @@ def corruptions(lines):
                                        bad[o.lineno - 1])
             out.append(("an arrive.expect_tx instead of a wait", bad))
             break
-    # A copy's arrive (or a tcgen05 commit) issued by every thread: its
-    # one-thread branch's condition made true.
+    # A copy's arrive (or a tcgen05 commit) issued by every thread, and a
+    # release from every lane: the branch around it made unconditional.
     for o in ops:
         if o.kind in ("arrive.expect_tx", "tcgen05.commit") and o.single and o.role != "setup":
-            bad = list(lines)
-            for i in range(o.lineno - 1, -1, -1):
-                m = re.match(r"^(\s*)scf\.if (%[\w.$-]+) \{$", bad[i])
-                if m:
-                    bad[i] = "%s%%everyone = arith.constant true\n%sscf.if %%everyone {" % (m.group(1), m.group(1))
-                    break
-            bad = "\n".join(bad).split("\n")
             what = "a copy's arrive.expect_tx" if o.kind == "arrive.expect_tx" else "a tcgen05.commit"
-            out.append(("%s in every thread" % what, bad))
+            out.append(("%s in every thread" % what, unguarded(lines, o.lineno)))
             break
-    # A release from every lane: its one-lane branch's condition made true.
     for o in ops:
         if o.role == "consumer" and o.kind == "arrive" and o.lane:
-            bad = list(lines)
-            for i in range(o.lineno - 1, -1, -1):
-                m = re.match(r"^(\s*)scf\.if (%[\w.$-]+) \{$", bad[i])
-                if m:
-                    bad[i] = "%s%%everyone = arith.constant true\n%sscf.if %%everyone {" % (m.group(1), m.group(1))
-                    break
-            bad = "\n".join(bad).split("\n")
-            out.append(("a consumer release from every lane", bad))
+            out.append(("a consumer release from every lane", unguarded(lines, o.lineno)))
             break
     return out
 
