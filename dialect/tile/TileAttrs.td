@@ -150,8 +150,8 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
       and hold no registers across iterations (as `prefetch_registers`
       does). With `warp_specialize` the consumers fill these rings
       themselves (the producer fills those of mma operands and of loads
-      read as mma fragments; not yet run on the GPU: test kernel
-      test_ws_scaled_t_bf16). 0 or absent: off.
+      read as mma fragments; on the H200 test kernels
+      test_ws{,_ring}_scaled_t_bf16). 0 or absent: off.
     - `ring_barrier_per_load`: 1 gives each TMA copy a loop issues ahead its
       own mbarrier per ring buffer, waited for where its tile is first used.
       0 or absent: copies whose waits follow one another in the loop body
@@ -164,8 +164,9 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
       conflict-free in the TMA's 128-byte swizzle and in core matrices)
       instead of one 32-bit store per pair: the staging of a TMA store (an
       mma result narrowed to bf16/f16), of an mma operand, and layout
-      changes through shared memory. 0 or absent: 32-bit stores. (Off by
-      default until run on the GPU.)
+      changes through shared memory. 0 or absent: 32-bit stores. (The
+      Mamba-2 kernels keep it off: level on the H200, bench/results/
+      2026-12-05-pending-gpu-checks.md.)
     - `ring_slots` (0-16): with `warp_specialize`, 0 or absent gives each load
       the producer fills a ring of its own (distance + 1 buffers); N > 0
       makes them all share one ring of N buffers (each the size of the

@@ -106,7 +106,7 @@ const Register registration{{
                     "and later)"),
             stagesTunable("not measured"),
             pdlTunable(),
-            stmatrixTunable(0, "not yet run on the GPU"),
+            stmatrixTunable(0, "level on the H200, bench/results/2026-12-05-pending-gpu-checks.md"),
         },
     // (token block x group, source block in the chunk, batch)
     .grid = {{"C", 1, "BLOCK_M", "C", 2},

@@ -173,7 +173,7 @@ const Register registration{{
             persistentTunable(0, "on the H200 chunk_state + state_passing 6-16% slower, bench/results/2026-11-30-persistent.md"),
             warpSpecializeTunable(0, "on the H200 8-25% slower at 2 CTAs per SM, bench/results/2026-11-30-warp-specialize.md"),
             pdlTunable(),
-            stmatrixTunable(0, "not yet run on the GPU"),
+            stmatrixTunable(0, "level on the H200, bench/results/2026-12-05-pending-gpu-checks.md"),
         },
     // (chunk x head, p block, n block x batch)
     .grid = {{"x", 1, "Q", "x", 2},

@@ -634,13 +634,17 @@ const Register registration{{
                     "on the H200, bench/results/2026-11-30-ablation-shared-"
                     "ring.md), by the kernel's warps (0), or -1: 1 with "
                     "wgmma, CB_STORED 0 and 64-element rows in BLOCK_K or "
-                    "BLOCK_P (a copy the TMA can issue), else 0"),
+                    "BLOCK_P (a copy the TMA can issue), else 0. Reading "
+                    "chunk_cb's blocks, with split_decay and "
+                    "tma_register_loads, 8-13% slower on the H200: 3 CTAs "
+                    "per SM instead of 4, bench/results/2026-12-05-pending-"
+                    "gpu-checks.md"),
             tunable("ring_slots", {-1, 0, 3, 4, 5, 6, 8}, -1,
                     "warp-specialised: the buffers of the one ring all the "
                     "producer's copies share (0: a ring per load; -1: 4, "
                     "or 5 with N_MAX > 0)"),
             pdlTunable(),
-            stmatrixTunable(0, "not yet run on the GPU"),
+            stmatrixTunable(0, "level on the H200, bench/results/2026-12-05-pending-gpu-checks.md"),
             tunable("fold_d", {-1, 0, 1}, -1,
                     "D of a head (has_D 1) added to the diagonal block's "
                     "diagonal entries before its mma with x, instead of D "
