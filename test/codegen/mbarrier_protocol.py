@@ -51,11 +51,12 @@ import sys
 
 # An mbarrier operation: its line, the side that runs it (setup, producer,
 # consumer; all in a kernel without a producer), what it does, the mbarrier
-# (`first`, and the SSA value of the ring's buffer index or None), the
+# (`first`, and the definition and SSA name of the ring's buffer index, or
+# None), the
 # arrival count it initialises, whether it runs in a one-thread branch, in a
 # one-lane-per-warp branch (or a one-thread one), and whether the setup's CTA
 # barrier comes before it.
-Op = collections.namedtuple("Op", "lineno role kind first stage count single lane after")
+Op = collections.namedtuple("Op", "lineno role kind first stage stage_name count single lane after")
 
 DEF = re.compile(r"^\s*(%[\w.$-]+)(?::\d+)? = (.*)$")
 CONST = re.compile(r"^arith\.constant (-?\d+) : i(?:32|64)$")
@@ -73,6 +74,7 @@ class Scopes:
 
     def __init__(self):
         self.stack = [{}]
+        self.opened = [None]  # per region, the line (0-based) that opened it
 
     def define(self, name, lineno, text):
         self.stack[-1][name] = (lineno, text)
@@ -83,18 +85,18 @@ class Scopes:
                 return scope[name]
         return None
 
-    def brace(self, line):
+    def brace(self, line, index=None):
+        """Opens and closes the regions `line` (line `index`) does."""
         body = line.strip()
         leading = len(body) - len(body.lstrip("}"))
-        for _ in range(leading):
+        net = body.count("{") - body.count("}") + leading
+        for _ in range(leading + max(-net, 0)):
             if len(self.stack) > 1:
                 self.stack.pop()
-        net = body.count("{") - body.count("}") + leading
+                self.opened.pop()
         for _ in range(max(net, 0)):
             self.stack.append({})
-        for _ in range(max(-net, 0)):
-            if len(self.stack) > 1:
-                self.stack.pop()
+            self.opened.append(index)
 
 
 def constant(scopes, name):
@@ -106,7 +108,8 @@ def constant(scopes, name):
 
 
 def mbarrier_of(scopes, address):
-    """(first, stage definition or None) of an mbarrier address, or None."""
+    """(first, stage definition, stage name) of an mbarrier address (the
+    stage's None for a single mbarrier), or None."""
     d = scopes.lookup(address)
     if not d:
         return None
@@ -119,7 +122,7 @@ def mbarrier_of(scopes, address):
     index = m.group(2)
     c = constant(scopes, index)
     if c is not None:
-        return c, None
+        return c, None, None
     d = scopes.lookup(index)
     m = ADDI.match(d[1]) if d else None
     if not m:
@@ -128,7 +131,7 @@ def mbarrier_of(scopes, address):
         c = constant(scopes, first)
         if c is not None:
             s = scopes.lookup(stage)
-            return c, (s[0] if s else stage)
+            return c, (s[0] if s else stage), stage
     return None
 
 
@@ -222,15 +225,15 @@ def parse(lines):
                 count = constant(scopes, arg) if kind == "init" and arg else None
                 single = any(scope.get("#single") for scope in scopes.stack)
                 lane = single or any(scope.get("#lane") for scope in scopes.stack)
-                ops.append(Op(lineno, role, kind, where[0], where[1], count, single, lane,
-                              setup_barrier))
+                ops.append(Op(lineno, role, kind, where[0], where[1], where[2], count, single,
+                              lane, setup_barrier))
         # The consumers: every thread but the producer warpgroup's 128 (the
         # consumers' named barrier, where they have one, counts the same).
         m = REQNTID.search(line)
         if m:
             consumers = int(m.group(1)) - 128
         m = NAMED_BARRIER.search(line)
-        if m and constant(scopes, m.group(1)) != consumers:
+        if m and role == "consumer" and constant(scopes, m.group(1)) != consumers:
             problems.append("line %d: a named barrier of %s threads, the consumers are %s"
                             % (lineno, constant(scopes, m.group(1)), consumers))
         d = DEF.match(line)
@@ -239,7 +242,7 @@ def parse(lines):
         m = re.match(r"^\s*scf\.if (%[\w.$-]+) \{$", line)
         single = bool(m) and single_thread(scopes, m.group(1))
         lane = bool(m) and single_lane(scopes, m.group(1))
-        scopes.brace(line)
+        scopes.brace(line, lineno - 1)
         if single:
             scopes.stack[-1]["#single"] = True
         if lane:
@@ -259,9 +262,10 @@ def read(lines):
 
 
 def check(lines):
+    """(problems, operations, whether warp-specialised)."""
     ops, consumers, problems, specialised = read(lines)
     if not any(o.kind != "init" for o in ops):
-        return problems + ["no mbarrier is used"]
+        return problems + ["no mbarrier is used"], ops, specialised
     init = {}
     for o in ops:
         if o.kind == "init":
@@ -350,23 +354,16 @@ def check(lines):
         if p != c or len(p) != 1:
             problems.append("full ring %d: the producer waits on empty ring(s) %s, the consumers "
                             "release %s" % (full, sorted(p), sorted(c)))
-    return problems
+    return problems, ops, specialised
 
 
 def unguarded(lines, lineno):
     """`lines` with the innermost scf.if around line `lineno` taken always."""
-    opened = []  # the lines that opened the regions around the current one
+    scopes = Scopes()
     for i, line in enumerate(lines[:lineno - 1]):
-        body = line.strip()
-        leading = len(body) - len(body.lstrip("}"))
-        del opened[len(opened) - min(leading, len(opened)):]
-        net = body.count("{") - body.count("}") + leading
-        if net > 0:
-            opened.extend([i] * net)
-        elif net < 0:
-            del opened[len(opened) + net:]
-    for i in reversed(opened):
-        m = re.match(r"^(\s*)scf\.if (%[\w.$-]+) \{$", lines[i])
+        scopes.brace(line, i)
+    for i in reversed(scopes.opened):
+        m = re.match(r"^(\s*)scf\.if (%[\w.$-]+) \{$", lines[i]) if i is not None else None
         if m:
             return lines[:i] + ["%s%%everyone = arith.constant true" % m.group(1),
                                 "%sscf.if %%everyone {" % m.group(1)] + lines[i + 1:]
@@ -387,21 +384,12 @@ def corruptions(lines):
                 [f for f in inits if f != o.first and f not in firsts]
             if not other:
                 break
-            scopes = Scopes()
-            for i, l in enumerate(lines[:o.lineno - 1], 1):
-                dm = DEF.match(l)
-                if dm:
-                    scopes.define(dm.group(1), i, dm.group(2).strip())
-                scopes.brace(l)
             line = lines[o.lineno - 1]
             addr = OP.match(line).group(2)
-            index = GEP.match(scopes.lookup(addr)[1]).group(2)
-            a = ADDI.match(scopes.lookup(index)[1])
-            stage = a.group(2) if constant(scopes, a.group(1)) is not None else a.group(1)
             bad = lines[:o.lineno - 1] + [
                 "        %wrong_base = llvm.mlir.addressof @tessel_mbar : !llvm.ptr<3>",
                 "        %%wrong_first = arith.constant %d : i32" % other[0],
-                "        %%wrong_index = arith.addi %%wrong_first, %s : i32" % stage,
+                "        %%wrong_index = arith.addi %%wrong_first, %s : i32" % o.stage_name,
                 "        %wrong_address = llvm.getelementptr %wrong_base[%wrong_index] : "
                 "(!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64",
                 line.replace(addr, "%wrong_address", 1)] + lines[o.lineno:]
@@ -459,22 +447,21 @@ def main(argv):
         if skip_unused and not any(OP.match(l) for l in lines):
             print("%s: skipped, no mbarrier" % path)
             continue
-        problems = check(lines)
+        problems, ops, specialised = check(lines)
         for p in problems:
             print("%s: %s" % (path, p))
         failed |= bool(problems)
-        ops, consumers, _ = parse(lines)
         rings = sum(1 for o in ops if o.kind == "arrive.expect_tx" and o.stage is not None)
         print("%s: %s (%s, %d mbarrier operations, %d ring copies)"
               % (path, "ok" if not problems else "FAILED",
-                 "warp-specialised" if read(lines)[3] else "one issuing thread", len(ops), rings))
+                 "warp-specialised" if specialised else "one issuing thread", len(ops), rings))
         if self_test and not problems:
             cases = corruptions(lines)
-            if len(cases) < (5 if read(lines)[3] else 3):
+            if len(cases) < (5 if specialised else 3):
                 print("%s: self-test: only %d corruptions apply" % (path, len(cases)))
                 failed = True
             for what, bad in cases:
-                found = check(bad)
+                found = check(bad)[0]
                 print("%s: self-test: %s: %s" % (path, what, "caught" if found else "MISSED"))
                 failed |= not found
     return 1 if failed else 0
