@@ -1,15 +1,33 @@
 #!/bin/sh
-# A/B of two builds of libtessel_mamba2 on the GPU machine: bench/mamba2.py
-# on each shape, the libraries alternating (A B A B), so that clock and
-# thermal drift fall on both. Prints each run's row (kernel times in ms).
-#   sh bench/ab.sh LIB_A LIB_B [b,L,h,n,g,Q ...]
+# A/B (or A/B/C...) of builds of libtessel_mamba2 on the GPU machine:
+# bench/mamba2.py on each shape, the libraries taking turns (A B A B), so
+# that clock and thermal drift fall on all of them. Prints each run's row
+# (kernel times in ms). The arguments that name an existing file are the
+# libraries (at least two; a .so.xz is unpacked beside itself first), the
+# rest shapes b,L,h,n,g,Q.
+#   sh bench/ab.sh LIB_A LIB_B [LIB_C ...] [b,L,h,n,g,Q ...]
 set -eu
-a=$1; b=$2; shift 2
-shapes="$*"
+libs=""; shapes=""
+for arg in "$@"; do
+  if [ -f "$arg" ]; then
+    case "$arg" in
+      *.xz) xz -d -k -f "$arg"; arg=${arg%.xz} ;;
+    esac
+    libs="$libs $arg"
+  else
+    case "$arg" in
+      *,*,*,*,*,*) shapes="$shapes $arg" ;;
+      *) echo "bench/ab.sh: '$arg' is neither a library file nor a shape b,L,h,n,g,Q" >&2
+         exit 2 ;;
+    esac
+  fi
+done
+[ "$(echo $libs | wc -w)" -ge 2 ] || {
+  echo "usage: sh bench/ab.sh LIB_A LIB_B [LIB_C ...] [b,L,h,n,g,Q ...]" >&2; exit 2; }
 [ -n "$shapes" ] || shapes="1,4096,80,128,1,256 1,16384,80,128,1,256 1,65536,80,128,1,256"
 for shape in $shapes; do
   for round in 1 2; do
-    for lib in "$a" "$b"; do
+    for lib in $libs; do
       printf '%s %s: ' "$(basename "$lib")" "$shape"
       out=$(TESSEL_MAMBA2_LIBRARY=$lib python3 bench/mamba2.py \
         --shape "$shape" --runs 50 --warmup 10 2>&1) || {
