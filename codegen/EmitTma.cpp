@@ -358,6 +358,60 @@ LogicalResult KernelEmitter::emitFragmentLoad(tile::LoadOp op) {
   for (int64_t r = 0; r < dist.numRegisters; ++r)
     regOf[{dist.regOffsets[r][0], dist.regOffsets[r][1]}] = r;
   SmallVector<Value> out(dist.numRegisters);
+  auto vecType = VectorType::get({2}, element);
+  // Places the words of one ldmatrix.x4: element e of word q at
+  // (row, col) offset `at(q, e)` of the thread's pattern.
+  auto place = [&](ArrayRef<Value> words,
+                   function_ref<std::pair<int64_t, int64_t>(int64_t, int64_t)>
+                       at) -> LogicalResult {
+    for (int64_t q = 0; q < 4; ++q) {
+      Value pair = LLVM::BitcastOp::create(b, loc, vecType, words[q]);
+      for (int64_t e = 0; e < 2; ++e) {
+        auto it = regOf.find(at(q, e));
+        if (it == regOf.end())
+          return fail(op, "an ldmatrix fragment outside the tile's "
+                          "registers (tile " +
+                              Twine(rows) + "x" + Twine(cols) + ")");
+        out[it->second] = LLVM::ExtractElementOp::create(b, loc, pair, i32(e));
+      }
+    }
+    return success();
+  };
+  if (!layout.getTransposed()) {
+    // The mma layout itself (hint row_fragments): rows M, columns K, the
+    // thread's base (16 w + g, 2 t). Lanes 0-7, 8-15, 16-23, 24-31 name the
+    // rows of the four 8x8 matrices (M 0-7, K 0-7), (M 8-15, K 0-7),
+    // (M 0-7, K 8-15), (M 8-15, K 8-15) of the block, read as they are:
+    // a0..a3 of m16n8k16's A for warp w's rows 16 w + 16 W i.
+    Value laneRow = arith::AddIOp::create(
+        b, loc,
+        arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, warp, i32(16)),
+                              arith::AndIOp::create(b, loc, lane, i32(7))),
+        arith::MulIOp::create(
+            b, loc,
+            arith::AndIOp::create(
+                b, loc, arith::ShRUIOp::create(b, loc, lane, i32(3)), i32(1)),
+            i32(8)));
+    Value laneCol = arith::MulIOp::create(
+        b, loc, arith::ShRUIOp::create(b, loc, lane, i32(4)), i32(8));
+    for (int64_t i = 0; i * 16 * W < rows; ++i)
+      for (int64_t k0 = 0; k0 < cols; k0 += 16) {
+        SmallVector<Value> words = loadMatrices(
+            address(arith::AddIOp::create(b, loc, laneRow, i32(i * 16 * W)),
+                    arith::AddIOp::create(b, loc, laneCol, i32(k0))),
+            4, /*trans=*/false);
+        if (failed(place(words, [&](int64_t q, int64_t e) {
+              return std::pair<int64_t, int64_t>{i * 16 * W + 8 * (q % 2),
+                                                 k0 + 8 * (q / 2) + e};
+            })))
+          return failure();
+      }
+    for (Value v : out)
+      if (!v)
+        return fail(op, "a register of the tile no ldmatrix fragment holds");
+    regs[value] = out;
+    return success();
+  }
   // Lanes 0-7, 8-15, 16-23, 24-31 name the rows of the four 8x8 matrices:
   // (K 0-7, M 0-7), (K 0-7, M 8-15), (K 8-15, M 0-7), (K 8-15, M 8-15) of
   // the block, read transposed: a0..a3 of m16n8k16's A (the lanes of
@@ -373,27 +427,18 @@ LogicalResult KernelEmitter::emitFragmentLoad(tile::LoadOp op) {
           arith::AndIOp::create(
               b, loc, arith::ShRUIOp::create(b, loc, lane, i32(3)), i32(1)),
           i32(8)));
-  auto vecType = VectorType::get({2}, element);
   for (int64_t i = 0; i * 16 * W < cols; ++i)
     for (int64_t k0 = 0; k0 < rows; k0 += 16) {
       SmallVector<Value> words = loadMatrices(
           address(arith::AddIOp::create(b, loc, laneRow, i32(k0)),
                   arith::AddIOp::create(b, loc, laneCol, i32(i * 16 * W))),
           4, /*trans=*/true);
-      for (int64_t q = 0; q < 4; ++q) {
-        // a_q: rows k0 + 8 (q / 2) + {0, 1}, column 16 W i + 8 (q % 2).
-        Value pair = LLVM::BitcastOp::create(b, loc, vecType, words[q]);
-        for (int64_t e = 0; e < 2; ++e) {
-          auto it =
-              regOf.find({k0 + 8 * (q / 2) + e, i * 16 * W + 8 * (q % 2)});
-          if (it == regOf.end())
-            return fail(op, "an ldmatrix fragment outside the tile's "
-                            "registers (tile " +
-                                Twine(rows) + "x" + Twine(cols) + ")");
-          out[it->second] =
-              LLVM::ExtractElementOp::create(b, loc, pair, i32(e));
-        }
-      }
+      // a_q: rows k0 + 8 (q / 2) + {0, 1}, column 16 W i + 8 (q % 2).
+      if (failed(place(words, [&](int64_t q, int64_t e) {
+            return std::pair<int64_t, int64_t>{k0 + 8 * (q / 2) + e,
+                                               i * 16 * W + 8 * (q % 2)};
+          })))
+        return failure();
     }
   for (Value v : out)
     if (!v)

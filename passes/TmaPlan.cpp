@@ -33,17 +33,31 @@ bool foldsIntoMma(tile::PermuteOp op) {
 bool fragmentLoadCandidate(tile::LoadOp op) {
   auto layout = dyn_cast_or_null<tilegpu::MmaLayoutAttr>(
       tilegpu::getLayout(op.getType()));
-  if (!layout || !layout.getTransposed() ||
-      op.getPadding() != tile::Padding::zero || op.getResult().use_empty())
+  if (!layout || op.getPadding() != tile::Padding::zero ||
+      op.getResult().use_empty())
     return false;
   Type element = op.getType().getElementType();
-  // Rows of the tile are A's K, columns A's M: whole 16 x 16 blocks per
-  // warp, warps along M only.
   ArrayRef<int64_t> shape = op.getType().getShape();
   unsigned wm = layout.getWarpsPerCTA()[0];
-  return (element.isBF16() || element.isF16()) && shape.size() == 2 &&
-         layout.getWarpsPerCTA()[1] == 1 && shape[0] % 16 == 0 &&
-         shape[1] % (16 * wm) == 0;
+  if (!(element.isBF16() || element.isF16()) || shape.size() != 2 ||
+      layout.getWarpsPerCTA()[1] != 1)
+    return false;
+  // Rows of the tile are A's K, columns A's M: whole 16 x 16 blocks per
+  // warp, warps along M only.
+  if (layout.getTransposed())
+    return shape[0] % 16 == 0 && shape[1] % (16 * wm) == 0;
+  // Not transposed (rows A's M, columns A's K, as the accumulator): only
+  // with the kernel hint row_fragments (read with ldmatrix, no .trans).
+  auto kernel = op->getParentOfType<func::FuncOp>();
+  auto module = op->getParentOfType<ModuleOp>();
+  if (!kernel || !module)
+    return false;
+  auto target = module->getAttrOfType<StringAttr>(
+      tilegpu::TileGPUDialect::getTargetAttrName());
+  IntegerAttr hint = kernelHint(kernel, target ? target.getValue() : "sm_90a",
+                                "row_fragments");
+  return hint && hint.getInt() == 1 && shape[0] % (16 * wm) == 0 &&
+         shape[1] % 16 == 0;
 }
 
 bool loadsIntoFragments(tile::LoadOp op) {

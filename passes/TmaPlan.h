@@ -29,13 +29,15 @@ bool loadsIntoMma(tile::LoadOp op);
 
 /// A load of 16-bit elements into the transposed mma layout (assign-layouts
 /// gives it to a tile computed in registers whose transpose is an mma's A,
-/// the load included), which the TMA may copy (tilegpu-insert-tma decides).
+/// the load included), which the TMA may copy (tilegpu-insert-tma decides);
+/// with the kernel hint `row_fragments`, also into the mma layout itself
+/// (a tile computed in registers that is an mma's A as it stands).
 bool fragmentLoadCandidate(tile::LoadOp op);
 
 /// A fragmentLoadCandidate the TMA copies: staged in shared memory like an
-/// mma operand and read with ldmatrix.trans, each 16 x 16 block one .x4
-/// straight into the A fragments, instead of one 2-byte global load per
-/// element.
+/// mma operand (128-byte swizzle) and read with ldmatrix (.trans for the
+/// transposed layout), each 16 x 16 block one .x4 straight into the A
+/// fragments, instead of one 2-byte global load per element.
 bool loadsIntoFragments(tile::LoadOp op);
 
 /// A load whose tile lands in registers (no mma operand, no fragment

@@ -139,6 +139,16 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
       rings exceed the ring budget, or the occupancy leaves fewer than 24
       registers per thread.
       0 or absent: off.
+    - `row_fragments`: 1 lets the TMA copy a 16-bit tile loaded into the
+      mma layout itself (an mma's A computed in registers as it stands, not
+      through a transpose) like the transposed fragment loads: into a
+      128-byte-swizzled buffer (a ring in a loop), read with `ldmatrix`
+      (without `.trans`), each 16 x 16 block one .x4 straight into the A
+      fragments. Without it such a tile is loaded from global memory, or,
+      with `tma_register_loads`, copied unswizzled and read with one
+      `ld.shared` per register, which puts a warp's 32 lanes on 4 banks
+      (bench/results/2026-12-05-compute-out-trials.md). Opt-in: not yet run
+      on a GPU. 0 or absent: off.
     - `tma_register_loads`: 1 lets the TMA copy a loop's loads into
       registers ahead (on targets with the TMA: a 1-D or 2-D tile of 2- or
       4-byte elements along a unit-stride, 16-byte aligned view's last

@@ -93,7 +93,8 @@ static LogicalResult verifyHint(function_ref<InFlightDiagnostic()> emitError,
       name == "route_mma_operands" || name == "persistent" ||
       name == "prologue_ahead" || name == "refresh_in_loops" ||
       name == "warp_specialize" || name == "tma_register_loads" ||
-      name == "ring_barrier_per_load" || name == "stmatrix")
+      name == "ring_barrier_per_load" || name == "stmatrix" ||
+      name == "row_fragments")
     return intHint(0, 1, /*pow2=*/false);
   if (name == "producer_registers") {
     if (failed(intHint(24, 256, /*pow2=*/false)))
@@ -136,7 +137,8 @@ static LogicalResult verifyHint(function_ref<InFlightDiagnostic()> emitError,
             "tcgen05_tmem_a, tcgen05_tmem_acc, pdl, route_mma_operands, "
             "prefetch_registers, persistent, prologue_ahead, refresh_in_loops, "
             "warp_specialize, producer_registers, ring_slots, "
-            "tma_register_loads, ring_barrier_per_load, stmatrix)";
+            "tma_register_loads, ring_barrier_per_load, stmatrix, "
+            "row_fragments)";
 }
 
 LogicalResult HintsAttr::verify(function_ref<InFlightDiagnostic()> emitError,

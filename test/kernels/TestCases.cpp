@@ -819,6 +819,39 @@ Case scaledUpdateCase(std::mt19937 &rng, int64_t T, int64_t P, int64_t N,
   return c;
 }
 
+/// S = sum_k round((x_k * w rows) to bf16) B_k through `kernel` (64 x 64
+/// tiles): x (M x K), w (M), B (K x N), none a multiple of the blocks.
+Case rowScaledCase(std::mt19937 &rng, int64_t M, int64_t K, int64_t N,
+                   const std::string &kernel) {
+  const int64_t BM = 64, BN = 64;
+  Case c;
+  c.kernel = kernel;
+  c.label = kernel.substr(5) + " " + std::to_string(M) + "x" +
+            std::to_string(K) + "x" + std::to_string(N) +
+            " ((x w rows) B, A as it stands)";
+  c.grid = {ceilDiv(M, BM), ceilDiv(N, BN), 1};
+  auto rowPad = [](int64_t cols) { return (8 - cols % 8) % 8; };
+  Tensor x = input(rng, DType::bf16, {M, K}, -1, 1, rowPad(K));
+  Tensor w = input(rng, DType::f32, {M}, 0, 2);
+  Tensor b = input(rng, DType::bf16, {K, N}, -1, 1, rowPad(N));
+  c.tensors = {x, w, b, output(DType::f32, {M, N}, {N, 1}, M * N)};
+  c.args = {size_t(0), size_t(1), size_t(2), size_t(3)};
+  c.expected = expectationsFor(c);
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t n = 0; n < N; ++n) {
+      double s = 0;
+      for (int64_t k = 0; k < K; ++k)
+        s += roundTo(roundTo(x.values[offset(x, {m, k})] * w.values[m],
+                             DType::f32),
+                     DType::bf16) *
+             b.values[offset(b, {k, n})];
+      c.expected[3][m * N + n] = s;
+    }
+  // The rounded products are exact and summed in f32.
+  c.tolerance = 1e-5;
+  return c;
+}
+
 Case inplaceCase(std::mt19937 &rng) {
   const int64_t N = 300;
   Case c;
@@ -946,6 +979,8 @@ std::vector<Case> opCases(std::mt19937 &rng) {
                                DType::bf16, 64, 64));
   cases.push_back(mmaChainCase(rng, 130, 50, 140, 90, "test_wgmma_chain_t_bf16",
                                DType::bf16, 64, 64));
+  cases.push_back(rowScaledCase(rng, 150, 200, 70, "test_row_frag_bf16"));
+  cases.push_back(rowScaledCase(rng, 150, 200, 70, "test_row_shared_bf16"));
   cases.push_back(scaledUpdateCase(rng, 200, 100, 90));
   // (600 tokens: 10 steps, each ring's phases flip several times.)
   cases.push_back(scaledUpdateCase(rng, 600, 200, 70, "test_ws_scaled_t_bf16"));

@@ -485,6 +485,22 @@ const Register registrations[] = {
     // The same warp-specialised: the producer copies x (read as fragments)
     // and B; w goes by the TMA into a ring the consumers fill
     // (tma_register_loads).
+    // x's tiles scaled per row as the mma's A as they stand: read as A
+    // fragments by ldmatrix from a swizzled TMA copy (row_fragments; not
+    // yet run on a GPU), and the same from an unswizzled copy by ld.shared
+    // (tma_register_loads: 8-way bank conflicts).
+    add("test_row_frag_bf16",
+        [](const Config &c) {
+          define(tessel::test::rowScaledKernel<bf16>, c, {"x", "w", "b", "s"});
+        },
+        {{"BM", 64}, {"BN", 64}, {"BK", 64}, {"ROW_FRAG", 1},
+         {"num_warps", 4}}),
+    add("test_row_shared_bf16",
+        [](const Config &c) {
+          define(tessel::test::rowScaledKernel<bf16>, c, {"x", "w", "b", "s"});
+        },
+        {{"BM", 64}, {"BN", 64}, {"BK", 64}, {"TMA_REG", 1},
+         {"num_warps", 4}}),
     add("test_ws_scaled_t_bf16", wsScaledBf16, wsScaled()),
     // The same with x's and B's copies in one shared ring of 3 buffers.
     add("test_ws_ring_scaled_t_bf16", wsScaledBf16, wsScaled({{"RING", 3}})),

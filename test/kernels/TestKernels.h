@@ -193,6 +193,33 @@ inline void scaledUpdateKernel(const Config &cfg, View<T, 2, kDense> x,
   store(s, {i, j}, out);
 }
 
+/// S = sum_k round(x_k * w rows) B_k: x's BM x BK tiles scaled per row and
+/// used as the mma's A as they stand (the mma layout, not transposed: the
+/// shape of compute_out's C·Sᵀ with C's rows scaled), over a K loop. With
+/// ROW_FRAG (the hint row_fragments) the TMA copies x and ldmatrix reads its
+/// A fragments from the swizzled copy; with TMA_REG instead, an unswizzled
+/// copy read by ld.shared; with neither, global loads.
+template <class T>
+inline void rowScaledKernel(const Config &cfg, View<T, 2, kDense> x,
+                            View<float, 1> w, View<T, 2, kDense> b,
+                            View<float, 2> s) {
+  int64_t BM = cfg["BM"], BN = cfg["BN"], BK = cfg["BK"];
+  hint("default", "num_warps", cfg["num_warps"]);
+  hint("sm_90a", "wgmma", 1);
+  if (cfg.has("ROW_FRAG"))
+    hint("default", "row_fragments", cfg["ROW_FRAG"]);
+  if (cfg.has("TMA_REG"))
+    hint("default", "tma_register_loads", cfg["TMA_REG"]);
+  auto i = program_id(0), j = program_id(1);
+  Tile rows = reshape(load(w, {i}, {BM}), {BM, 1});
+  Scalar kTiles = (dim(x, 1) + int(BK - 1)) / int(BK);
+  Tile out = for_range({0, kTiles}, zeros({BM, BN}), [&](Scalar k, Tile acc) {
+    Tile xs = cast<T>(cast<float>(load(x, {i, k}, {BM, BK})) * rows);
+    return mma(xs, load(b, {k, j}, {BK, BN}), acc);
+  });
+  store(s, {i, j}, out);
+}
+
 /// y = 2 x, stored by the TMA (`tma = true`): BM x BN tiles of a 3-D view
 /// whose first dimension the tile drops; y promises 16-byte alignment and
 /// unit stride (x promises nothing: its load stays an ordinary one).
