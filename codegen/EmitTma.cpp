@@ -406,40 +406,36 @@ LogicalResult KernelEmitter::emitFragmentLoad(tile::LoadOp op) {
             })))
           return failure();
       }
-    for (Value v : out)
-      if (!v)
-        return fail(op, "a register of the tile no ldmatrix fragment holds");
-    regs[value] = out;
-    return success();
+  } else {
+    // Lanes 0-7, 8-15, 16-23, 24-31 name the rows of the four 8x8 matrices:
+    // (K 0-7, M 0-7), (K 0-7, M 8-15), (K 8-15, M 0-7), (K 8-15, M 8-15) of
+    // the block, read transposed: a0..a3 of m16n8k16's A (the lanes of
+    // emitMma's transposed A, fragA, for warp w's rows 16 w + 16 W i).
+    Value laneRow = arith::AddIOp::create(
+        b, loc, arith::AndIOp::create(b, loc, lane, i32(7)),
+        arith::MulIOp::create(
+            b, loc, arith::ShRUIOp::create(b, loc, lane, i32(4)), i32(8)));
+    Value laneCol = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, warp, i32(16)),
+        arith::MulIOp::create(
+            b, loc,
+            arith::AndIOp::create(
+                b, loc, arith::ShRUIOp::create(b, loc, lane, i32(3)), i32(1)),
+            i32(8)));
+    for (int64_t i = 0; i * 16 * W < cols; ++i)
+      for (int64_t k0 = 0; k0 < rows; k0 += 16) {
+        SmallVector<Value> words = loadMatrices(
+            address(arith::AddIOp::create(b, loc, laneRow, i32(k0)),
+                    arith::AddIOp::create(b, loc, laneCol, i32(i * 16 * W))),
+            4, /*trans=*/true);
+        // a_q: rows k0 + 8 (q / 2) + {0, 1}, column 16 W i + 8 (q % 2).
+        if (failed(place(words, [&](int64_t q, int64_t e) {
+              return std::pair<int64_t, int64_t>{k0 + 8 * (q / 2) + e,
+                                                 i * 16 * W + 8 * (q % 2)};
+            })))
+          return failure();
+      }
   }
-  // Lanes 0-7, 8-15, 16-23, 24-31 name the rows of the four 8x8 matrices:
-  // (K 0-7, M 0-7), (K 0-7, M 8-15), (K 8-15, M 0-7), (K 8-15, M 8-15) of
-  // the block, read transposed: a0..a3 of m16n8k16's A (the lanes of
-  // emitMma's transposed A, fragA, for warp w's rows 16 w + 16 W i).
-  Value laneRow = arith::AddIOp::create(
-      b, loc, arith::AndIOp::create(b, loc, lane, i32(7)),
-      arith::MulIOp::create(
-          b, loc, arith::ShRUIOp::create(b, loc, lane, i32(4)), i32(8)));
-  Value laneCol = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, warp, i32(16)),
-      arith::MulIOp::create(
-          b, loc,
-          arith::AndIOp::create(
-              b, loc, arith::ShRUIOp::create(b, loc, lane, i32(3)), i32(1)),
-          i32(8)));
-  for (int64_t i = 0; i * 16 * W < cols; ++i)
-    for (int64_t k0 = 0; k0 < rows; k0 += 16) {
-      SmallVector<Value> words = loadMatrices(
-          address(arith::AddIOp::create(b, loc, laneRow, i32(k0)),
-                  arith::AddIOp::create(b, loc, laneCol, i32(i * 16 * W))),
-          4, /*trans=*/true);
-      // a_q: rows k0 + 8 (q / 2) + {0, 1}, column 16 W i + 8 (q % 2).
-      if (failed(place(words, [&](int64_t q, int64_t e) {
-            return std::pair<int64_t, int64_t>{k0 + 8 * (q / 2) + e,
-                                               i * 16 * W + 8 * (q % 2)};
-          })))
-        return failure();
-    }
   for (Value v : out)
     if (!v)
       return fail(op, "a register of the tile no ldmatrix fragment holds");
