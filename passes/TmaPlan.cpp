@@ -49,13 +49,9 @@ bool fragmentLoadCandidate(tile::LoadOp op) {
   // Not transposed (rows A's M, columns A's K, as the accumulator): only
   // with the kernel hint row_fragments (read with ldmatrix, no .trans).
   auto kernel = op->getParentOfType<func::FuncOp>();
-  auto module = op->getParentOfType<ModuleOp>();
-  if (!kernel || !module)
+  if (!kernel)
     return false;
-  auto target = module->getAttrOfType<StringAttr>(
-      tilegpu::TileGPUDialect::getTargetAttrName());
-  IntegerAttr hint = kernelHint(kernel, target ? target.getValue() : "sm_90a",
-                                "row_fragments");
+  IntegerAttr hint = kernelHint(kernel, targetOf(op), "row_fragments");
   return hint && hint.getInt() == 1 && shape[0] % (16 * wm) == 0 &&
          shape[1] % 16 == 0;
 }

@@ -783,6 +783,10 @@ Case mmaChainCase(std::mt19937 &rng, int64_t M, int64_t K, int64_t N1,
   return c;
 }
 
+/// Elements that pad a row of `cols` 16-bit elements to whole 16-byte
+/// units (what views that promise 16-byte alignment need).
+int64_t padTo16Bytes(int64_t cols) { return (8 - cols % 8) % 8; }
+
 /// S = sum_t round((x_t * w_t) to `dtype`)ᵀ B_t through `kernel` (BP
 /// head-dim rows per program): x (T x P), w (T), B (T x N), none a multiple
 /// of the blocks.
@@ -797,10 +801,9 @@ Case scaledUpdateCase(std::mt19937 &rng, int64_t T, int64_t P, int64_t N,
             " ((x w)^T B, A read transposed)";
   c.grid = {ceilDiv(P, BP), ceilDiv(N, BN), 1};
   // Rows padded to whole 16-byte units (the views promise it).
-  auto rowPad = [](int64_t cols) { return (8 - cols % 8) % 8; };
-  Tensor x = input(rng, dtype, {T, P}, -1, 1, rowPad(P));
+  Tensor x = input(rng, dtype, {T, P}, -1, 1, padTo16Bytes(P));
   Tensor w = input(rng, DType::f32, {T}, 0, 2);
-  Tensor b = input(rng, dtype, {T, N}, -1, 1, rowPad(N));
+  Tensor b = input(rng, dtype, {T, N}, -1, 1, padTo16Bytes(N));
   c.tensors = {x, w, b, output(DType::f32, {P, N}, {N, 1}, P * N)};
   c.args = {size_t(0), size_t(1), size_t(2), size_t(3)};
   c.expected = expectationsFor(c);
@@ -830,10 +833,9 @@ Case rowScaledCase(std::mt19937 &rng, int64_t M, int64_t K, int64_t N,
             std::to_string(K) + "x" + std::to_string(N) +
             " ((x w rows) B, A as it stands)";
   c.grid = {ceilDiv(M, BM), ceilDiv(N, BN), 1};
-  auto rowPad = [](int64_t cols) { return (8 - cols % 8) % 8; };
-  Tensor x = input(rng, DType::bf16, {M, K}, -1, 1, rowPad(K));
+  Tensor x = input(rng, DType::bf16, {M, K}, -1, 1, padTo16Bytes(K));
   Tensor w = input(rng, DType::f32, {M}, 0, 2);
-  Tensor b = input(rng, DType::bf16, {K, N}, -1, 1, rowPad(N));
+  Tensor b = input(rng, DType::bf16, {K, N}, -1, 1, padTo16Bytes(N));
   c.tensors = {x, w, b, output(DType::f32, {M, N}, {N, 1}, M * N)};
   c.args = {size_t(0), size_t(1), size_t(2), size_t(3)};
   c.expected = expectationsFor(c);
