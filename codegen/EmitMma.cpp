@@ -583,6 +583,112 @@ SmallVector<Value> KernelEmitter::registerFragmentA(Value a, int64_t K,
   return {pair(0, j), pair(1, j), pair(0, j + 1), pair(1, j + 1)};
 }
 
+/// The registers of `a` that registerFragmentA(a, K, i, k0) reads.
+SmallVector<Value> KernelEmitter::fragmentRegistersA(Value a, int64_t K,
+                                                     int64_t i, int64_t k0) {
+  ArrayRef<Value> aRegs = regs[a];
+  int64_t repsK = K / 8, j = k0 / 8;
+  SmallVector<Value> out;
+  for (int64_t jj : {j, j + 1})
+    for (int64_t h = 0; h < 2; ++h) {
+      int64_t r = (2 * i + h) * (2 * repsK) + 2 * jj;
+      out.append({aRegs[r], aRegs[r + 1]});
+    }
+  return out;
+}
+
+namespace {
+/// Moves, step by step, the operations of a block that compute nothing but
+/// a tile's registers down to the step that first reads them
+/// (wgmma_interleave). Only operations without memory effects, regions or
+/// other users move, and only later in their block, before the users they
+/// all have there: what they read is still defined before them, and what
+/// reads them still comes after. (Constants stay: the emitter may reuse
+/// one anywhere.)
+class SinkIntoSteps {
+public:
+  SinkIntoSteps(Block *block, ArrayRef<Value> roots) : block(block) {
+    SmallVector<Operation *> worklist;
+    auto visit = [&](Value v) {
+      if (Operation *def = v.getDefiningOp())
+        worklist.push_back(def);
+    };
+    for (Value v : roots)
+      visit(v);
+    while (!worklist.empty()) {
+      Operation *op = worklist.pop_back_val();
+      if (op->getBlock() != block || !movable(op) ||
+          !candidates.insert(op).second)
+        continue;
+      for (Value operand : op->getOperands())
+        visit(operand);
+    }
+    // Those with a user outside the set (an operation emitted before the
+    // mma that reads it too) stay, and so do the operations they read.
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (Operation *op : llvm::to_vector(candidates))
+        if (llvm::any_of(op->getUsers(), [&](Operation *user) {
+              return !candidates.contains(user);
+            })) {
+          candidates.erase(op);
+          changed = true;
+        }
+    }
+  }
+
+  /// Moves the candidates that `values` need and that have not moved yet
+  /// to `b`'s insertion point, in their order.
+  void moveBefore(ArrayRef<Value> values, OpBuilder &b) {
+    assert(b.getInsertionBlock() == block && "steps in the same block");
+    SmallVector<Operation *> slice, worklist;
+    for (Value v : values)
+      if (Operation *def = v.getDefiningOp())
+        worklist.push_back(def);
+    DenseSet<Operation *> seen;
+    while (!worklist.empty()) {
+      Operation *op = worklist.pop_back_val();
+      if (!candidates.contains(op) || moved.contains(op) ||
+          !seen.insert(op).second)
+        continue;
+      slice.push_back(op);
+      for (Value operand : op->getOperands())
+        if (Operation *def = operand.getDefiningOp())
+          worklist.push_back(def);
+    }
+    llvm::sort(slice, [](Operation *x, Operation *y) {
+      return x->isBeforeInBlock(y);
+    });
+    for (Operation *op : slice) {
+      op->moveBefore(block, b.getInsertionPoint());
+      moved.insert(op);
+    }
+  }
+
+private:
+  static bool movable(Operation *op) {
+    if (op->getNumRegions() || op->hasTrait<OpTrait::ConstantLike>())
+      return false;
+    if (isMemoryEffectFree(op))
+      return true;
+    // The NVVM math the elementwise lowering calls (no memory, no
+    // convergence).
+    if (auto call = dyn_cast<LLVM::CallIntrinsicOp>(op)) {
+      StringRef name = call.getIntrin();
+      return name.starts_with("llvm.nvvm.ex2.approx") ||
+             name.starts_with("llvm.nvvm.lg2.approx") ||
+             name.starts_with("llvm.nvvm.ff2bf16x2") ||
+             name.starts_with("llvm.nvvm.ff2f16x2") ||
+             name.starts_with("llvm.nvvm.f2tf32");
+    }
+    return false;
+  }
+
+  Block *block;
+  DenseSet<Operation *> candidates, moved;
+};
+} // namespace
+
 /// wgmma.mma_async m64nNk16 (m64nNk8 for tf32) on sm_90a, or tcgen05.mma on
 /// sm_100a/sm_103a
 /// (operands as below, the rest in emitTcgen05). Operands copied by the TMA
@@ -779,53 +885,94 @@ LogicalResult KernelEmitter::emitAsyncMma(tile::MmaOp op, Value aSrc,
   // empty side-effecting asm: an instruction defining one between the fence
   // and the wgmmas would make ptxas insert its own warpgroup.arrive and
   // serialise the wgmmas.
-  SmallVector<SmallVector<Value>> aFrags;
-  if (aInRegs)
-    for (int64_t i = 0; i < repsM; ++i)
-      for (int64_t k0 = 0; k0 < K; k0 += 16) {
-        SmallVector<Value> frag = registerFragmentA(aSrc, K, i, k0, true);
-        for (Value &word : frag)
-          word = LLVM::InlineAsmOp::create(
-                     b, loc, b.getI32Type(), ValueRange{word}, "", "=r,0",
-                     /*has_side_effects=*/true, /*is_align_stack=*/false,
-                     LLVM::tailcallkind::TailCallKind::None,
-                     LLVM::AsmDialectAttr(), ArrayAttr())
-                     .getResult(0);
-        aFrags.push_back(std::move(frag));
-      }
-  NVVM::WgmmaFenceAlignedOp::create(b, loc);
-  SmallVector<Value> results;
-  for (int64_t i = 0; i < repsM; ++i) {
+  auto pinnedFragment = [&](int64_t i, int64_t k0) {
+    SmallVector<Value> frag = registerFragmentA(aSrc, K, i, k0, true);
+    for (Value &word : frag)
+      word = LLVM::InlineAsmOp::create(
+                 b, loc, b.getI32Type(), ValueRange{word}, "", "=r,0",
+                 /*has_side_effects=*/true, /*is_align_stack=*/false,
+                 LLVM::tailcallkind::TailCallKind::None,
+                 LLVM::AsmDialectAttr(), ArrayAttr())
+                 .getResult(0);
+    return frag;
+  };
+  auto issue = [&](Value d, Value m0, int64_t k0, ArrayRef<Value> frag) {
+    if (aInRegs)
+      return wgmmaRegisterA(structType, d, frag, descB(k0), N, element, bT);
+    return NVVM::WgmmaMmaAsyncOp::create(
+               b, loc, structType, d, descA(m0, k0), descB(k0),
+               NVVM::MMAShapeAttr::get(b.getContext(), 64, N, kStep),
+               NVVM::WGMMATypesAttr::get(b.getContext(), type),
+               NVVM::WGMMATypesAttr::get(b.getContext(), type),
+               NVVM::WGMMATypesAttr::get(b.getContext(), NVVM::WGMMATypes::f32),
+               NVVM::WGMMAScaleOutAttr::get(b.getContext(),
+                                            NVVM::WGMMAScaleOut::one),
+               NVVM::WGMMAScaleInAttr::get(b.getContext(),
+                                           NVVM::WGMMAScaleIn::one),
+               NVVM::WGMMAScaleInAttr::get(b.getContext(),
+                                           NVVM::WGMMAScaleIn::one),
+               NVVM::MMALayoutAttr::get(b.getContext(),
+                                        aT ? NVVM::MMALayout::col
+                                           : NVVM::MMALayout::row),
+               NVVM::MMALayoutAttr::get(b.getContext(),
+                                        bT ? NVVM::MMALayout::col
+                                           : NVVM::MMALayout::row),
+               NVVM::MMAIntOverflowAttr())
+        .getResult();
+  };
+  // Row block i's accumulator as the wgmma's struct, and its first row.
+  auto accStruct = [&](int64_t i) {
     Value d = LLVM::UndefOp::create(b, loc, structType);
     for (int64_t j = 0; j < repsN; ++j)
       for (int64_t h = 0; h < 2; ++h)
         for (int64_t e = 0; e < 2; ++e)
           d = LLVM::InsertValueOp::create(b, loc, d, acc[reg(i, h, j, e)],
                                           4 * j + 2 * h + e);
-    Value m0 = arith::AddIOp::create(b, loc, wgRow, i64(i * 16 * W));
-    for (int64_t k0 = 0; k0 < K; k0 += kStep) {
-      if (aInRegs) {
-        d = wgmmaRegisterA(structType, d, aFrags[i * (K / 16) + k0 / 16],
-                           descB(k0), N, element, bT);
-        continue;
-      }
-      d = NVVM::WgmmaMmaAsyncOp::create(
-          b, loc, structType, d, descA(m0, k0), descB(k0),
-          NVVM::MMAShapeAttr::get(b.getContext(), 64, N, kStep),
-          NVVM::WGMMATypesAttr::get(b.getContext(), type),
-          NVVM::WGMMATypesAttr::get(b.getContext(), type),
-          NVVM::WGMMATypesAttr::get(b.getContext(), NVVM::WGMMATypes::f32),
-          NVVM::WGMMAScaleOutAttr::get(b.getContext(),
-                                       NVVM::WGMMAScaleOut::one),
-          NVVM::WGMMAScaleInAttr::get(b.getContext(), NVVM::WGMMAScaleIn::one),
-          NVVM::WGMMAScaleInAttr::get(b.getContext(), NVVM::WGMMAScaleIn::one),
-          NVVM::MMALayoutAttr::get(b.getContext(), aT ? NVVM::MMALayout::col
-                                                      : NVVM::MMALayout::row),
-          NVVM::MMALayoutAttr::get(b.getContext(), bT ? NVVM::MMALayout::col
-                                                      : NVVM::MMALayout::row),
-          NVVM::MMAIntOverflowAttr());
+    return d;
+  };
+  auto rowOf = [&](int64_t i) -> Value {
+    return arith::AddIOp::create(b, loc, wgRow, i64(i * 16 * W));
+  };
+  SmallVector<Value> results;
+  // The kernel hint wgmma_interleave: with A from registers, each K step's
+  // fragments are computed right before its own fence and wgmmas, so that
+  // the tensor cores work on step k while the warps compute step k + 1
+  // (one commit and wait after all of them, as without it). The pure
+  // operations that compute nothing but A (SinkIntoSteps) move down to the
+  // step that first needs them.
+  IntegerAttr interleave = kernelHint("wgmma_interleave");
+  if (aInRegs && interleave && interleave.getInt() != 0 && K > 16) {
+    SmallVector<Value> m0s;
+    for (int64_t i = 0; i < repsM; ++i) {
+      results.push_back(accStruct(i));
+      m0s.push_back(rowOf(i));
     }
-    results.push_back(d);
+    SinkIntoSteps sink(b.getInsertionBlock(), regs[aSrc]);
+    for (int64_t k0 = 0; k0 < K; k0 += 16) {
+      SmallVector<SmallVector<Value>> frags;
+      for (int64_t i = 0; i < repsM; ++i) {
+        sink.moveBefore(fragmentRegistersA(aSrc, K, i, k0), b);
+        frags.push_back(pinnedFragment(i, k0));
+      }
+      NVVM::WgmmaFenceAlignedOp::create(b, loc);
+      for (int64_t i = 0; i < repsM; ++i)
+        results[i] = issue(results[i], m0s[i], k0, frags[i]);
+    }
+  } else {
+    SmallVector<SmallVector<Value>> aFrags;
+    if (aInRegs)
+      for (int64_t i = 0; i < repsM; ++i)
+        for (int64_t k0 = 0; k0 < K; k0 += 16)
+          aFrags.push_back(pinnedFragment(i, k0));
+    NVVM::WgmmaFenceAlignedOp::create(b, loc);
+    for (int64_t i = 0; i < repsM; ++i) {
+      Value d = accStruct(i), m0 = rowOf(i);
+      for (int64_t k0 = 0; k0 < K; k0 += kStep)
+        d = issue(d, m0, k0,
+                  aInRegs ? ArrayRef<Value>(aFrags[i * (K / 16) + k0 / 16])
+                          : ArrayRef<Value>());
+      results.push_back(d);
+    }
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);

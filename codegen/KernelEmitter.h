@@ -774,6 +774,10 @@ private:
   /// vectors or (`asWords`) 32-bit words.
   SmallVector<Value> registerFragmentA(Value a, int64_t K, int64_t i,
                                        int64_t k0, bool asWords);
+  /// The registers of `a` that registerFragmentA reads for (i, k0), in
+  /// the order of its pairs' elements.
+  SmallVector<Value> fragmentRegistersA(Value a, int64_t K, int64_t i,
+                                        int64_t k0);
   /// One wgmma.mma_async m64nNk16 step with A from registers (`a`: a0..a3)
   /// and B by descriptor, accumulating into `d` (a struct of N / 2 f32).
   Value wgmmaRegisterA(Type structType, Value d, ArrayRef<Value> a,

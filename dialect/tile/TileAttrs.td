@@ -75,6 +75,13 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
       registers whose transpose is the A operand is laid out for that too
       (the transposed accumulator layout; its loads read by ldmatrix.trans
       from their TMA copies); 0 also keeps that off.
+    - `wgmma_interleave`: 1 issues a wgmma whose A comes from registers K
+      step by K step, each step's fragments computed right before its own
+      `wgmma.fence` and wgmmas (the pure operations that compute nothing
+      but A move down to the step that first reads them), so that the
+      tensor cores work on one step while the warpgroup computes the next;
+      one commit and wait after the last, as without it. 0 or absent: every
+      fragment is computed before one fence. Opt-in: not yet run on a GPU.
     - `tcgen05`: 0 keeps a kernel's mmas on `mma.sync` on sm_100a/sm_103a;
       1 (the default there) lets every eligible 16-bit mma use tcgen05.mma;
       diagnosed on sm_90a.

@@ -41,6 +41,7 @@ void chunkState(const Config &cfg,
   persistentHint(cfg);
   if (cfg["wgmma"])
     hint("sm_90a", "wgmma", 1);
+  hint("sm_90a", "wgmma_interleave", cfg["wgmma_interleave"]);
   tmemAHint();
   // -1: by the block's width, as measured (below). 256 columns: 2 CTAs per
   // SM. On sm_90a ptxas then has 255 registers for mma.sync's 64 x 256 f32
@@ -133,6 +134,9 @@ const Register registration{{
             // chunk_state + state_passing 0.489 -> 0.462 ms at the headline,
             // 0.784 -> 0.737 at Q=128, 0.497 -> 0.473 at g=8 (bench/results/
             // 2026-12-04-tma-register-loads.md).
+            tunable("wgmma_interleave", {0, 1}, 0,
+                    "the wgmma K step by K step, each step's x scaled right "
+                    "before it (sm_90a; not yet measured)"),
             tunable("occupancy", {-1, 0, 1, 2, 3, 4}, -1,
                     "CTAs per SM to fit (0: ptxas decides; -1: 4 for 64 "
                     "state columns, 3 for 128 (4 on sm_90a with "

@@ -65,6 +65,7 @@ void computeOut(const Config &cfg,
   if (cfg["wgmma"])
     hint("sm_90a", "wgmma", 1);
   hint("sm_90a", "wgmma_register_a", cfg["wgmma_register_a"]);
+  hint("sm_90a", "wgmma_interleave", cfg["wgmma_interleave"]);
   hint("default", "tcgen05_tmem_a", cfg["tcgen05_tmem_a"]);
   // The P·x accumulator stays in tensor memory across the intra-chunk loop
   // (columns 0-63), C·Bᵀ's goes after it (64-127) and P, the register A,
@@ -589,6 +590,9 @@ const Register registration{{
             tunable("wgmma_register_a", {0, 1}, 1,
                     "the masked C·Bᵀ to the P·x wgmma from registers (1) or "
                     "through shared memory (0)"),
+            tunable("wgmma_interleave", {0, 1}, 0,
+                    "P·x's wgmma K step by K step, each step's part of P "
+                    "computed right before it (sm_90a; not yet measured)"),
             // 4 CTAs per SM (128 registers; since refresh_in_loops no
             // spills on sm_90a, 24 bytes before; 4 fit in
             // shared memory only with wgmma_register_a and without

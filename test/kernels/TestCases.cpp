@@ -981,9 +981,13 @@ std::vector<Case> opCases(std::mt19937 &rng) {
                                DType::bf16, 64, 64));
   cases.push_back(mmaChainCase(rng, 130, 50, 140, 90, "test_wgmma_chain_t_bf16",
                                DType::bf16, 64, 64));
+  cases.push_back(mmaChainCase(rng, 150, 70, 150, 100,
+                               "test_wgmma_chain_il_bf16", DType::bf16, 64, 64));
   cases.push_back(rowScaledCase(rng, 150, 200, 70, "test_row_frag_bf16"));
   cases.push_back(rowScaledCase(rng, 150, 200, 70, "test_row_shared_bf16"));
+  cases.push_back(rowScaledCase(rng, 150, 200, 70, "test_row_frag_il_bf16"));
   cases.push_back(scaledUpdateCase(rng, 200, 100, 90));
+  cases.push_back(scaledUpdateCase(rng, 200, 100, 90, "test_scaled_t_il_bf16"));
   // (600 tokens: 10 steps, each ring's phases flip several times.)
   cases.push_back(scaledUpdateCase(rng, 600, 200, 70, "test_ws_scaled_t_bf16"));
   cases.push_back(

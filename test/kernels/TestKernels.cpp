@@ -456,6 +456,14 @@ const Register registrations[] = {
         },
         {{"BM", 128}, {"BK", 16}, {"BN1", 32}, {"BN2", 128}, {"WGMMA", 1},
          {"num_warps", 8}}),
+    // The bf16 chain with the hint wgmma_interleave: P's part for each K
+    // step of the second mma computed right before that step's wgmma.
+    add("test_wgmma_chain_il_bf16",
+        [](const Config &c) {
+          define(tessel::test::mmaChainKernel<bf16>, c, {"a", "b", "v", "o"});
+        },
+        {{"BM", 64}, {"BK", 32}, {"BN1", 64}, {"BN2", 64}, {"WGMMA", 1},
+         {"num_warps", 4}, {"INTERLEAVE", 1}}),
     // The wgmma chain written transposed (the computed operand in the B
     // slot): tile-route-mma-operands routes it back.
     add("test_wgmma_chain_t_bf16",
@@ -473,6 +481,15 @@ const Register registrations[] = {
         },
         {{"BP", 64}, {"BN", 64}, {"BT", 64}, {"WGMMA", 1}, {"TMEM_A", 1},
          {"num_warps", 4}}),
+    // The same with the hint wgmma_interleave (chunk_state's
+    // wgmma_interleave): each K step's x scaled right before its wgmma.
+    add("test_scaled_t_il_bf16",
+        [](const Config &c) {
+          define(tessel::test::scaledUpdateKernel<bf16>, c,
+                 {"x", "w", "b", "s"});
+        },
+        {{"BP", 64}, {"BN", 64}, {"BT", 64}, {"WGMMA", 1}, {"TMEM_A", 1},
+         {"INTERLEAVE", 1}, {"num_warps", 4}}),
     // f16, x two 128-byte panels wide, two warpgroups (the tile's 128
     // head-dim rows), 32 tokens a step.
     add("test_scaled_t8_f16",
@@ -495,6 +512,14 @@ const Register registrations[] = {
         },
         {{"BM", 64}, {"BN", 64}, {"BK", 64}, {"ROW_FRAG", 1},
          {"num_warps", 4}}),
+    // row_fragments and wgmma_interleave together: each K step's
+    // fragments read by ldmatrix and scaled right before its wgmma.
+    add("test_row_frag_il_bf16",
+        [](const Config &c) {
+          define(tessel::test::rowScaledKernel<bf16>, c, {"x", "w", "b", "s"});
+        },
+        {{"BM", 64}, {"BN", 64}, {"BK", 64}, {"ROW_FRAG", 1},
+         {"INTERLEAVE", 1}, {"num_warps", 4}}),
     add("test_row_shared_bf16",
         [](const Config &c) {
           define(tessel::test::rowScaledKernel<bf16>, c, {"x", "w", "b", "s"});
