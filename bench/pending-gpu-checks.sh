@@ -7,22 +7,31 @@
 #                                            # build/gpu and build/abl (~20 min)
 #   carry build/gpu build/abl (about 36 + 6 MB), then
 #   sh bench/pending-gpu-checks.sh tests     # ~5 min
-#   sh bench/pending-gpu-checks.sh ab ra0 il       # ~8 min
-#   sh bench/pending-gpu-checks.sh ab st1rf st2rf  # ~8 min
+#   sh bench/pending-gpu-checks.sh ab ra0 il       # ~6 min
+#   sh bench/pending-gpu-checks.sh ab dw st1rf     # ~6 min
+#   sh bench/pending-gpu-checks.sh ab st2rf        # ~4 min (if st1rf paid)
 #
 # tests: the new test kernels alone first (under a time limit, then
 #   racecheck and memcheck), then the whole GPU suite (test/gpu/run.sh):
 #   test_row_frag_bf16 (row_fragments: 16-bit A fragments by ldmatrix
 #   without .trans from a swizzled TMA copy), test_row_shared_bf16 (the same
-#   through ld.shared), and wgmma_interleave's three: test_wgmma_chain_il_bf16
+#   through ld.shared), wgmma_interleave's three: test_wgmma_chain_il_bf16
 #   (compute_out's P·x shape), test_scaled_t_il_bf16 (chunk_state's (x w)ᵀ),
-#   test_row_frag_il_bf16 (with row_fragments).
+#   test_row_frag_il_bf16 (with row_fragments), and wgmma_defer_wait's four:
+#   test_tma_wgmma_dw_bf16 and test_tma_wgmma_pipe_dw_bf16 (GEMMs, operands
+#   in shared memory; the latter also timed beside test_tma_wgmma_pipe_bf16
+#   in the suite's timed cases), test_scaled_t_dw_bf16 (A in registers),
+#   test_row_frag_il_dw_bf16 (all three opt-ins).
 # ab LIB...: per library of build/abl (xz; head is HEAD's), the Mamba-2
 #   pytest against float64, then bench/ab.sh against head on three shapes:
 #   ra0    compute_out's P staged through shared memory (wgmma_register_a 0;
 #          128 registers, 41984 bytes, 4 CTAs per SM)
 #   il     wgmma_interleave 1 in compute_out and chunk_state (each K step's
 #          part of the register A computed right before its wgmma)
+#   dw     wgmma_defer_wait 1 in compute_out (its state term's groups left
+#          running into the next iteration; 49152 bytes, 4 CTAs per SM) and
+#          2 in chunk_state (its register-A groups too; 75264 bytes, 3 CTAs
+#          per SM)
 #   st1rf  the state term with C's rows scaled, first (state_term 1), C read
 #          by ldmatrix (row_fragments): bench/results/2026-12-05-state-term-
 #          row-fragments.patch
@@ -54,6 +63,8 @@ prepare)
   ra0="$k/ComputeOut.cpp	tunable(\"wgmma_register_a\", {0, 1}, 1,	tunable(\"wgmma_register_a\", {0, 1}, 0,"
   il="$k/ComputeOut.cpp	tunable(\"wgmma_interleave\", {0, 1}, 0,	tunable(\"wgmma_interleave\", {0, 1}, 1,
 $k/ChunkState.cpp	tunable(\"wgmma_interleave\", {0, 1}, 0,	tunable(\"wgmma_interleave\", {0, 1}, 1,"
+  dw="$k/ComputeOut.cpp	tunable(\"wgmma_defer_wait\", {0, 1, 2}, 0,	tunable(\"wgmma_defer_wait\", {0, 1, 2}, 1,
+$k/ChunkState.cpp	tunable(\"wgmma_defer_wait\", {0, 2}, 0,	tunable(\"wgmma_defer_wait\", {0, 2}, 2,"
   st1="$k/ComputeOut.cpp	tunable(\"state_term\", {0, 1, 2}, 0,	tunable(\"state_term\", {0, 1, 2}, 1,"
   st2="$k/ComputeOut.cpp	tunable(\"state_term\", {0, 1, 2}, 0,	tunable(\"state_term\", {0, 1, 2}, 2,"
   variant() {
@@ -75,6 +86,7 @@ for line in sys.stdin.read().splitlines():
   }
   variant ra0 "" "$ra0"
   variant il "" "$il"
+  variant dw "" "$dw"
   variant st1rf bench/results/2026-12-05-state-term-row-fragments.patch "$st1"
   variant st2rf bench/results/2026-12-05-state-term-row-fragments.patch "$st2"
   ninja -C build tessel_mamba2 > /dev/null
@@ -84,7 +96,7 @@ tests)
   # The new cases first, alone and under a time limit (a wrong mbarrier
   # protocol hangs rather than fails); the whole suite runs them again,
   # only once they passed here.
-  cases=test_row_frag,test_row_shared,_il_bf16
+  cases=test_row_frag,test_row_shared,_il_bf16,_dw_bf16
   new=1
   res=$(TESSEL_GPU_NO_TIMING=1 TESSEL_GPU_CASES=$cases \
     timeout -s KILL 120 build/gpu/tessel-gpu-tests build/gpu 2>&1) || new=0
@@ -102,7 +114,7 @@ tests)
     # and by bench/profile/cubin_hgmma.py (its opcode classes inferred on
     # the build machine, which lacks cuobjdump): both lines must name the
     # same instruction indices (G any HGMMA; the tool tells H from h).
-    for k in test_wgmma_chain_il_bf16 test_scaled_t_il_bf16 test_scaled_t_bf16; do
+    for k in test_wgmma_chain_il_bf16 test_scaled_t_il_bf16 test_scaled_t_dw_bf16 test_tma_wgmma_pipe_dw_bf16; do
       echo "== $k"
       cuobjdump --dump-sass "build/gpu/$k.sm_90a.cubin" |
         grep -E '^ +/\*[0-9a-f]{4,}\*/' |

@@ -265,6 +265,46 @@ void KernelEmitter::restoreParameterState(const ParameterState &state) {
   mapParams = state.mapParams;
 }
 
+/// The mma whose wgmma group a loop may leave running into its next
+/// iteration (the kernel hint wgmma_defer_wait): the loop's only mma, on
+/// wgmma, directly in its body, accumulating into a loop-carried value that
+/// nothing else in the body reads and that it yields as it is. With the
+/// hint at 1 its A must be a load (read from shared memory by the tensor
+/// cores); at 2 it may be computed in registers too, which then stay live
+/// until the next iteration's wait (compute_out spilled 88 bytes at 128
+/// registers). Its operands must come from registers or from shared memory
+/// that nothing in the body writes but the rings' refills (emitAsyncMma
+/// waits at once otherwise), and a warp-specialised loop's consumers free
+/// their buffers when an iteration ends, so it has none.
+tile::MmaOp KernelEmitter::deferredWgmma(scf::ForOp loop) {
+  IntegerAttr hint = kernelHint("wgmma_defer_wait");
+  if (!hint || hint.getInt() == 0 || warpSpecialized)
+    return {};
+  tile::MmaOp mma;
+  bool several = false;
+  loop.getBody()->walk([&](tile::MmaOp m) {
+    several |= bool(mma);
+    mma = m;
+  });
+  if (!mma || several || mma->getBlock() != loop.getBody() || !usesWgmma(mma))
+    return {};
+  Value a = mma.getA();
+  if (foldedPermutes.contains(a))
+    a = a.getDefiningOp<tile::PermuteOp>().getSource();
+  if (hint.getInt() == 1 && !a.getDefiningOp<tile::LoadOp>())
+    return {};
+  auto acc = dyn_cast<BlockArgument>(mma.getAcc());
+  if (!acc || acc.getOwner() != loop.getBody() || acc.getArgNumber() == 0 ||
+      !acc.hasOneUse() || !mma.getResult().hasOneUse())
+    return {};
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  OpOperand &use = *mma.getResult().getUses().begin();
+  if (use.getOwner() != yield ||
+      use.getOperandNumber() + 1 != acc.getArgNumber())
+    return {};
+  return mma;
+}
+
 /// scf.for keeps its shape, carrying the per-thread registers. Loads that
 /// only feed mma operands and that tilegpu-schedule-loads issued d
 /// iterations ahead (`tilegpu.distance`) are software-pipelined: a ring of
@@ -352,6 +392,15 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   };
   int64_t savedTop = dynamicTop;
   bool anyTma = false, anyCpAsync = false;
+  // The kernel hint wgmma_defer_wait: the loop's wgmma (deferredWgmma) is
+  // waited for in the next iteration, right before the next group's
+  // fragments are pinned, so that it runs while the iteration waits for its
+  // copies and computes its A. Its operand buffers are then still being read
+  // when the next iteration refills the ring: each ring gets a spare buffer,
+  // so that iteration k refills the one iteration k - 2 read.
+  tile::MmaOp deferred = wsHere.empty() ? deferredWgmma(op) : tile::MmaOp();
+  int64_t spare = deferred ? 1 : 0;
+  auto ringSize = [&](int64_t d) { return d + 1 + spare; };
   // The distances the loop issues loads at.
   SmallVector<int64_t> distances;
   for (int64_t d : preloadDistance)
@@ -369,11 +418,11 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   for (auto [i, p] : llvm::enumerate(plan)) {
     anyCpAsync |= !p.layout.tma();
     p.offset = alignFor(dynamicTop, p.layout);
-    dynamicTop = p.offset + (p.distance + 1) * p.stageBytes;
+    dynamicTop = p.offset + ringSize(p.distance) * p.stageBytes;
     if (p.layout.tma()) {
       auto [it, fresh] = groupMbar.try_emplace(groupOf[i], numMbarriers);
       if (fresh)
-        numMbarriers += p.distance + 1;
+        numMbarriers += ringSize(p.distance);
       p.mbar = it->second;
       anyTma = true;
     }
@@ -429,7 +478,7 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
           onto[p.mbar].push_back({p.load, prefetchBuffer(p, stage)});
       }
       for (auto &[mbar, copies] : onto)
-        issueTmaGroup(copies, MbarRef{mbar, stage, distance + 1});
+        issueTmaGroup(copies, MbarRef{mbar, stage, ringSize(distance)});
       for (unsigned i : preloadsAt(distance))
         llvm::append_range(
             values, loadRegisters(preload[i], packsIntoWords(preload[i])));
@@ -570,7 +619,35 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   // iteration starts from, and what follows a loop of no iteration).
   bool atLoop = scratchTouched;
   scratchTouched = true; // (later iterations: whatever the body left)
-  auto loop = scf::ForOp::create(b, loc, lb, ub, step, init);
+  // A deferred group's loop goes in a branch on whether it runs at all
+  // (scf.for's own test, lb < ub), which waits for the last group right
+  // after it: where a loop of no iteration joined the loop's exit before
+  // that wait, the copies of the accumulator's initial values on that path
+  // made ptxas serialise the wgmmas (C7515).
+  scf::IfOp runsIf;
+  if (deferred) {
+    runsIf = scf::IfOp::create(
+        b, loc, TypeRange(ValueRange(init)),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, lb, ub),
+        /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard inElse(b);
+    Block &elseBlock = runsIf.getElseRegion().front();
+    if (!elseBlock.empty())
+      elseBlock.back().erase();
+    b.setInsertionPointToEnd(&elseBlock);
+    scf::YieldOp::create(b, loc, init);
+  }
+  scf::ForOp loop;
+  {
+    OpBuilder::InsertionGuard inThen(b);
+    if (runsIf) {
+      Block &thenBlock = runsIf.getThenRegion().front();
+      if (!thenBlock.empty())
+        thenBlock.back().erase();
+      b.setInsertionPointToEnd(&thenBlock);
+    }
+    loop = scf::ForOp::create(b, loc, lb, ub, step, init);
+  }
   OpBuilder::InsertionGuard guard(b);
   Block *body = loop.getBody();
   if (!body->empty())
@@ -605,17 +682,18 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   SmallVector<Value> nextValues;
   if (!plan.empty() || !preload.empty()) {
     Value iv = loop.getInductionVar();
-    // Iteration k = (iv - lb) / step reads buffer k mod (d + 1) of a ring
-    // of distance d.
+    // Iteration k = (iv - lb) / step reads buffer k mod R of a ring of
+    // distance d (R = d + 1, or d + 2 with a spare).
     Value index =
         arith::DivSIOp::create(b, loc, arith::SubIOp::create(b, loc, iv, lb),
                                step);
     DenseMap<int64_t, Value> stageOf;
     for (int64_t d : distances)
       stageOf[d] =
-          d == 1 ? arith::AndIOp::create(b, loc, index, i32(1)).getResult()
-                 : arith::RemSIOp::create(b, loc, index, i32(d + 1))
-                       .getResult();
+          ringSize(d) == 2
+              ? arith::AndIOp::create(b, loc, index, i32(1)).getResult()
+              : arith::RemSIOp::create(b, loc, index, i32(ringSize(d)))
+                    .getResult();
     // Everyone is done with the buffers the iteration before read, which
     // this one's copies overwrite. Not in the first iteration: the barrier
     // before the prologue freed every buffer of the rings (or nothing had
@@ -644,14 +722,28 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
         next = after;
         more = j == 0 ? ok : arith::AndIOp::create(b, loc, more, ok);
       }
-      Value other =
-          d == 1 ? arith::XOrIOp::create(b, loc, stage, i32(1)).getResult()
-                 : arith::SelectOp::create(
-                       b, loc,
-                       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                             stage, i32(0)),
-                       i32(d), arith::SubIOp::create(b, loc, stage, i32(1)))
-                       .getResult();
+      // (With a spare: (k + d) mod (d + 2), the one read two iterations
+      // before.)
+      Value other;
+      if (spare) {
+        Value ahead = arith::AddIOp::create(b, loc, stage, i32(d));
+        other = arith::SelectOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, ahead,
+                                  i32(ringSize(d))),
+            arith::SubIOp::create(b, loc, ahead, i32(ringSize(d))), ahead);
+      } else {
+        other =
+            d == 1 ? arith::XOrIOp::create(b, loc, stage, i32(1)).getResult()
+                   : arith::SelectOp::create(
+                         b, loc,
+                         arith::CmpIOp::create(b, loc,
+                                               arith::CmpIPredicate::eq, stage,
+                                               i32(0)),
+                         i32(d),
+                         arith::SubIOp::create(b, loc, stage, i32(1)))
+                         .getResult();
+      }
       // (Past the end: the sets the iteration has, unused.)
       SmallVector<Value> values = ifElse(
           more, typesAt(d), [&] { return issueFor(next, other, d); },
@@ -681,7 +773,7 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
       prefetchedAt[p.load.getResult()] = prefetchBuffer(p, stage);
       if (p.mbar >= 0)
         prefetchedMbar[p.load.getResult()] =
-            MbarRef{p.mbar, stage, p.distance + 1};
+            MbarRef{p.mbar, stage, ringSize(p.distance)};
       else
         prefetchedAhead[p.load.getResult()] = p.distance;
     }
@@ -711,7 +803,11 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   for (auto [mbar, copies] : copiesOnto)
     if (copies > 1)
       sharedStages[mbar] = false;
+  if (deferred)
+    deferredMmas.insert(deferred);
   LogicalResult bodyEmitted = emitBlock(*op.getBody());
+  if (deferred)
+    deferredMmas.erase(deferred);
   for (auto [mbar, copies] : copiesOnto)
     sharedStages.erase(mbar);
   scratchTouched |= atLoop;
@@ -747,6 +843,16 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   llvm::append_range(yielded, nextValues);
   scf::YieldOp::create(b, loc, yielded);
   b.setInsertionPointAfter(loop);
+  // The last iteration's deferred group, before anything reads its
+  // accumulator or reuses the rings; then the branch joins the path of no
+  // iteration.
+  if (runsIf) {
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+    scf::YieldOp::create(b, loc, loop.getResults());
+    b.setInsertionPointAfter(runsIf);
+  }
+  ValueRange loopResults =
+      runsIf ? ValueRange(runsIf.getResults()) : ValueRange(loop.getResults());
   if (savedParameters)
     restoreParameterState(*savedParameters);
   if (outer) {
@@ -787,7 +893,7 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   loadedViews.insert(pendingLoads.begin(), pendingLoads.end());
   mergeStores(pendingStores);
   noteAccesses(op);
-  unflatten(op.getResults(), loop.getResults());
+  unflatten(op.getResults(), loopResults.take_front(numCarried));
   // The resident accumulators out of tensor memory: what the last
   // iteration's MMAs wrote (every thread waited for their commit), or, when
   // the loop ran no iteration, what was stored before it.

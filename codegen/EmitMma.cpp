@@ -885,11 +885,30 @@ LogicalResult KernelEmitter::emitAsyncMma(tile::MmaOp op, Value aSrc,
   // empty side-effecting asm: an instruction defining one between the fence
   // and the wgmmas would make ptxas insert its own warpgroup.arrive and
   // serialise the wgmmas.
+  // wgmma_defer_wait (deferredWgmma): the previous iteration's group is
+  // waited for right before this one's fragments are pinned (or its fence),
+  // and this one's after the loop. Only with operands in registers or
+  // where nothing but the rings' refills writes them (aPre, bPre): staged
+  // ones are rewritten by the threads before every group. The pins then
+  // copy (mov) the fragments into registers of their own: computed in
+  // place, the next iteration's A would overwrite registers the running
+  // group reads.
+  IntegerAttr deferHint = kernelHint("wgmma_defer_wait");
+  bool deferred = deferredMmas.contains(op) && aPre && bPre &&
+                  (!aInRegs || (deferHint && deferHint.getInt() == 2));
+  bool waited = false;
+  auto waitForPrevious = [&] {
+    if (deferred && !waited)
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+    waited = true;
+  };
   auto pinnedFragment = [&](int64_t i, int64_t k0) {
+    waitForPrevious();
     SmallVector<Value> frag = registerFragmentA(aSrc, K, i, k0, true);
     for (Value &word : frag)
       word = LLVM::InlineAsmOp::create(
-                 b, loc, b.getI32Type(), ValueRange{word}, "", "=r,0",
+                 b, loc, b.getI32Type(), ValueRange{word},
+                 deferred ? "mov.b32 $0, $1;" : "", deferred ? "=r,r" : "=r,0",
                  /*has_side_effects=*/true, /*is_align_stack=*/false,
                  LLVM::tailcallkind::TailCallKind::None,
                  LLVM::AsmDialectAttr(), ArrayAttr())
@@ -964,6 +983,7 @@ LogicalResult KernelEmitter::emitAsyncMma(tile::MmaOp op, Value aSrc,
       for (int64_t i = 0; i < repsM; ++i)
         for (int64_t k0 = 0; k0 < K; k0 += 16)
           aFrags.push_back(pinnedFragment(i, k0));
+    waitForPrevious();
     NVVM::WgmmaFenceAlignedOp::create(b, loc);
     for (int64_t i = 0; i < repsM; ++i) {
       Value d = accStruct(i), m0 = rowOf(i);
@@ -975,7 +995,8 @@ LogicalResult KernelEmitter::emitAsyncMma(tile::MmaOp op, Value aSrc,
     }
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  if (!deferred)
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
   for (int64_t i = 0; i < repsM; ++i)
     for (int64_t j = 0; j < repsN; ++j)
       for (int64_t h = 0; h < 2; ++h)

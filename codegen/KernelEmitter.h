@@ -965,6 +965,10 @@ private:
   LogicalResult emitElementwise(Operation &op);
   FailureOr<Value> emitMath(Operation &op, Value x);
   LogicalResult emitFor(scf::ForOp op);
+  tile::MmaOp deferredWgmma(scf::ForOp loop);
+  /// The mmas whose group the enclosing loop leaves running into its next
+  /// iteration (deferredWgmma).
+  DenseSet<Operation *> deferredMmas;
   LogicalResult emitIf(scf::IfOp op);
 
   SmallVector<Value> flatten(ValueRange values) {

@@ -15,8 +15,13 @@ The classes are the low 12 bits of each 128-bit instruction, read off CUDA
 13.0's ptxas output on 2026-12-05 by comparing kernels that differ only in
 those instructions (0xdf0: the count of register-A wgmmas in the PTX; 0x9f0:
 the shared-memory ones; 0x9c5: +1 per added wgmma.fence). They are inferred,
-not documented: check them against `cuobjdump --dump-sass` where it exists
-(bench/pending-gpu-checks.sh tests does, on the GPU machine).
+not documented. They agree with the H200's SASS of the same PTX: at e1f1886
+compute_out's default cubin gives H1797 H1802 H1805 H1808 W1809 ... H3085 H3086
+W3087 and h505 W506, h593 W594, which are the HGMMA and WARPGROUP.DEPBAR lines
+of ncu's source page at 17babc3 (bench/results/2026-12-05-17babc3-ncu/
+compute_out.hot.txt; compute_out's PTX did not change in between). Check
+them against `cuobjdump --dump-sass` where it exists (bench/pending-gpu-
+checks.sh tests does, on the GPU machine).
 """
 import struct
 import sys

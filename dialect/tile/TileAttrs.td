@@ -82,6 +82,17 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
       tensor cores work on one step while the warpgroup computes the next;
       one commit and wait after the last, as without it. 0 or absent: every
       fragment is computed before one fence. Opt-in: not yet run on a GPU.
+    - `wgmma_defer_wait`: with wgmma, a loop whose only mma accumulates
+      into a loop-carried value nothing else in the loop reads leaves each
+      group running into the next iteration, which waits for it right
+      before issuing its own (before pinning its register A); the last is
+      waited for after the loop. Each of the loop's rings gets a spare
+      buffer, so that an iteration refills the one read two iterations
+      before. 1: only where A is read from shared memory (a load); 2: also
+      where A is computed in registers, which then stay live until the next
+      iteration's wait (copied by mov into registers of their own). 0 or
+      absent: each group is waited for right after its commit. Opt-in: not
+      yet run on a GPU.
     - `tcgen05`: 0 keeps a kernel's mmas on `mma.sync` on sm_100a/sm_103a;
       1 (the default there) lets every eligible 16-bit mma use tcgen05.mma;
       diagnosed on sm_90a.

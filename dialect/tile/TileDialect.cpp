@@ -86,7 +86,7 @@ static LogicalResult verifyHint(function_ref<InFlightDiagnostic()> emitError,
     return intHint(1, 32, /*pow2=*/false);
   if (name == "num_stages")
     return intHint(1, 8, /*pow2=*/false);
-  if (name == "tcgen05_tmem_acc")
+  if (name == "tcgen05_tmem_acc" || name == "wgmma_defer_wait")
     return intHint(0, 2, /*pow2=*/false);
   if (name == "wgmma" || name == "wgmma_register_a" || name == "tcgen05" ||
       name == "tcgen05_tmem_a" || name == "pdl" ||
@@ -138,7 +138,7 @@ static LogicalResult verifyHint(function_ref<InFlightDiagnostic()> emitError,
             "prefetch_registers, persistent, prologue_ahead, refresh_in_loops, "
             "warp_specialize, producer_registers, ring_slots, "
             "tma_register_loads, ring_barrier_per_load, stmatrix, "
-            "row_fragments, wgmma_interleave)";
+            "row_fragments, wgmma_interleave, wgmma_defer_wait)";
 }
 
 LogicalResult HintsAttr::verify(function_ref<InFlightDiagnostic()> emitError,

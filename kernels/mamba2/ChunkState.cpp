@@ -42,6 +42,7 @@ void chunkState(const Config &cfg,
   if (cfg["wgmma"])
     hint("sm_90a", "wgmma", 1);
   hint("sm_90a", "wgmma_interleave", cfg["wgmma_interleave"]);
+  hint("sm_90a", "wgmma_defer_wait", cfg["wgmma_defer_wait"]);
   tmemAHint();
   // -1: by the block's width, as measured (below). 256 columns: 2 CTAs per
   // SM. On sm_90a ptxas then has 255 registers for mma.sync's 64 x 256 f32
@@ -137,6 +138,11 @@ const Register registration{{
             tunable("wgmma_interleave", {0, 1}, 0,
                     "the wgmma K step by K step, each step's x scaled right "
                     "before it (sm_90a; not yet measured)"),
+            tunable("wgmma_defer_wait", {0, 2}, 0,
+                    "each token block's wgmma group waited for in the next "
+                    "block, before its A (computed in registers) is pinned "
+                    "(a spare ring buffer: 3 CTAs per SM at BLOCK_N 128; "
+                    "sm_90a; not yet measured)"),
             tunable("occupancy", {-1, 0, 1, 2, 3, 4}, -1,
                     "CTAs per SM to fit (0: ptxas decides; -1: 4 for 64 "
                     "state columns, 3 for 128 (4 on sm_90a with "

@@ -66,6 +66,7 @@ void computeOut(const Config &cfg,
     hint("sm_90a", "wgmma", 1);
   hint("sm_90a", "wgmma_register_a", cfg["wgmma_register_a"]);
   hint("sm_90a", "wgmma_interleave", cfg["wgmma_interleave"]);
+  hint("sm_90a", "wgmma_defer_wait", cfg["wgmma_defer_wait"]);
   hint("default", "tcgen05_tmem_a", cfg["tcgen05_tmem_a"]);
   // The P·x accumulator stays in tensor memory across the intra-chunk loop
   // (columns 0-63), C·Bᵀ's goes after it (64-127) and P, the register A,
@@ -593,6 +594,12 @@ const Register registration{{
             tunable("wgmma_interleave", {0, 1}, 0,
                     "P·x's wgmma K step by K step, each step's part of P "
                     "computed right before it (sm_90a; not yet measured)"),
+            tunable("wgmma_defer_wait", {0, 1, 2}, 0,
+                    "each loop's wgmma group waited for in the next "
+                    "iteration, before its A is pinned, with a spare ring "
+                    "buffer: 1 where A is read from shared memory (the "
+                    "state term), 2 also where it is computed in registers "
+                    "(88 bytes spilled; sm_90a; not yet measured)"),
             // 4 CTAs per SM (128 registers; since refresh_in_loops no
             // spills on sm_90a, 24 bytes before; 4 fit in
             // shared memory only with wgmma_register_a and without

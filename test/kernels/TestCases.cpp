@@ -986,8 +986,13 @@ std::vector<Case> opCases(std::mt19937 &rng) {
   cases.push_back(rowScaledCase(rng, 150, 200, 70, "test_row_frag_bf16"));
   cases.push_back(rowScaledCase(rng, 150, 200, 70, "test_row_shared_bf16"));
   cases.push_back(rowScaledCase(rng, 150, 200, 70, "test_row_frag_il_bf16"));
+  cases.push_back(
+      rowScaledCase(rng, 150, 200, 70, "test_row_frag_il_dw_bf16"));
   cases.push_back(scaledUpdateCase(rng, 200, 100, 90));
   cases.push_back(scaledUpdateCase(rng, 200, 100, 90, "test_scaled_t_il_bf16"));
+  // (600 tokens: 10 groups, the 3-buffer rings' phases flipping several
+  // times.)
+  cases.push_back(scaledUpdateCase(rng, 600, 100, 90, "test_scaled_t_dw_bf16"));
   // (600 tokens: 10 steps, each ring's phases flip several times.)
   cases.push_back(scaledUpdateCase(rng, 600, 200, 70, "test_ws_scaled_t_bf16"));
   cases.push_back(
@@ -1020,6 +1025,12 @@ std::vector<Case> opCases(std::mt19937 &rng) {
     cases.push_back(matmulCase(rng, "test_tma_wgmma_pipe_bf16",
                                "tma wgmma pipelined 2/3", DType::bf16, 150,
                                200, K, 64, 128, false, true, true));
+  // Deferred wgmma waits: 11, 2 and 1 K steps of 64.
+  for (int64_t K : {700, 100, 40})
+    cases.push_back(matmulCase(rng, "test_tma_wgmma_pipe_dw_bf16",
+                               "tma wgmma pipelined 2/3, deferred waits",
+                               DType::bf16, 150, 200, K, 64, 128, false, true,
+                               true));
   for (const char *kernel :
        {"test_tma_nested_pipe_bf16", "test_tma_nested_ahead_bf16"})
     for (int64_t K : {100, 300}) {
@@ -1083,6 +1094,9 @@ std::vector<Case> opCases(std::mt19937 &rng) {
   cases.push_back(matmulCase(rng, "test_tma_wgmma_bf16", "tma wgmma",
                              DType::bf16, 150, 200, 300, 64, 128, false, true,
                              true));
+  cases.push_back(matmulCase(rng, "test_tma_wgmma_dw_bf16",
+                             "tma wgmma, deferred waits", DType::bf16, 150, 200,
+                             700, 64, 128, false, true, true));
   cases.push_back(matmulCase(rng, "test_tma_wgmma_f16_t", "tma wgmma",
                              DType::f16, 300, 140, 72, 128, 128, true, false,
                              true));
@@ -1198,8 +1212,9 @@ std::vector<Case> timedCases(std::mt19937 &rng) {
   // runs into the next tile while the consumers finish this one), the
   // warp-specialised ones also with one shared ring.
   std::vector<Case> cases;
-  for (const char *kernel : {"test_tma_wgmma_pipe_bf16",
-                             "test_ws_tma_wgmma_bf16", "test_ws_ring_bf16"})
+  for (const char *kernel :
+       {"test_tma_wgmma_pipe_bf16", "test_tma_wgmma_pipe_dw_bf16",
+        "test_ws_tma_wgmma_bf16", "test_ws_ring_bf16"})
     cases.push_back(matmulCase(rng, kernel,
                                std::string(kernel) + ", timed:",
                                DType::bf16, 1024, 1024, 2048, 64, 128, false,

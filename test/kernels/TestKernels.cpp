@@ -483,6 +483,15 @@ const Register registrations[] = {
          {"num_warps", 4}}),
     // The same with the hint wgmma_interleave (chunk_state's
     // wgmma_interleave): each K step's x scaled right before its wgmma.
+    // wgmma_defer_wait = 2 (chunk_state's): each token block's group runs
+    // while the next block's x is read and scaled.
+    add("test_scaled_t_dw_bf16",
+        [](const Config &c) {
+          define(tessel::test::scaledUpdateKernel<bf16>, c,
+                 {"x", "w", "b", "s"});
+        },
+        {{"BP", 64}, {"BN", 64}, {"BT", 64}, {"WGMMA", 1}, {"TMEM_A", 1},
+         {"DEFER", 2}, {"num_warps", 4}}),
     add("test_scaled_t_il_bf16",
         [](const Config &c) {
           define(tessel::test::scaledUpdateKernel<bf16>, c,
@@ -520,6 +529,13 @@ const Register registrations[] = {
         },
         {{"BM", 64}, {"BN", 64}, {"BK", 64}, {"ROW_FRAG", 1},
          {"INTERLEAVE", 1}, {"num_warps", 4}}),
+    // row_fragments, wgmma_interleave and wgmma_defer_wait = 2 together.
+    add("test_row_frag_il_dw_bf16",
+        [](const Config &c) {
+          define(tessel::test::rowScaledKernel<bf16>, c, {"x", "w", "b", "s"});
+        },
+        {{"BM", 64}, {"BN", 64}, {"BK", 64}, {"ROW_FRAG", 1},
+         {"INTERLEAVE", 1}, {"DEFER", 2}, {"num_warps", 4}}),
     add("test_row_shared_bf16",
         [](const Config &c) {
           define(tessel::test::rowScaledKernel<bf16>, c, {"x", "w", "b", "s"});
@@ -573,6 +589,11 @@ const Register registrations[] = {
     add("test_tma_wgmma_pipe_bf16",
         tmaMatmulBf16,
         pipelinedGemm()),
+    // The same with the hint wgmma_defer_wait = 1: each K step's group left
+    // running into the next (rings of 4 and 5 buffers, one spare each).
+    add("test_tma_wgmma_pipe_dw_bf16",
+        tmaMatmulBf16,
+        pipelinedGemm({{"DEFER", 1}})),
     // Persistent (tilegpu-persistent-grid): a 3-D grid of copies, and the
     // TMA + wgmma pipelined K loop above, its rings restarting per program,
     // or (_ahead, hint prologue_ahead) each K loop issuing the next
@@ -656,6 +677,12 @@ const Register registrations[] = {
         tmaMatmulBf16,
         {{"BM", 64}, {"BN", 128}, {"BK", 128}, {"TRANS_A", 0}, {"TRANS_B", 1},
          {"LOOP", 1}, {"WGMMA", 1}, {"num_warps", 4}}),
+    // wgmma_defer_wait = 1 on a ring of distance 1 (3 buffers with the
+    // spare).
+    add("test_tma_wgmma_dw_bf16",
+        tmaMatmulBf16,
+        {{"BM", 64}, {"BN", 128}, {"BK", 128}, {"TRANS_A", 0}, {"TRANS_B", 1},
+         {"LOOP", 1}, {"WGMMA", 1}, {"num_warps", 4}, {"DEFER", 1}}),
     add("test_tma_wgmma_f16_t",
         [](const Config &c) {
           define(tessel::test::matmulTransposedKernel<f16, kDense>, c, {"a", "b", "c"});

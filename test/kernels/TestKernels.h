@@ -20,7 +20,8 @@ inline void gemmHints(const Config &cfg) {
                            {"PROLOGUE_AHEAD", "prologue_ahead"},
                            {"WS", "warp_specialize"},
                            {"RING", "ring_slots"},
-                           {"OCC", "occupancy"}})
+                           {"OCC", "occupancy"},
+                           {"DEFER", "wgmma_defer_wait"}})
     if (cfg.has(key))
       hint("default", name, cfg[key]);
 }
@@ -142,6 +143,8 @@ inline void mmaChainKernel(const Config &cfg, View<T, 2> a, View<T, 2> b,
   }
   if (cfg.has("INTERLEAVE"))
     hint("default", "wgmma_interleave", cfg["INTERLEAVE"]);
+  if (cfg.has("DEFER"))
+    hint("default", "wgmma_defer_wait", cfg["DEFER"]);
   auto i = program_id(0), n = program_id(1);
   Scalar kTiles = (dim(a, 1) + int(BK - 1)) / int(BK);
   Scalar jTiles = (dim(b, 1) + int(BN1 - 1)) / int(BN1);
@@ -186,6 +189,8 @@ inline void scaledUpdateKernel(const Config &cfg, View<T, 2, kDense> x,
     hint("default", "ring_slots", cfg["RING"]);
   if (cfg.has("INTERLEAVE"))
     hint("default", "wgmma_interleave", cfg["INTERLEAVE"]);
+  if (cfg.has("DEFER"))
+    hint("default", "wgmma_defer_wait", cfg["DEFER"]);
   auto i = program_id(0), j = program_id(1);
   Scalar kTiles = (dim(x, 0) + int(BT - 1)) / int(BT);
   Tile out = for_range({0, kTiles}, zeros({BP, BN}), [&](Scalar k, Tile acc) {
@@ -202,8 +207,9 @@ inline void scaledUpdateKernel(const Config &cfg, View<T, 2, kDense> x,
 /// shape of compute_out's C·Sᵀ with C's rows scaled), over a K loop. With
 /// ROW_FRAG (the hint row_fragments) the TMA copies x and ldmatrix reads its
 /// A fragments from the swizzled copy; with TMA_REG instead, an unswizzled
-/// copy read by ld.shared; with neither, global loads. INTERLEAVE (here and
-/// in the two kernels above): the hint wgmma_interleave.
+/// copy read by ld.shared; with neither, global loads. INTERLEAVE and DEFER
+/// (here and in the two kernels above): the hints wgmma_interleave and
+/// wgmma_defer_wait.
 template <class T>
 inline void rowScaledKernel(const Config &cfg, View<T, 2, kDense> x,
                             View<float, 1> w, View<T, 2, kDense> b,
@@ -217,6 +223,8 @@ inline void rowScaledKernel(const Config &cfg, View<T, 2, kDense> x,
     hint("default", "tma_register_loads", cfg["TMA_REG"]);
   if (cfg.has("INTERLEAVE"))
     hint("default", "wgmma_interleave", cfg["INTERLEAVE"]);
+  if (cfg.has("DEFER"))
+    hint("default", "wgmma_defer_wait", cfg["DEFER"]);
   auto i = program_id(0), j = program_id(1);
   Tile rows = reshape(load(w, {i}, {BM}), {BM, 1});
   Scalar kTiles = (dim(x, 1) + int(BK - 1)) / int(BK);
