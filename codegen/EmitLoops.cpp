@@ -268,14 +268,13 @@ void KernelEmitter::restoreParameterState(const ParameterState &state) {
 /// The mma whose wgmma group a loop may leave running into its next
 /// iteration (the kernel hint wgmma_defer_wait): the loop's only mma, on
 /// wgmma, directly in its body, accumulating into a loop-carried value that
-/// nothing else in the body reads and that it yields as it is. With the
-/// hint at 1 its A must be a load (read from shared memory by the tensor
-/// cores); at 2 it may be computed in registers too, which then stay live
-/// until the next iteration's wait (compute_out spilled 88 bytes at 128
-/// registers). Its operands must come from registers or from shared memory
-/// that nothing in the body writes but the rings' refills (emitAsyncMma
-/// waits at once otherwise), and a warp-specialised loop's consumers free
-/// their buffers when an iteration ends, so it has none.
+/// nothing else in the body reads and that it yields as it is (emitFor then
+/// checks its operands and the ring budget). With the hint at 1 its A must
+/// be read from shared memory by the tensor cores; at 2 it may be in
+/// registers too, which then stay live until the next iteration's wait
+/// (compute_out spilled 88 bytes at 128 registers). A warp-specialised
+/// loop's consumers free their buffers when an iteration ends, so it has
+/// none.
 tile::MmaOp KernelEmitter::deferredWgmma(scf::ForOp loop) {
   IntegerAttr hint = kernelHint("wgmma_defer_wait");
   if (!hint || hint.getInt() == 0 || warpSpecialized)
@@ -286,12 +285,12 @@ tile::MmaOp KernelEmitter::deferredWgmma(scf::ForOp loop) {
     several |= bool(mma);
     mma = m;
   });
-  if (!mma || several || mma->getBlock() != loop.getBody() || !usesWgmma(mma))
-    return {};
-  Value a = mma.getA();
-  if (foldedPermutes.contains(a))
-    a = a.getDefiningOp<tile::PermuteOp>().getSource();
-  if (hint.getInt() == 1 && !a.getDefiningOp<tile::LoadOp>())
+  // (No nested loop either: its rings would go above the spares, which
+  // the budget it was planned in did not count.)
+  bool nested = false;
+  loop.getBody()->walk([&](scf::ForOp) { nested = true; });
+  if (!mma || several || nested || mma->getBlock() != loop.getBody() ||
+      !usesWgmma(mma))
     return {};
   auto acc = dyn_cast<BlockArgument>(mma.getAcc());
   if (!acc || acc.getOwner() != loop.getBody() || acc.getArgNumber() == 0 ||
@@ -313,8 +312,11 @@ tile::MmaOp KernelEmitter::deferredWgmma(scf::ForOp loop) {
 /// barrier (everyone is done with the buffer read the iteration before),
 /// starts the copy for iteration i + d into that buffer before computing
 /// on its own, so that global-memory latency overlaps the work of d
-/// iterations. Loads into registers it marked are issued one iteration
-/// ahead into registers the loop carries (see planRegisterPrefetch).
+/// iterations. (d + 2 buffers where the loop's wgmma group runs into the
+/// next iteration, deferredWgmma: the copy then goes into the buffer read
+/// two iterations before.) Loads into registers it marked are issued one
+/// iteration ahead into registers the loop carries (see
+/// planRegisterPrefetch).
 LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   // The body follows itself: what it accesses counts as accessed at its
   // start, and after the loop.
@@ -399,6 +401,49 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   // when the next iteration refills the ring: each ring gets a spare buffer,
   // so that iteration k refills the one iteration k - 2 read.
   tile::MmaOp deferred = wsHere.empty() ? deferredWgmma(op) : tile::MmaOp();
+  if (deferred) {
+    // What the group reads from shared memory must be in this loop's rings
+    // or resident (the threads stage anything else before every group, and
+    // emitAsyncMma then waits at once: a spare would be wasted), A there too
+    // or (hint 2) in registers as emitAsyncMma takes it; and the spares
+    // must fit the ring budget tilegpu-schedule-loads planned without them.
+    // (The body's transposes are not lowered yet: foldsIntoMma tells which
+    // fold.)
+    auto folded = [](Value v) {
+      auto permute = v.getDefiningOp<tile::PermuteOp>();
+      return permute && foldsIntoMma(permute);
+    };
+    auto source = [&](Value v) {
+      return folded(v) ? v.getDefiningOp<tile::PermuteOp>().getSource() : v;
+    };
+    auto inShared = [&](Value v) {
+      auto load = v.getDefiningOp<tile::LoadOp>();
+      return load && !loadsIntoFragments(load) &&
+             (residentAt.count(v) ||
+              llvm::any_of(plan, [&](const Prefetch &p) {
+                return p.load == load;
+              }));
+    };
+    Value a = source(deferred.getA());
+    auto aLayout = dyn_cast_or_null<tilegpu::MmaLayoutAttr>(
+        tilegpu::getLayout(deferred.getA().getType()));
+    IntegerAttr registerA = kernelHint("wgmma_register_a");
+    bool inRegisters =
+        deferred.getPrecision() != tile::Precision::tf32 &&
+        !folded(deferred.getA()) && aLayout &&
+        aLayout == tilegpu::getLayout(deferred.getAcc().getType()) &&
+        (!registerA || registerA.getInt() != 0) &&
+        (!a.getDefiningOp<tile::LoadOp>() ||
+         loadsIntoFragments(a.getDefiningOp<tile::LoadOp>()));
+    int64_t top = dynamicTop;
+    for (const Prefetch &p : plan)
+      top = alignFor(top, p.layout) + (p.distance + 2) * p.stageBytes;
+    if (!inShared(source(deferred.getB())) ||
+        !(inShared(a) ||
+          (inRegisters && kernelHint("wgmma_defer_wait").getInt() == 2)) ||
+        top > kRingBudgetBytes)
+      deferred = {};
+  }
   int64_t spare = deferred ? 1 : 0;
   auto ringSize = [&](int64_t d) { return d + 1 + spare; };
   // The distances the loop issues loads at.
@@ -714,8 +759,8 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     }
     for (int64_t d : distances) {
       Value stage = stageOf[d];
-      // Iteration k + d, into buffer (k + d) mod (d + 1) (the one read
-      // before), if it runs.
+      // Iteration k + d, into buffer (k + d) mod R (the one read before,
+      // or two iterations before with a spare), if it runs.
       Value next = iv, more;
       for (int64_t j = 0; j < d; ++j) {
         auto [after, ok] = stepFrom(next, ub, step);

@@ -141,3 +141,32 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.wgmma_available, tilegpu.t
     return
   }
 }
+
+// -----
+
+// Not deferred: B is computed (doubled) in the loop, so the threads stage it
+// in shared memory before every group; no spare buffer either (the ring of
+// A's copies keeps 2 buffers: the stage is the iteration's low bit).
+// CHECK-LABEL: llvm.func @staged_b(
+// CHECK: scf.for
+// CHECK-NOT: arith.remsi
+// CHECK: arith.andi %{{.*}}, %c1_i32
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: llvm.return
+module attributes {tilegpu.target = "sm_90a", tilegpu.wgmma_available, tilegpu.tma_available} {
+  func.func @staged_b(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %n: i32) attributes {tile.hints = #tile.hints<{sm_90a = {wgmma = 1, wgmma_defer_wait = 2}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<64x128xf32>
+    %s = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x128xf32>) : i32 {
+      %at = tile.load %a[%c0, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+      %bt = tile.load %b[%k, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x128xbf16>
+      %b2 = arith.addf %bt, %bt : tensor<64x128xbf16>
+      %next = tile.mma %at, %b2, %acc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x128xbf16>, tensor<64x128xf32>
+      scf.yield %next : tensor<64x128xf32>
+    }
+    tile.store %s, %c[%c0, %c0] : tensor<64x128xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
