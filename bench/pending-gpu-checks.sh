@@ -109,7 +109,7 @@ tests)
         build/gpu/tessel-gpu-tests build/gpu 2>&1 | grep -E "SUMMARY" | tail -1
     done
     sh test/gpu/run.sh build/gpu > "$out/tests.txt" 2>&1 || echo "test/gpu/run.sh failed"
-    grep -E "FAIL|cases, |passed|failed|state path|forced" "$out/tests.txt"
+    grep -E "FAIL|cases, |passed|failed|state path|forced|timed" "$out/tests.txt"
     # Where the HGMMAs and warpgroup syncs stand in the SASS, by cuobjdump
     # and by bench/profile/cubin_hgmma.py (its opcode classes inferred on
     # the build machine, which lacks cuobjdump): both lines must name the
