@@ -279,16 +279,17 @@ tile::MmaOp KernelEmitter::deferredWgmma(scf::ForOp loop) {
   IntegerAttr hint = kernelHint("wgmma_defer_wait");
   if (!hint || hint.getInt() == 0 || warpSpecialized)
     return {};
-  tile::MmaOp mma;
-  bool several = false;
-  loop.getBody()->walk([&](tile::MmaOp m) {
-    several |= bool(mma);
-    mma = m;
-  });
   // (No nested loop either: its rings would go above the spares, which
   // the budget it was planned in did not count.)
-  bool nested = false;
-  loop.getBody()->walk([&](scf::ForOp) { nested = true; });
+  tile::MmaOp mma;
+  bool several = false, nested = false;
+  loop.getBody()->walk([&](Operation *o) {
+    if (auto m = dyn_cast<tile::MmaOp>(o)) {
+      several |= bool(mma);
+      mma = m;
+    }
+    nested |= isa<scf::ForOp>(o);
+  });
   if (!mma || several || nested || mma->getBlock() != loop.getBody() ||
       !usesWgmma(mma))
     return {};
@@ -407,14 +408,11 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     // emitAsyncMma then waits at once: a spare would be wasted), A there too
     // or (hint 2) in registers as emitAsyncMma takes it; and the spares
     // must fit the ring budget tilegpu-schedule-loads planned without them.
-    // (The body's transposes are not lowered yet: foldsIntoMma tells which
-    // fold.)
-    auto folded = [](Value v) {
-      auto permute = v.getDefiningOp<tile::PermuteOp>();
-      return permute && foldsIntoMma(permute);
-    };
-    auto source = [&](Value v) {
-      return folded(v) ? v.getDefiningOp<tile::PermuteOp>().getSource() : v;
+    // (The body's transposes are not lowered yet: foldedTranspose tells
+    // which fold.)
+    auto source = [](Value v) {
+      tile::PermuteOp permute = foldedTranspose(v);
+      return permute ? permute.getSource() : v;
     };
     auto inShared = [&](Value v) {
       auto load = v.getDefiningOp<tile::LoadOp>();
@@ -425,16 +423,9 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
               }));
     };
     Value a = source(deferred.getA());
-    auto aLayout = dyn_cast_or_null<tilegpu::MmaLayoutAttr>(
-        tilegpu::getLayout(deferred.getA().getType()));
-    IntegerAttr registerA = kernelHint("wgmma_register_a");
-    bool inRegisters =
-        deferred.getPrecision() != tile::Precision::tf32 &&
-        !folded(deferred.getA()) && aLayout &&
-        aLayout == tilegpu::getLayout(deferred.getAcc().getType()) &&
-        (!registerA || registerA.getInt() != 0) &&
-        (!a.getDefiningOp<tile::LoadOp>() ||
-         loadsIntoFragments(a.getDefiningOp<tile::LoadOp>()));
+    auto aLoad = a.getDefiningOp<tile::LoadOp>();
+    bool inRegisters = takesRegisterA(deferred) &&
+                       (!aLoad || loadsIntoFragments(aLoad));
     int64_t top = dynamicTop;
     for (const Prefetch &p : plan)
       top = alignFor(top, p.layout) + (p.distance + 2) * p.stageBytes;

@@ -17,11 +17,12 @@ int64_t asyncKStep(tile::MmaOp op) {
   return op.getPrecision() == tile::Precision::tf32 ? 8 : 16;
 }
 
+tile::PermuteOp foldedTranspose(Value v) {
+  auto permute = v.getDefiningOp<tile::PermuteOp>();
+  return permute && foldsIntoMma(permute) ? permute : tile::PermuteOp();
+}
+
 tilegpu::MmaLayoutAttr asyncAccLayout(tile::MmaOp op) {
-  auto foldedTranspose = [](Value v) {
-    auto permute = v.getDefiningOp<tile::PermuteOp>();
-    return permute && foldsIntoMma(permute);
-  };
   if (op.getPrecision() == tile::Precision::tf32) {
     if (foldedTranspose(op.getA()) || !foldedTranspose(op.getB()))
       return {};
@@ -568,22 +569,22 @@ LogicalResult KernelEmitter::emitMma(tile::MmaOp op) {
 SmallVector<Value> KernelEmitter::registerFragmentA(Value a, int64_t K,
                                                     int64_t i, int64_t k0,
                                                     bool asWords) {
-  ArrayRef<Value> aRegs = regs[a];
   Type element = cast<RankedTensorType>(a.getType()).getElementType();
-  int64_t repsK = K / 8, j = k0 / 8;
-  auto pair = [&](int64_t h, int64_t jj) -> Value {
-    int64_t r = (2 * i + h) * (2 * repsK) + 2 * jj;
+  SmallVector<Value> elements = fragmentRegistersA(a, K, i, k0), frag;
+  for (size_t p = 0; p < elements.size(); p += 2) {
     auto vecType = VectorType::get({2}, element);
     Value v = LLVM::UndefOp::create(b, loc, vecType);
-    v = LLVM::InsertElementOp::create(b, loc, v, aRegs[r], i32(0));
-    v = LLVM::InsertElementOp::create(b, loc, v, aRegs[r + 1], i32(1));
-    return asWords ? Value(LLVM::BitcastOp::create(b, loc, b.getI32Type(), v))
-                   : v;
-  };
-  return {pair(0, j), pair(1, j), pair(0, j + 1), pair(1, j + 1)};
+    v = LLVM::InsertElementOp::create(b, loc, v, elements[p], i32(0));
+    v = LLVM::InsertElementOp::create(b, loc, v, elements[p + 1], i32(1));
+    frag.push_back(asWords ? Value(LLVM::BitcastOp::create(
+                                 b, loc, b.getI32Type(), v))
+                           : v);
+  }
+  return frag;
 }
 
-/// The registers of `a` that registerFragmentA(a, K, i, k0) reads.
+/// The registers of `a` that registerFragmentA(a, K, i, k0) reads, pair by
+/// pair: rows g and g + 8 (h) of the 8-column blocks k0 / 8 and k0 / 8 + 1.
 SmallVector<Value> KernelEmitter::fragmentRegistersA(Value a, int64_t K,
                                                      int64_t i, int64_t k0) {
   ArrayRef<Value> aRegs = regs[a];
@@ -689,6 +690,18 @@ private:
 };
 } // namespace
 
+bool KernelEmitter::takesRegisterA(tile::MmaOp op) {
+  auto aLayout = dyn_cast_or_null<tilegpu::MmaLayoutAttr>(
+      tilegpu::getLayout(op.getA().getType()));
+  IntegerAttr hint =
+      kernelHint(usesTcgen05(op) ? "tcgen05_tmem_a" : "wgmma_register_a");
+  // (Not tf32: its register fragments are not the 16-bit pairs.)
+  return op.getPrecision() != tile::Precision::tf32 &&
+         !foldedTranspose(op.getA()) && aLayout &&
+         aLayout == tilegpu::getLayout(op.getAcc().getType()) &&
+         (!hint || hint.getInt() != 0);
+}
+
 /// wgmma.mma_async m64nNk16 (m64nNk8 for tf32) on sm_90a, or tcgen05.mma on
 /// sm_100a/sm_103a
 /// (operands as below, the rest in emitTcgen05). Operands copied by the TMA
@@ -727,17 +740,10 @@ LogicalResult KernelEmitter::emitAsyncMma(tile::MmaOp op, Value aSrc,
   // result scaled in registers, say) holds in each thread the fragments
   // wgmma takes from registers (those of mma.sync's m16n8k16 A per warp,
   // warps along M): it goes to the mma without shared memory.
-  auto aLayout = dyn_cast_or_null<tilegpu::MmaLayoutAttr>(
-      tilegpu::getLayout(op.getA().getType()));
   // tcgen05 reads such an A from tensor memory, where its threads store it
   // (data path layout of M = 64: the warps' rows as the accumulator's).
-  // Either unless the kernel's hint says 0.
-  IntegerAttr registerA =
-      kernelHint(tcgen05 ? "tcgen05_tmem_a" : "wgmma_register_a");
-  // (Not tf32: its register fragments are not the 16-bit pairs.)
-  bool aInRegs = !tf32 && !aT && aLayout && regs.count(aSrc) &&
-                 aLayout == tilegpu::getLayout(op.getAcc().getType()) &&
-                 (!registerA || registerA.getInt() != 0);
+  // Either unless the kernel's hint says 0 (takesRegisterA).
+  bool aInRegs = takesRegisterA(op) && regs.count(aSrc);
   // In tensor memory A takes K / 2 columns (two 16-bit elements a column)
   // per 64-row block next to the accumulator's N, stored 8 columns per
   // 16x128b repeat (a power of two).
@@ -893,9 +899,8 @@ LogicalResult KernelEmitter::emitAsyncMma(tile::MmaOp op, Value aSrc,
   // copy (mov) the fragments into registers of their own: computed in
   // place, the next iteration's A would overwrite registers the running
   // group reads.
-  IntegerAttr deferHint = kernelHint("wgmma_defer_wait");
-  bool deferred = deferredMmas.contains(op) && aPre && bPre &&
-                  (!aInRegs || (deferHint && deferHint.getInt() == 2));
+  // (emitFor deferred it only where A is in registers at hint 2.)
+  bool deferred = deferredMmas.contains(op) && aPre && bPre;
   bool waited = false;
   auto waitForPrevious = [&] {
     if (deferred && !waited)

@@ -177,6 +177,10 @@ int64_t asyncKStep(tile::MmaOp op);
 /// (what those MMAs take), else null.
 tilegpu::MmaLayoutAttr asyncAccLayout(tile::MmaOp op);
 
+/// The transpose that defines `v` where it folds into its mma (staged the
+/// other way round, nothing emitted: foldsIntoMma), else null.
+tile::PermuteOp foldedTranspose(Value v);
+
 class KernelEmitter {
 public:
   KernelEmitter(func::FuncOp kernel, LLVM::GlobalOp shared,
@@ -774,6 +778,10 @@ private:
   /// vectors or (`asWords`) 32-bit words.
   SmallVector<Value> registerFragmentA(Value a, int64_t K, int64_t i,
                                        int64_t k0, bool asWords);
+  /// Whether an async mma takes its A from registers where it is computed
+  /// there: 16-bit, not a folded transpose, in the accumulator's own mma
+  /// layout, and the kernel's wgmma_register_a (tcgen05_tmem_a) hint not 0.
+  bool takesRegisterA(tile::MmaOp op);
   /// The registers of `a` that registerFragmentA reads for (i, k0), in
   /// the order of its pairs' elements.
   SmallVector<Value> fragmentRegistersA(Value a, int64_t K, int64_t i,

@@ -88,7 +88,10 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
       before issuing its own (before pinning its register A); the last is
       waited for after the loop. Each of the loop's rings gets a spare
       buffer, so that an iteration refills the one read two iterations
-      before. 1: only where A is read from shared memory (a load); 2: also
+      before (only where its operands are in the loop's rings, resident or,
+      at 2, A in registers, the rings with their spares fit the ring
+      budget, and the loop has no nested loop: elsewhere each group is
+      waited for at once). 1: only where A is read from shared memory; 2: also
       where A is computed in registers, which then stay live until the next
       iteration's wait (copied by mov into registers of their own). 0 or
       absent: each group is waited for right after its commit. Opt-in: not
