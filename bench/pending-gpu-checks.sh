@@ -10,6 +10,7 @@
 #   sh bench/pending-gpu-checks.sh ab ra0 il       # ~6 min
 #   sh bench/pending-gpu-checks.sh ab dw st1rf     # ~6 min
 #   sh bench/pending-gpu-checks.sh ab st2rf        # ~4 min (if st1rf paid)
+#   sh bench/pending-gpu-checks.sh ab ec           # ~4 min
 #
 # tests: the new test kernels alone first (under a time limit, then
 #   racecheck and memcheck), then the whole GPU suite (test/gpu/run.sh):
@@ -21,7 +22,9 @@
 #   test_tma_wgmma_dw_bf16 and test_tma_wgmma_pipe_dw_bf16 (GEMMs, operands
 #   in shared memory; the latter also timed beside test_tma_wgmma_pipe_bf16
 #   in the suite's timed cases), test_scaled_t_dw_bf16 (A in registers),
-#   test_row_frag_il_dw_bf16 (all three opt-ins).
+#   test_row_frag_il_dw_bf16 (all three opt-ins); early_copies' one:
+#   test_tma_wgmma_pipe_ec_bf16 (a pipelined GEMM whose first copies thread
+#   0 issues before the setup's CTA barrier).
 # ab LIB...: per library of build/abl (xz; head is HEAD's), the Mamba-2
 #   pytest against float64, then bench/ab.sh against head on three shapes:
 #   ra0    compute_out's P staged through shared memory (wgmma_register_a 0;
@@ -36,6 +39,8 @@
 #          by ldmatrix (row_fragments): bench/results/2026-12-05-state-term-
 #          row-fragments.patch
 #   st2rf  the same after the intra-chunk loops (state_term 2)
+#   ec     early_copies 1 in compute_out (the eleventh session): the state
+#          term's first copies issued right after the dependency wait
 set -u
 out=${OUT:-/tmp/pending}
 mkdir -p "$out"
@@ -67,6 +72,7 @@ $k/ChunkState.cpp	tunable(\"wgmma_interleave\", {0, 1}, 0,	tunable(\"wgmma_inter
 $k/ChunkState.cpp	tunable(\"wgmma_defer_wait\", {0, 2}, 0,	tunable(\"wgmma_defer_wait\", {0, 2}, 2,"
   st1="$k/ComputeOut.cpp	tunable(\"state_term\", {0, 1, 2}, 0,	tunable(\"state_term\", {0, 1, 2}, 1,"
   st2="$k/ComputeOut.cpp	tunable(\"state_term\", {0, 1, 2}, 0,	tunable(\"state_term\", {0, 1, 2}, 2,"
+  ec="$k/ComputeOut.cpp	tunable(\"early_copies\", {0, 1}, 0,	tunable(\"early_copies\", {0, 1}, 1,"
   variant() {
     name=$1
     patch=$2
@@ -89,6 +95,7 @@ for line in sys.stdin.read().splitlines():
   variant dw "" "$dw"
   variant st1rf bench/results/2026-12-05-state-term-row-fragments.patch "$st1"
   variant st2rf bench/results/2026-12-05-state-term-row-fragments.patch "$st2"
+  variant ec "" "$ec"
   ninja -C build tessel_mamba2 > /dev/null
   du -sh build/gpu build/abl
   ;;
@@ -96,7 +103,7 @@ tests)
   # The new cases first, alone and under a time limit (a wrong mbarrier
   # protocol hangs rather than fails); the whole suite runs them again,
   # only once they passed here.
-  cases=test_row_frag,test_row_shared,_il_bf16,_dw_bf16
+  cases=test_row_frag,test_row_shared,_il_bf16,_dw_bf16,_ec_bf16
   new=1
   res=$(TESSEL_GPU_NO_TIMING=1 TESSEL_GPU_CASES=$cases \
     timeout -s KILL 120 build/gpu/tessel-gpu-tests build/gpu 2>&1) || new=0

@@ -23,6 +23,9 @@
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace tessel {
 #define GEN_PASS_DEF_CONVERTTILEGPUTOLLVM
@@ -231,6 +234,138 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
        op.getDialect()->getNamespace() == "math"))
     return emitElementwise(op);
   return fail(&op, "no lowering for this op");
+}
+
+/// Whether `op` lies in (or is) one of thread 0's copy-issuing branches.
+static bool inThreadZeroIssue(Operation *op) {
+  for (; op; op = op->getParentOp())
+    if (op->hasAttr(kThreadZeroIssue))
+      return true;
+  return false;
+}
+
+/// Whether `op` itself (not what its regions hold) is given a pointer into
+/// shared memory to access (address arithmetic aside).
+static bool usesSharedPointer(Operation *op) {
+  if (isa<LLVM::GEPOp, LLVM::AddressOfOp, LLVM::AddrSpaceCastOp>(op))
+    return false;
+  return llvm::any_of(op->getOperandTypes(), [](Type type) {
+    auto ptr = dyn_cast<LLVM::LLVMPointerType>(type);
+    return ptr && ptr.getAddressSpace() == 3;
+  });
+}
+
+/// Whether anything in `op` reads or writes shared memory.
+static bool touchesShared(Operation *op) {
+  return op
+      ->walk([](Operation *inner) {
+        return usesSharedPointer(inner) ? WalkResult::interrupt()
+                                        : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// Whether thread 0's copies may be issued before `op` instead of after
+/// it: nothing in it writes memory or orders anything (barriers, fences,
+/// the dependency wait, side-effecting asm); it may read global memory
+/// (loads, prefetches) and exchange values in a warp. (Not past an
+/// assumption: the index math moved with the copies would lose it, the
+/// program ids' divisions becoming signed ones.)
+static bool copiesMayPass(Operation *op) {
+  WalkResult blocked = op->walk([](Operation *inner) {
+    if (auto load = dyn_cast<LLVM::LoadOp>(inner))
+      return load.getVolatile_() || load.getAddr().getType().getAddressSpace() == 3
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
+    if (isa<NVVM::PrefetchOp, NVVM::ShflOp>(inner))
+      return WalkResult::advance();
+    if (auto effects = dyn_cast<MemoryEffectOpInterface>(inner))
+      return effects.hasNoEffect() ? WalkResult::advance()
+                                   : WalkResult::interrupt();
+    return inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>()
+               ? WalkResult::advance()
+               : WalkResult::interrupt();
+  });
+  return !blocked.wasInterrupted();
+}
+
+/// The hint early_copies: thread 0's first copies at the kernel's top level
+/// (a loop's prologue: its first stages, each in a branch marked
+/// kThreadZeroIssue, perhaps inside one on the loop's trip count), issued
+/// as early as their operands allow instead of where the loop begins: moved
+/// up, with the pure operations that compute their operands, past the
+/// work that only reads global memory (index math, the first loads and
+/// prefetches), up to the first op that writes memory or orders anything
+/// (the dependency wait, the mbarriers' initialisation by thread 0 itself).
+/// So the copies' latency overlaps the kernel's setup. Only where nothing
+/// before them touches shared memory (the copies are its first use, no
+/// other thread's access to order against) and none of them holds a
+/// barrier or a proxy fence; stops at the first top-level op that uses an
+/// mbarrier outside thread 0's branches (`limit`: the setup's barrier
+/// goes right before it, so the other threads' first waits still come
+/// after the mbarriers' initialisation).
+static void hoistEarlyCopies(Block *entry, Operation *limit) {
+  auto holds = [](Operation *op, auto pred) {
+    return op
+        ->walk([&](Operation *inner) {
+          return pred(inner) ? WalkResult::interrupt() : WalkResult::advance();
+        })
+        .wasInterrupted();
+  };
+  SmallVector<Operation *> candidates;
+  for (Operation &op : *entry) {
+    if (&op == limit || isa<NVVM::Barrier0Op>(op))
+      break;
+    if (holds(&op, [](Operation *inner) {
+          return isa<NVVM::MBarrierInitOp, NVVM::FenceMbarrierInitOp>(inner);
+        }))
+      continue;
+    if (holds(&op, [](Operation *inner) {
+          return inner->hasAttr(kThreadZeroIssue);
+        })) {
+      if (holds(&op, [](Operation *inner) {
+            return isa<NVVM::Barrier0Op, NVVM::FenceProxyOp>(inner) ||
+                   (!inThreadZeroIssue(inner) && usesSharedPointer(inner));
+          }))
+        break;
+      candidates.push_back(&op);
+      continue;
+    }
+    if (touchesShared(&op))
+      break;
+  }
+  for (Operation *copies : candidates) {
+    // The values the copies read, defined outside them.
+    llvm::SetVector<Value> needed;
+    auto need = [&](Operation *op) {
+      needed.insert(op->getOperands().begin(), op->getOperands().end());
+      getUsedValuesDefinedAbove(op->getRegions(), needed);
+    };
+    need(copies);
+    SmallVector<Operation *> moved;
+    Operation *stop = nullptr;
+    for (Operation *p = copies->getPrevNode(); p; p = p->getPrevNode()) {
+      bool defines = llvm::any_of(p->getResults(),
+                                  [&](Value v) { return needed.contains(v); });
+      if (defines ? !isMemoryEffectFree(p) : !copiesMayPass(p)) {
+        stop = p;
+        break;
+      }
+      if (defines) {
+        moved.push_back(p);
+        need(p);
+      }
+    }
+    std::reverse(moved.begin(), moved.end());
+    moved.push_back(copies);
+    for (Operation *op : moved) {
+      if (stop)
+        op->moveAfter(stop);
+      else
+        op->moveBefore(&entry->front());
+      stop = op;
+    }
+  }
 }
 
 FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
@@ -524,6 +659,12 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
   // wait instead, measured 0.7-1.5% faster on the H200, but racecheck
   // reported warnings on five TMA test kernels that went unexplained: not
   // kept, bench/results/2026-12-04-early-copies.patch.)
+  // With the hint early_copies, thread 0's own copies do not count: it
+  // initialised the mbarriers, so they need no barrier before them, and
+  // hoistEarlyCopies (below) issues them as early as it can.
+  IntegerAttr earlyHint = kernelHint("early_copies");
+  const bool earlyCopies = earlyHint && earlyHint.getInt() && numMbarriers &&
+                           !specialize;
   Operation *firstMbarrierUse = nullptr;
   bool barrierBeforeUse = false;
   for (Operation &op : *entry) {
@@ -532,7 +673,8 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
       break;
     }
     WalkResult found = op.walk([&](LLVM::AddressOfOp address) {
-      return address.getGlobalName() == mbarriers.getSymName()
+      return address.getGlobalName() == mbarriers.getSymName() &&
+                     !(earlyCopies && inThreadZeroIssue(address))
                  ? WalkResult::interrupt()
                  : WalkResult::advance();
     });
@@ -612,12 +754,24 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
             i32(mbarArrivals.count(i) ? mbarArrivals.lookup(i) : 1), Value());
       NVVM::FenceMbarrierInitOp::create(b, loc);
     });
+    // (With early copies thread 0 next arrives on an mbarrier it has just
+    // initialised, with no CTA barrier between. ptxas makes the
+    // initialisation a warp-uniform instruction, which racecheck's warp-
+    // level check then reports as lane 31 writing what lane 0 reads; the
+    // warp's own barrier orders them for it: bench/results/2026-12-05-
+    // pending-gpu-checks.md.)
+    if (earlyCopies)
+      NVVM::SyncWarpOp::create(b, loc, i32(-1));
+    Operation *setupBarrier = nullptr;
     if (!barrierBeforeUse) {
       if (firstMbarrierUse)
         b.setInsertionPoint(firstMbarrierUse);
-      NVVM::Barrier0Op::create(b, loc);
+      setupBarrier = NVVM::Barrier0Op::create(b, loc);
     }
+    if (earlyCopies)
+      hoistEarlyCopies(entry, setupBarrier);
   }
+  entry->walk([](Operation *op) { op->removeAttr(kThreadZeroIssue); });
   return fn;
 }
 

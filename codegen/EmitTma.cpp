@@ -231,11 +231,18 @@ void KernelEmitter::issueTmaGroup(
     bytes += type.getNumElements() * storageBytes(type.getElementType());
   }
   // (The producer's walk runs in its one thread already.)
+  // (Thread 0's branch is marked: the hint early_copies may move it above
+  // the setup's CTA barrier, ConvertToLLVM.cpp's hoistEarlyCopies.)
   auto issuer = [&](function_ref<void()> body) {
-    if (producerMode)
+    if (producerMode) {
       body();
-    else
-      onlyWhere(isZero(tid), body);
+      return;
+    }
+    onlyWhere(isZero(tid), body);
+    if (b.getInsertionPoint() != b.getInsertionBlock()->begin())
+      if (auto branch =
+              dyn_cast<scf::IfOp>(&*std::prev(b.getInsertionPoint())))
+        branch->setAttr(kThreadZeroIssue, b.getUnitAttr());
   };
   issuer([&] {
     Value mbar = mbarAddress(bar);

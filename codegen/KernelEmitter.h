@@ -76,6 +76,10 @@ struct ViewParts {
   tile::ViewType type;
 };
 
+/// On the scf.if in which thread 0 issues a group of TMA copies
+/// (issueTmaGroup); removed once the kernel is emitted.
+constexpr StringLiteral kThreadZeroIssue = "tessel.thread_zero_issue";
+
 inline Type elementTypeOf(Type type) {
   if (auto tensor = dyn_cast<RankedTensorType>(type))
     return tensor.getElementType();

@@ -96,6 +96,16 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
       iteration's wait (copied by mov into registers of their own). 0 or
       absent: each group is waited for right after its commit. Opt-in: not
       yet run on a GPU.
+    - `early_copies`: 1 issues thread 0's first TMA copies at the kernel's
+      top level (a loop's first stages) as early as their operands allow:
+      right after thread 0 initialised the mbarriers, or after the
+      dependency wait (pdl), with the index math they need, instead of
+      after the setup's loads, prefetches and CTA barrier (which then comes
+      before the other threads' first waits). Not past anything that
+      writes memory or orders it, and only where nothing before the copies
+      touches shared memory. Not with a producer warpgroup. 0 or absent:
+      the copies where their loop begins, after the setup's CTA barrier.
+      Opt-in: not yet run on a GPU.
     - `tcgen05`: 0 keeps a kernel's mmas on `mma.sync` on sm_100a/sm_103a;
       1 (the default there) lets every eligible 16-bit mma use tcgen05.mma;
       diagnosed on sm_90a.

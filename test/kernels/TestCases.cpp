@@ -1031,6 +1031,12 @@ std::vector<Case> opCases(std::mt19937 &rng) {
                                "tma wgmma pipelined 2/3, deferred waits",
                                DType::bf16, 150, 200, K, 64, 128, false, true,
                                true));
+  // Early copies: 5 K steps of 64, and 1 (ragged).
+  for (int64_t K : {300, 40})
+    cases.push_back(matmulCase(rng, "test_tma_wgmma_pipe_ec_bf16",
+                               "tma wgmma pipelined 2/3, early copies",
+                               DType::bf16, 150, 200, K, 64, 128, false, true,
+                               true));
   for (const char *kernel :
        {"test_tma_nested_pipe_bf16", "test_tma_nested_ahead_bf16"})
     for (int64_t K : {100, 300}) {

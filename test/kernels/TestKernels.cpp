@@ -594,6 +594,12 @@ const Register registrations[] = {
     add("test_tma_wgmma_pipe_dw_bf16",
         tmaMatmulBf16,
         pipelinedGemm({{"DEFER", 1}})),
+    // The same with the hint early_copies: thread 0 issues the K loop's
+    // first stages right after initialising the mbarriers, before the
+    // setup's CTA barrier (which the other threads' first waits follow).
+    add("test_tma_wgmma_pipe_ec_bf16",
+        tmaMatmulBf16,
+        pipelinedGemm({{"EARLY", 1}})),
     // Persistent (tilegpu-persistent-grid): a 3-D grid of copies, and the
     // TMA + wgmma pipelined K loop above, its rings restarting per program,
     // or (_ahead, hint prologue_ahead) each K loop issuing the next

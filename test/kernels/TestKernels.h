@@ -10,7 +10,8 @@ using namespace tessel::dsl;
 
 /// The GEMM test kernels' hints: num_warps, WGMMA (sm_90a), and where the
 /// configuration has them PERSISTENT, PROLOGUE_AHEAD, WS (warp_specialize),
-/// RING (ring_slots) and OCC (occupancy).
+/// RING (ring_slots), OCC (occupancy), DEFER (wgmma_defer_wait) and EARLY
+/// (early_copies).
 inline void gemmHints(const Config &cfg) {
   hint("default", "num_warps", cfg["num_warps"]);
   if (cfg["WGMMA"])
@@ -21,7 +22,8 @@ inline void gemmHints(const Config &cfg) {
                            {"WS", "warp_specialize"},
                            {"RING", "ring_slots"},
                            {"OCC", "occupancy"},
-                           {"DEFER", "wgmma_defer_wait"}})
+                           {"DEFER", "wgmma_defer_wait"},
+                           {"EARLY", "early_copies"}})
     if (cfg.has(key))
       hint("default", name, cfg[key]);
 }
