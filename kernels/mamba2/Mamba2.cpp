@@ -176,7 +176,10 @@ Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d, int sms,
   }
   // compute_out's has_D: 0 none, 1 one per head, 2 one per (head, p).
   const int32_t hasD = !a->D.data ? 0 : a->D.rank == 1 ? 1 : 2;
-  rt::View z = optional(a->z, 4);
+  // An absent z is passed as y's view (has_z = 0: never read), not as an
+  // empty one: a compute_out that copies z by the TMA (row_fragments) gets
+  // a valid tensor map, which the runtime refuses for a view of size 0.
+  rt::View z = a->z.data ? view(a->z) : view(a->y);
   CUstream stream = static_cast<CUstream>(a->stream);
 
   aot::chunk_cumsum_variant cv;
