@@ -44,6 +44,7 @@ void chunkCb(const Config &cfg,
   stagesHint(cfg);
   if (cfg["wgmma"])
     hint("sm_90a", "wgmma", 1);
+  earlyCopiesHint(cfg);
   occupancyHint(cfg, 0);
 
   // Groups vary fastest, then the block of tokens t over the sequence; the
@@ -99,6 +100,7 @@ const Register registration{{
             tunable("num_warps", {4, 8}, 4, "warps per program"),
             tunable("wgmma", {0, 1}, 1,
                     "warpgroup MMA on sm_90a (reading TMA-staged operands)"),
+            earlyCopiesTunable(0, "not yet measured"),
             tunable("occupancy", {0, 2, 3, 4}, 0,
                     "CTAs per SM to fit (0: ptxas decides)"),
             tunable("tma_store", {0, 1}, 1,

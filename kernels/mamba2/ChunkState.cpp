@@ -43,6 +43,7 @@ void chunkState(const Config &cfg,
     hint("sm_90a", "wgmma", 1);
   hint("sm_90a", "wgmma_interleave", cfg["wgmma_interleave"]);
   hint("sm_90a", "wgmma_defer_wait", cfg["wgmma_defer_wait"]);
+  earlyCopiesHint(cfg);
   tmemAHint();
   // -1: by the block's width, as measured (below). 256 columns: 2 CTAs per
   // SM. On sm_90a ptxas then has 255 registers for mma.sync's 64 x 256 f32
@@ -143,6 +144,7 @@ const Register registration{{
                     "block, before its A (computed in registers) is pinned "
                     "(a spare ring buffer: 3 CTAs per SM at BLOCK_N 128; "
                     "sm_90a; not yet measured)"),
+            earlyCopiesTunable(0, "not yet measured"),
             tunable("occupancy", {-1, 0, 1, 2, 3, 4}, -1,
                     "CTAs per SM to fit (0: ptxas decides; -1: 4 for 64 "
                     "state columns, 3 for 128 (4 on sm_90a with "

@@ -67,8 +67,7 @@ void computeOut(const Config &cfg,
   hint("sm_90a", "wgmma_register_a", cfg["wgmma_register_a"]);
   hint("sm_90a", "wgmma_interleave", cfg["wgmma_interleave"]);
   hint("sm_90a", "wgmma_defer_wait", cfg["wgmma_defer_wait"]);
-  for (const char *target : {"sm_90a", "sm_100a", "sm_103a"})
-    hint(target, "early_copies", cfg["early_copies"]);
+  earlyCopiesHint(cfg);
   hint("default", "tcgen05_tmem_a", cfg["tcgen05_tmem_a"]);
   // The P·x accumulator stays in tensor memory across the intra-chunk loop
   // (columns 0-63), C·Bᵀ's goes after it (64-127) and P, the register A,
@@ -596,11 +595,12 @@ const Register registration{{
             tunable("wgmma_interleave", {0, 1}, 0,
                     "P·x's wgmma K step by K step, each step's part of P "
                     "computed right before it (sm_90a; not yet measured)"),
-            tunable("early_copies", {0, 1}, 0,
-                    "the state term's first TMA copies (C and the chunk "
-                    "state, from DRAM) issued by thread 0 right after the "
-                    "dependency wait, before the setup's index math, loads "
-                    "and barrier (not yet measured)"),
+            // The state term's C and chunk state (from DRAM: its first
+            // wait was 9.3% of compute_out's stall samples, 2026-12-05-
+            // compute-out-trials.md).
+            earlyCopiesTunable(0, "the state term's C and chunk state; on "
+                                  "the H200 1.5-3% faster, bench/results/"
+                                  "2026-12-05-eleventh-gpu.md"),
             tunable("wgmma_defer_wait", {0, 1, 2}, 0,
                     "each loop's wgmma group waited for in the next "
                     "iteration, before its A is pinned, with a spare ring "

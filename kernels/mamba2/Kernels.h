@@ -88,6 +88,20 @@ inline void stmatrixHint(const dsl::Config &cfg) {
   dsl::hint("default", "stmatrix", cfg["stmatrix"]);
 }
 
+/// The `early_copies` tunable of the kernels whose first loop is fed by the
+/// TMA, and its hint: thread 0 issues the loop's first copies right after
+/// the dependency wait, before the setup's loads, prefetches and CTA
+/// barrier (see the hint in TileAttrs.td).
+inline dsl::Param earlyCopiesTunable(int64_t value, std::string measured) {
+  return dsl::tunable("early_copies", {0, 1}, value,
+                      "the first loop's first TMA copies issued right after "
+                      "the dependency wait, before the setup (" + measured +
+                          ")");
+}
+inline void earlyCopiesHint(const dsl::Config &cfg) {
+  dsl::hint("default", "early_copies", cfg["early_copies"]);
+}
+
 /// The `persistent` tunable of the kernels with large grids, and its hint:
 /// launched on the CTAs that fit at once, each walking the programs in turn
 /// (tilegpu-persistent-grid).
