@@ -597,8 +597,9 @@ const Register registration{{
                     "computed right before it (sm_90a; not yet measured)"),
             // The state term's C and chunk state (from DRAM: its first
             // wait was 9.3% of compute_out's stall samples, 2026-12-05-
-            // compute-out-trials.md).
-            earlyCopiesTunable(0, "the state term's C and chunk state; on "
+            // compute-out-trials.md), issued some 250 instructions earlier
+            // per warp.
+            earlyCopiesTunable(1, "the state term's C and chunk state; on "
                                   "the H200 1.5-3% faster, bench/results/"
                                   "2026-12-05-eleventh-gpu.md"),
             tunable("wgmma_defer_wait", {0, 1, 2}, 0,
