@@ -273,10 +273,11 @@ static bool touchesShared(Operation *op) {
 /// program ids' divisions becoming signed ones.)
 static bool copiesMayPass(Operation *op) {
   WalkResult blocked = op->walk([](Operation *inner) {
-    if (auto load = dyn_cast<LLVM::LoadOp>(inner))
-      return load.getVolatile_() || load.getAddr().getType().getAddressSpace() == 3
-                 ? WalkResult::interrupt()
-                 : WalkResult::advance();
+    if (auto load = dyn_cast<LLVM::LoadOp>(inner)) {
+      bool shared = load.getAddr().getType().getAddressSpace() == 3;
+      return load.getVolatile_() || shared ? WalkResult::interrupt()
+                                           : WalkResult::advance();
+    }
     if (isa<NVVM::PrefetchOp, NVVM::ShflOp>(inner))
       return WalkResult::advance();
     if (auto effects = dyn_cast<MemoryEffectOpInterface>(inner))
