@@ -81,7 +81,9 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
       but A move down to the step that first reads them), so that the
       tensor cores work on one step while the warpgroup computes the next;
       one commit and wait after the last, as without it. 0 or absent: every
-      fragment is computed before one fence. Opt-in: not yet run on a GPU.
+      fragment is computed before one fence. Opt-in: on the H200 chunk_state
+      (and state_passing after it) 2% faster with it, compute_out 3-6% slower
+      (bench/results/2026-12-05-eleventh-gpu.md).
     - `wgmma_defer_wait`: with wgmma, a loop whose only mma accumulates
       into a loop-carried value nothing else in the loop reads leaves each
       group running into the next iteration, which waits for it right
@@ -94,8 +96,10 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
       waited for at once). 1: only where A is read from shared memory; 2: also
       where A is computed in registers, which then stay live until the next
       iteration's wait (copied by mov into registers of their own). 0 or
-      absent: each group is waited for right after its commit. Opt-in: not
-      yet run on a GPU.
+      absent: each group is waited for right after its commit. Opt-in: on
+      the H200 a pipelined GEMM 8.4% faster with it, the Mamba-2 kernels
+      slower (chunk_state at 2 loses a CTA per SM; bench/results/2026-12-05-
+      eleventh-gpu.md).
     - `early_copies`: 1 issues thread 0's first TMA copies at the kernel's
       top level (a loop's first stages) as early as their operands allow:
       right after thread 0 initialised the mbarriers, or after the
@@ -105,7 +109,8 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
       writes memory or orders it, and only where nothing before the copies
       touches shared memory. Not with a producer warpgroup. 0 or absent:
       the copies where their loop begins, after the setup's CTA barrier.
-      Opt-in: not yet run on a GPU.
+      On the H200 compute_out (its state term's first copies) was 1.5-3%
+      faster with it, and has it by default.
     - `tcgen05`: 0 keeps a kernel's mmas on `mma.sync` on sm_100a/sm_103a;
       1 (the default there) lets every eligible 16-bit mma use tcgen05.mma;
       diagnosed on sm_90a.
@@ -178,8 +183,10 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
       fragments. Without it such a tile is loaded from global memory, or,
       with `tma_register_loads`, copied unswizzled and read with one
       `ld.shared` per register, which puts a warp's 32 lanes on 4 banks
-      (bench/results/2026-12-05-compute-out-trials.md). Opt-in: not yet run
-      on a GPU. 0 or absent: off.
+      (bench/results/2026-12-05-compute-out-trials.md). Opt-in: its test
+      kernels are correct on the H200; in the Mamba-2 kernels not yet
+      measured. It also copies tiles a branch may skip (compute_out's z):
+      their views must be valid even when never read. 0 or absent: off.
     - `tma_register_loads`: 1 lets the TMA copy a loop's loads into
       registers ahead (on targets with the TMA: a 1-D or 2-D tile of 2- or
       4-byte elements along a unit-stride, 16-byte aligned view's last

@@ -138,12 +138,15 @@ const Register registration{{
             // 2026-12-04-tma-register-loads.md).
             tunable("wgmma_interleave", {0, 1}, 0,
                     "the wgmma K step by K step, each step's x scaled right "
-                    "before it (sm_90a; not yet measured)"),
+                    "before it (sm_90a; on the H200, with compute_out's, "
+                    "chunk_state + state_passing 1.8-2.6% faster; alone "
+                    "not yet measured)"),
             tunable("wgmma_defer_wait", {0, 2}, 0,
                     "each token block's wgmma group waited for in the next "
                     "block, before its A (computed in registers) is pinned "
                     "(a spare ring buffer: 3 CTAs per SM at BLOCK_N 128; "
-                    "sm_90a; not yet measured)"),
+                    "sm_90a; on the H200 chunk_state + state_passing 6% "
+                    "slower, bench/results/2026-12-05-eleventh-gpu.md)"),
             earlyCopiesTunable(0, "not yet measured"),
             tunable("occupancy", {-1, 0, 1, 2, 3, 4}, -1,
                     "CTAs per SM to fit (0: ptxas decides; -1: 4 for 64 "

@@ -594,7 +594,8 @@ const Register registration{{
                     "through shared memory (0)"),
             tunable("wgmma_interleave", {0, 1}, 0,
                     "P·x's wgmma K step by K step, each step's part of P "
-                    "computed right before it (sm_90a; not yet measured)"),
+                    "computed right before it (sm_90a; on the H200 3-6% "
+                    "slower, bench/results/2026-12-05-eleventh-gpu.md)"),
             // The state term's C and chunk state (from DRAM: its first
             // wait was 9.3% of compute_out's stall samples, 2026-12-05-
             // compute-out-trials.md), issued some 250 instructions earlier
@@ -607,7 +608,8 @@ const Register registration{{
                     "iteration, before its A is pinned, with a spare ring "
                     "buffer: 1 where A is read from shared memory (the "
                     "state term), 2 also where it is computed in registers "
-                    "(88 bytes spilled; sm_90a; not yet measured)"),
+                    "(88 bytes spilled; sm_90a; at 1 on the H200 1% "
+                    "slower, bench/results/2026-12-05-eleventh-gpu.md)"),
             // 4 CTAs per SM (128 registers; since refresh_in_loops no
             // spills on sm_90a, 24 bytes before; 4 fit in
             // shared memory only with wgmma_register_a and without
