@@ -255,14 +255,18 @@ static bool usesSharedPointer(Operation *op) {
   });
 }
 
-/// Whether anything in `op` reads or writes shared memory.
-static bool touchesShared(Operation *op) {
+/// Whether `op` or anything in its regions satisfies `pred`.
+static bool holds(Operation *op, function_ref<bool(Operation *)> pred) {
   return op
-      ->walk([](Operation *inner) {
-        return usesSharedPointer(inner) ? WalkResult::interrupt()
-                                        : WalkResult::advance();
+      ->walk([&](Operation *inner) {
+        return pred(inner) ? WalkResult::interrupt() : WalkResult::advance();
       })
       .wasInterrupted();
+}
+
+/// Whether anything in `op` reads or writes shared memory.
+static bool touchesShared(Operation *op) {
+  return holds(op, usesSharedPointer);
 }
 
 /// Whether thread 0's copies may be issued before `op` instead of after
@@ -272,22 +276,16 @@ static bool touchesShared(Operation *op) {
 /// assumption: the index math moved with the copies would lose it, the
 /// program ids' divisions becoming signed ones.)
 static bool copiesMayPass(Operation *op) {
-  WalkResult blocked = op->walk([](Operation *inner) {
-    if (auto load = dyn_cast<LLVM::LoadOp>(inner)) {
-      bool shared = load.getAddr().getType().getAddressSpace() == 3;
-      return load.getVolatile_() || shared ? WalkResult::interrupt()
-                                           : WalkResult::advance();
-    }
+  return !holds(op, [](Operation *inner) {
+    if (auto load = dyn_cast<LLVM::LoadOp>(inner))
+      return load.getVolatile_() ||
+             load.getAddr().getType().getAddressSpace() == 3;
     if (isa<NVVM::PrefetchOp, NVVM::ShflOp>(inner))
-      return WalkResult::advance();
+      return false;
     if (auto effects = dyn_cast<MemoryEffectOpInterface>(inner))
-      return effects.hasNoEffect() ? WalkResult::advance()
-                                   : WalkResult::interrupt();
-    return inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>()
-               ? WalkResult::advance()
-               : WalkResult::interrupt();
+      return !effects.hasNoEffect();
+    return !inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>();
   });
-  return !blocked.wasInterrupted();
 }
 
 /// The hint early_copies: thread 0's first copies at the kernel's top level
@@ -306,13 +304,6 @@ static bool copiesMayPass(Operation *op) {
 /// goes right before it, so the other threads' first waits still come
 /// after the mbarriers' initialisation).
 static void hoistEarlyCopies(Block *entry, Operation *limit) {
-  auto holds = [](Operation *op, auto pred) {
-    return op
-        ->walk([&](Operation *inner) {
-          return pred(inner) ? WalkResult::interrupt() : WalkResult::advance();
-        })
-        .wasInterrupted();
-  };
   SmallVector<Operation *> candidates;
   for (Operation &op : *entry) {
     if (&op == limit || isa<NVVM::Barrier0Op>(op))
@@ -656,13 +647,10 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
   // initialisation instead of waiting for it at the kernel's start (ncu:
   // 2.8% of compute_out's stall samples were that barrier).
   // (None where a barrier of every thread comes before that op already.)
-  // (Thread 0's own first copies before it, the barrier before the first
-  // wait instead, measured 0.7-1.5% faster on the H200, but racecheck
-  // reported warnings on five TMA test kernels that went unexplained: not
-  // kept, bench/results/2026-12-04-early-copies.patch.)
   // With the hint early_copies, thread 0's own copies do not count: it
   // initialised the mbarriers, so they need no barrier before them, and
-  // hoistEarlyCopies (below) issues them as early as it can.
+  // hoistEarlyCopies (below) issues them as early as it can (compute_out
+  // 1.5-3% faster on the H200: bench/results/2026-12-05-eleventh-gpu.md).
   IntegerAttr earlyHint = kernelHint("early_copies");
   const bool earlyCopies = earlyHint && earlyHint.getInt() && numMbarriers &&
                            !specialize;
