@@ -107,6 +107,26 @@ ab)
   timeout -s KILL 420 sh bench/ab.sh "$out/head.so" $libs \
     1,65536,80,128,1,256 1,65536,80,128,1,128 1,16384,80,128,1,256 || echo "A/B failed or timed out"
   ;;
+proto)
+  # Timing only (its outputs are wrong by design): the grouped state pass's
+  # two costly parts, bench/results/2026-12-05-grouped-state-prototype.patch
+  # (chunk_state carrying the state over 8 chunks per program; compute_out's
+  # state term with a second state and the group's decay). Each kernel's
+  # time is read from the table row (the check column says FAIL).
+  for lib in head proto; do
+    python3 -c "import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2], 'wb'))" \
+      "build/abl/$lib.so.xz" "$out/$lib.so"
+  done
+  for shape in 1,65536,80,128,1,256 1,16384,80,128,1,256 1,4096,80,128,1,256; do
+    for round in 1 2; do
+      for lib in head proto; do
+        printf '%s %s: ' $lib $shape
+        TESSEL_MAMBA2_LIBRARY="$out/$lib.so" timeout -s KILL 100 python3 bench/mamba2.py \
+          --shape $shape --runs 50 --warmup 10 2>&1 | grep -E '^\| [0-9]' | cut -d'|' -f10-16
+      done
+    done
+  done
+  ;;
 *)
   echo "usage: sh bench/pending-gpu-checks.sh prepare | tests | ab LIB..." >&2
   exit 2
