@@ -112,14 +112,16 @@ proto)
   # two costly parts, bench/results/2026-12-05-grouped-state-prototype.patch
   # (chunk_state carrying the state over 8 chunks per program; compute_out's
   # state term with a second state and the group's decay). Each kernel's
-  # time is read from the table row (the check column says FAIL).
-  for lib in head proto; do
+  # time is read from the table row (the check column says FAIL). proto2:
+  # the same with chunk_state storing its states from registers (no 16 KB
+  # staging buffer beside the ring: 4 CTAs per SM instead of 3).
+  for lib in head proto proto2; do
     python3 -c "import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2], 'wb'))" \
       "build/abl/$lib.so.xz" "$out/$lib.so"
   done
   for shape in 1,65536,80,128,1,256 1,16384,80,128,1,256 1,4096,80,128,1,256; do
     for round in 1 2; do
-      for lib in head proto; do
+      for lib in head proto proto2; do
         printf '%s %s: ' $lib $shape
         TESSEL_MAMBA2_LIBRARY="$out/$lib.so" timeout -s KILL 100 python3 bench/mamba2.py \
           --shape $shape --runs 50 --warmup 10 2>&1 | grep -E '^\| [0-9]' | cut -d'|' -f10-16
