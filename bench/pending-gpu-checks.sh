@@ -107,6 +107,27 @@ ab)
   timeout -s KILL 420 sh bench/ab.sh "$out/head.so" $libs \
     1,65536,80,128,1,256 1,65536,80,128,1,128 1,16384,80,128,1,256 || echo "A/B failed or timed out"
   ;;
+grouped)
+  # The grouped state pass (STATE_GROUP 8; taken only where forced) against
+  # the split path, one library (build/gpu), alternating: pytest with it
+  # forced (the whole suite; test_grouped_path_taken checks it was taken),
+  # then bench/mamba2.py per shape, split / grouped / split / grouped.
+  lib=build/gpu/libtessel_mamba2.so
+  echo "== pytest, state path forced grouped"
+  TESSEL_MAMBA2_STATE_PATH=grouped TESSEL_MAMBA2_LIBRARY=$lib timeout -s KILL 240 \
+    python3 -m pytest -q -p no:cacheprovider test/gpu/test_mamba2.py 2>&1 | tail -3
+  for shape in 1,65536,80,128,1,256 1,16384,80,128,1,256 1,4096,80,128,1,256 \
+      1,65536,80,256,1,256 1,65536,80,64,1,256; do
+    for round in 1 2; do
+      for path in split grouped; do
+        printf '%s %s: ' $path $shape
+        TESSEL_MAMBA2_STATE_PATH=$path TESSEL_MAMBA2_LIBRARY=$lib timeout -s KILL 100 \
+          python3 bench/mamba2.py --shape $shape --runs 50 --warmup 10 2>&1 \
+          | grep -E '^\| [0-9]' | cut -d'|' -f10-16,29
+      done
+    done
+  done
+  ;;
 proto)
   # Timing only (its outputs are wrong by design): the grouped state pass's
   # two costly parts, bench/results/2026-12-05-grouped-state-prototype.patch
