@@ -308,10 +308,18 @@ void computeOut(const Config &cfg,
     cs = overState(cs, [&](const ScalarArg &kk) {
       return load(states, {bi, k, hi, pb, kk}, {drop, drop, drop, BP, BK});
     });
-    // (Chunks before c are whole: their last token is j Q + Q - 1.)
-    Tile decay = for_range({first, c}, zeros({1}), [&](Scalar j, Tile sum) {
-      return sum + load(acs, {bi, hi, j * Q + (Q - 1)}, {drop, drop, 1});
-    });
+    // Σ_{first <= j < c} Acs_last(j), unrolled over the group's positions
+    // (the loads go out together; a loop waited for each in turn), each
+    // term kept where j < c (chunks before c are whole: their last token
+    // is j Q + Q - 1; the others load chunk `first`'s, dropped).
+    Tile decay = zeros({1});
+    for (int64_t u = 0; u + 1 < group; ++u) {
+      Tile term = load(acs, {bi, hi, (first + minimum(u, c - first)) * Q +
+                                          (Q - 1)},
+                       {drop, drop, 1});
+      decay = decay +
+              where(full({1}, c - first, DType::i32) > int32_t(u), term, 0.0f);
+    }
     cs = cs * reshape(exp2(decay), {1, 1});
     // The partial state's term: numK blocks, none for the group's first
     // chunk (C reloaded per block, also where it is resident: N_MAX).
