@@ -11,6 +11,12 @@
 #   sh bench/pending-gpu-checks.sh tests           # ~3 min
 #   sh bench/pending-gpu-checks.sh ab ilcs eccs    # ~3 min
 #   sh bench/pending-gpu-checks.sh ab st2rf st1rf ec0   # ~4 min
+#   sh bench/pending-gpu-checks.sh grouped   # ~5 min (the twelfth session's
+#                                            # grouped state pass; build/gpu)
+#   sh bench/pending-gpu-checks.sh proto     # ~3 min (its prototypes; needs
+#                                            # build/abl's proto, proto2 and
+#                                            # head, built in the twelfth
+#                                            # session: not rebuilt by prepare)
 #
 # tests: the whole GPU suite (test/gpu/run.sh) at HEAD: compute_out now
 #   with early_copies by default.
