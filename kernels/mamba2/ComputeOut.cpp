@@ -308,18 +308,10 @@ void computeOut(const Config &cfg,
     cs = overState(cs, [&](const ScalarArg &kk) {
       return load(states, {bi, k, hi, pb, kk}, {drop, drop, drop, BP, BK});
     });
-    // Σ_{first <= j < c} Acs_last(j), unrolled over the group's positions
-    // (the loads go out together; a loop waited for each in turn), each
-    // term kept where j < c (chunks before c are whole: their last token
-    // is j Q + Q - 1; the others load chunk `first`'s, dropped).
-    Tile decay = zeros({1});
-    for (int64_t u = 0; u + 1 < group; ++u) {
-      Tile term = load(acs, {bi, hi, (first + minimum(u, c - first)) * Q +
-                                          (Q - 1)},
-                       {drop, drop, 1});
-      decay = decay +
-              where(full({1}, c - first, DType::i32) > int32_t(u), term, 0.0f);
-    }
+    // The decay over the group's chunks before c: Σ_{first <= j < c}
+    // Acs_last(j).
+    Tile decay =
+        chunkEndsSum(acs, dim(x, 1), bi, hi, first, c - first, group - 1, Q);
     cs = cs * reshape(exp2(decay), {1, 1});
     // The partial state's term: numK blocks, none for the group's first
     // chunk (C reloaded per block, also where it is resident: N_MAX).

@@ -207,6 +207,27 @@ inline ChunkEnd chunkEnd(dsl::View<float, 3, dsl::kDense> acs,
   return {acsLast, seqLast};
 }
 
+/// Σ Acs_last(j) (1) over the `count` chunks from `first` (count at most
+/// `terms`, known when traced), unrolled: the loads go out together (a loop
+/// over them waited for each in turn); the positions past `count` load
+/// chunk `first`'s end again and drop it. Chunk ends as chunkEnd has them
+/// (the last chunk may be short). The grouped state pass's decay over a
+/// group, or over a group up to a chunk.
+inline dsl::Tile chunkEndsSum(dsl::View<float, 3, dsl::kDense> acs,
+                              dsl::Scalar L, dsl::Scalar bi, dsl::Scalar hi,
+                              dsl::Scalar first, dsl::Scalar count,
+                              int64_t terms, int64_t Q) {
+  using namespace dsl;
+  Tile sum = zeros({1});
+  for (int64_t u = 0; u < terms; ++u) {
+    Scalar j = first + minimum(u, maximum(count - 1, 0));
+    Tile term = load(acs, {bi, hi, minimum(L, (j + 1) * Q) - 1},
+                     {drop, drop, 1});
+    sum = sum + where(full({1}, count, DType::i32) > int32_t(u), term, 0.0f);
+  }
+  return sum;
+}
+
 /// The factor (1) the state entering a chunk keeps at its end: exp(Acs_last),
 /// or 0 when the sequence changed since `seqPrev` (the one that ended the
 /// chunk before; 0 before token 0, as in mamba_ssm). Without seq_idx there is

@@ -57,20 +57,9 @@ void statePassing(const Config &cfg,
       Tile add = cast<float>(load(local, {bi, last, hi, pb, nb},
                                   {drop, drop, drop, BP, BN},
                                   {.latency = latency}));
-      // Σ Acs_last over the group's chunks (the last group may be short,
-      // its last chunk too), unrolled: the loads go out together (a loop
-      // waited for each in turn); past the group's last chunk the last
-      // one's is loaded again, and dropped.
-      Tile decay = zeros({1});
-      for (int64_t u = 0; u < group; ++u) {
-        Tile term =
-            chunkEnd(acs, seqIdx, hasSeqIdx, L, bi, hi,
-                     minimum(k * group + u, last), Q)
-                .acs;
-        decay = decay + where(full({1}, last - k * group, DType::i32) >=
-                                  int32_t(u),
-                              term, 0.0f);
-      }
+      // Over the group's chunks (the last group may be short).
+      Tile decay = chunkEndsSum(acs, L, bi, hi, k * group,
+                                last + 1 - k * group, group, Q);
       return fma(S, reshape(exp2(decay), {1, 1}), add);
     });
     if_(hasFinal != 0, [&] {
