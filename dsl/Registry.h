@@ -55,8 +55,7 @@ Param dtypeVariant(std::string name, std::vector<DType> values,
 struct GridDim {
   std::string view;
   int dim = 0;
-  std::string divisor;   // a constant of the kernel, a product of them
-                         // ("Q*STATE_GROUP"), or "" for 1
+  std::string divisor;   // a constant of the kernel, or "" for 1
   std::string timesView = ""; // "" for none
   int timesDim = 0;
 };

@@ -81,39 +81,12 @@ void chunkState(const Config &cfg,
   auto c = ch / H, hi = ch % H, nb = nbb % numN, bi = nbb / numN;
   auto gi = hi / (H / G);
 
-  const StateInputs<X> in{x, B, dt, acs, seqIdx, hasSeqIdx};
-  const int64_t group = cfg["STATE_GROUP"];
-  if (group == 1) {
-    ChunkEnd end = chunkEnd(acs, seqIdx, hasSeqIdx, L, bi, hi, c, Q);
-    Tile S = addChunk<X>(zeros({BP, BN}), in, end, bi, hi, gi, pb, nb, c, Q,
-                         BT, cfg["packed_scale"] != 0);
-    store(local, {bi, c, hi, pb, nb}, cast<X>(S),
-          {.squeeze = {0, 1, 2}, .tma = cfg["tma_store"] != 0});
-    return;
-  }
-  // The grouped state pass (STATE_GROUP > 1; without seq_idx: the library
-  // takes it only then): program c walks chunks c·G .. c·G + G - 1 in
-  // order, carrying the state from the group's start (0 there), and stores
-  // after each chunk the group's partial state at its end,
-  //   P(j) = exp(Acs_last(j)) P(j - 1) + S_loc(j),   P(c·G - 1) = 0.
-  // state_passing then scans the groups, and compute_out adds the decayed
-  // state entering the group to P(j - 1) (see there).
-  auto numChunks = (L + (Q - 1)) / Q;
-  Scalar first = c * group;
-  for_range({first, minimum(first + group, numChunks)}, zeros({BP, BN}),
-            [&](Scalar j, Tile S) {
-              ChunkEnd end = chunkEnd(acs, seqIdx, hasSeqIdx, L, bi, hi, j, Q);
-              S = addChunk<X>(S * reshape(exp2(end.acs), {1, 1}), in, end, bi,
-                              hi, gi, pb, nb, j, Q, BT,
-                              cfg["packed_scale"] != 0);
-              // Stored from registers: staged for the TMA, the state would
-              // need its own buffer beside the live ring (the one-chunk
-              // program stages it in the ring's memory once the ring is
-              // done), 16 KB at 128 columns and a CTA per SM less.
-              store(local, {bi, j, hi, pb, nb}, cast<X>(S),
-                    {.squeeze = {0, 1, 2}});
-              return S;
-            });
+  ChunkEnd end = chunkEnd(acs, seqIdx, hasSeqIdx, L, bi, hi, c, Q);
+  Tile S = addChunk<X>(zeros({BP, BN}), {x, B, dt, acs, seqIdx, hasSeqIdx},
+                       end, bi, hi, gi, pb, nb, c, Q, BT,
+                       cfg["packed_scale"] != 0);
+  store(local, {bi, c, hi, pb, nb}, cast<X>(S),
+        {.squeeze = {0, 1, 2}, .tma = cfg["tma_store"] != 0});
 }
 
 const std::array<std::string, 7> kArgNames = {
@@ -127,7 +100,6 @@ const Register registration{{
         {
             variant("Q", {64, 128, 256}, 256, "chunk length"),
             xDtypeVariant("element type of x and B"),
-            stateGroupVariant(),
             tunable("BLOCK_P", {32, 64}, 64, "head-dim rows per program"),
             // 128 reads x once for n = 128 (the states at b=1 L=65536 h=80
             // on the H200: 1.017 -> 0.860 ms with state_passing, bench/
@@ -219,7 +191,7 @@ const Register registration{{
             stmatrixTunable(0, "level on the H200, bench/results/2026-12-05-pending-gpu-checks.md"),
         },
     // (chunk x head, p block, n block x batch)
-    .grid = {{"x", 1, "Q*STATE_GROUP", "x", 2},
+    .grid = {{"x", 1, "Q", "x", 2},
              {"x", 3, "BLOCK_P"},
              {"B", 3, "BLOCK_N", "x", 0}},
     // Tuned by tokens (batch x length), heads, groups and state size.
@@ -229,11 +201,7 @@ const Register registration{{
                  {"n", "B", 3}},
     .build = buildForXDtype(chunkState<bf16>, chunkState<f16>, kArgNames),
     .check =
-        [](const Config &cfg) {
-          if (std::string problem = stateGroupCheck(cfg); !problem.empty())
-            return problem;
-          return mustDivide(cfg, "BLOCK_T", "Q");
-        },
+        [](const Config &cfg) { return mustDivide(cfg, "BLOCK_T", "Q"); },
 }};
 
 } // namespace

@@ -47,9 +47,7 @@ void computeOut(const Config &cfg,
                 View<float, 3, kDense> dt,     // (b, h, L)
                 View<float, 3, kDense> acs,    // (b, h, L), x log2 e
                 View<int32_t, 2> seqIdx,       // (b, L)
-                View<X, 5, kDense> states,     // (b, nc, h, p, n); with
-                                               // STATE_GROUP, (b, ng, h, p, n)
-                View<X, 5, kDense> partial,    // STATE_GROUP: (b, nc, h, p, n)
+                View<X, 5, kDense> states,     // (b, nc, h, p, n)
                 View<float, 2> D,              // (h, p); stride 0 for (h)
                 View<X, 4, kDense> z,          // (b, L, h, p)
                 View<X, 4, kDense> y,          // (b, L, h, p)
@@ -290,40 +288,9 @@ void computeOut(const Config &cfg,
   }
 
   // The state term: C_t · S_cᵀ over the state dimension, block by block.
-  const int64_t group = cfg["STATE_GROUP"];
-  Tile cs = zeros({BM, BP});
-  if (group == 1) {
-    cs = overState(cs, [&](const ScalarArg &k) {
-      return load(states, {bi, c, hi, pb, k}, {drop, drop, drop, BP, BK});
-    });
-  } else {
-    // The grouped state pass (ChunkState.cpp; without seq_idx): the state
-    // entering chunk c is
-    //   S_c = exp(Σ_{first <= j < c} Acs_last(j)) S(k) + P(c - 1),
-    // S(k) entering c's group k (`states`, one per group), P the group's
-    // partial states (`partial`, one per chunk; none for the group's first
-    // chunk). So C_t·S_cᵀ is C_t·S(k)ᵀ scaled by the decay, then C_t·P(c -
-    // 1)ᵀ accumulated onto it.
-    Scalar k = c / group, first = k * group;
-    cs = overState(cs, [&](const ScalarArg &kk) {
-      return load(states, {bi, k, hi, pb, kk}, {drop, drop, drop, BP, BK});
-    });
-    // The decay over the group's chunks before c: Σ_{first <= j < c}
-    // Acs_last(j).
-    Tile decay =
-        chunkEndsSum(acs, dim(x, 1), bi, hi, first, c - first, group - 1, Q);
-    cs = cs * reshape(exp2(decay), {1, 1});
-    // The partial state's term: numK blocks, none for the group's first
-    // chunk (C reloaded per block, also where it is resident: N_MAX).
-    cs = for_range({0, numK * minimum(c - first, 1)}, cs,
-                   [&](Scalar kk, Tile a) {
-                     Tile Ck = load(C, {bi, r, gi, kk}, {drop, BM, drop, BK});
-                     return mma(Ck,
-                                transpose(load(partial, {bi, c - 1, hi, pb, kk},
-                                               {drop, drop, drop, BP, BK})),
-                                a);
-                   });
-  }
+  Tile cs = overState(zeros({BM, BP}), [&](const ScalarArg &k) {
+    return load(states, {bi, c, hi, pb, k}, {drop, drop, drop, BP, BK});
+  });
   // It reaches the tokens that continue the sequence of the token before the
   // chunk (sequence 0 before token 0).
   Tile seqPrev = if_(
@@ -556,9 +523,9 @@ void computeOut(const Config &cfg,
         {.squeeze = {0, 2}, .tma = tmaStore});
 }
 
-const std::array<std::string, 15> kArgNames = {
+const std::array<std::string, 14> kArgNames = {
     "x",     "B",           "C",     "dt",    "dA_cumsum",
-    "seq_idx", "states",    "partial_states", "D",     "z",     "y",
+    "seq_idx", "states",    "D",     "z",     "y",
     "CBt",   "has_seq_idx", "has_D", "has_z"};  // has_D: 0, 1 (h), 2 (h, p)
 
 const Register registration{{
@@ -569,7 +536,6 @@ const Register registration{{
         {
             variant("Q", {64, 128, 256}, 256, "chunk length"),
             xDtypeVariant("element type of x, B, C, z and y"),
-            stateGroupVariant(),
             tunable("BLOCK_M", {32, 64, 128}, 64, "tokens per program"),
             tunable("BLOCK_P", {32, 64, 128}, 64, "head-dim columns per program"),
             // Smaller source blocks: 16-22% slower at 32, 50-70% at 16 on
@@ -719,8 +685,6 @@ const Register registration{{
                  {"n", "B", 3}},
     .build = buildForXDtype(computeOut<bf16>, computeOut<f16>, kArgNames),
     .check = [](const Config &cfg) -> std::string {
-      if (std::string problem = stateGroupCheck(cfg); !problem.empty())
-        return problem;
       if (std::string problem = mustDivide(cfg, "BLOCK_M", "Q");
           !problem.empty())
         return problem;

@@ -60,30 +60,6 @@ inline std::string mustDivide(const dsl::Config &cfg, const std::string &block,
                                          : std::string();
 }
 
-/// The grouped state pass's variant, the same in chunk_state, state_passing
-/// and compute_out (the library launches the three with one value):
-/// STATE_GROUP consecutive chunks per chunk_state program, the state carried
-/// across them (each chunk's state is then partial: from the group's start);
-/// state_passing scans only the groups, and compute_out adds the state
-/// entering the group, decayed, to the partial state of the chunk before.
-/// One full state pass over memory less (state_passing writes and
-/// compute_out reads one state per group instead of one per chunk), for a
-/// second, smaller state term in compute_out. Without seq_idx only (the
-/// library takes it only then). 1: every chunk its own program, the
-/// states entering each chunk from state_passing.
-inline dsl::Param stateGroupVariant() {
-  return dsl::variant("STATE_GROUP", {1, 8}, 1,
-                      "chunks per group of the grouped state pass (1: "
-                      "none; 8: built for Q = 256)");
-}
-/// For a `.check`: the grouped pass is built for Q = 256 only (one variant
-/// more per kernel, where the library would take it).
-inline std::string stateGroupCheck(const dsl::Config &cfg) {
-  return cfg.get("STATE_GROUP") > 1 && cfg.get("Q") != 256
-             ? "STATE_GROUP > 1 is built for Q = 256 only"
-             : std::string();
-}
-
 /// The `pdl` tunable every Mamba-2 kernel has, and its hint: compiled for
 /// programmatic dependent launch, each kernel's launch and setup overlap the
 /// tail of the one before it in the forward (codegen waits for it before
@@ -205,27 +181,6 @@ inline ChunkEnd chunkEnd(dsl::View<float, 3, dsl::kDense> acs,
       hasSeqIdx != 0, [&] { return load(seqIdx, {bi, last}, {drop, 1}); },
       [&] { return zeros({1}, DType::i32); });
   return {acsLast, seqLast};
-}
-
-/// Σ Acs_last(j) (1) over the `count` chunks from `first` (count at most
-/// `terms`, known when traced), unrolled: the loads go out together (a loop
-/// over them waited for each in turn); the positions past `count` load
-/// chunk `first`'s end again and drop it. Chunk ends as chunkEnd has them
-/// (the last chunk may be short). The grouped state pass's decay over a
-/// group, or over a group up to a chunk.
-inline dsl::Tile chunkEndsSum(dsl::View<float, 3, dsl::kDense> acs,
-                              dsl::Scalar L, dsl::Scalar bi, dsl::Scalar hi,
-                              dsl::Scalar first, dsl::Scalar count,
-                              int64_t terms, int64_t Q) {
-  using namespace dsl;
-  Tile sum = zeros({1});
-  for (int64_t u = 0; u < terms; ++u) {
-    Scalar j = first + minimum(u, maximum(count - 1, 0));
-    Tile term = load(acs, {bi, hi, minimum(L, (j + 1) * Q) - 1},
-                     {drop, drop, 1});
-    sum = sum + where(full({1}, count, DType::i32) > int32_t(u), term, 0.0f);
-  }
-  return sum;
 }
 
 /// The factor (1) the state entering a chunk keeps at its end: exp(Acs_last),

@@ -156,7 +156,7 @@ int smCount() {
 
 Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d, int sms,
                StatePath path, bool cbStored, bool describeOnly = false) {
-  Workspace w = layout(d, perChunkStates(path), cbStored);
+  Workspace w = layout(d, path == StatePath::split, cbStored);
   auto base = reinterpret_cast<rt::DevicePtr>(a->workspace);
   rt::View dtOut{base + w.dtOffset,
                  {d.b, d.h, d.L},
@@ -209,18 +209,6 @@ Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d, int sms,
                  {d.b, d.nc, d.h, d.p, d.n},
                  {d.nc * d.h * d.p * d.np, d.h * d.p * d.np, d.p * d.np,
                   d.np, 1}};
-  // The grouped path: the states entering each group of kStateGroup chunks
-  // (in the states' room), and compute_out reads chunk_state's partial
-  // states too. Otherwise compute_out's partial states are the states'
-  // view, never read.
-  const bool grouped = path == StatePath::grouped;
-  const int64_t ng = (d.nc + kStateGroup - 1) / kStateGroup;
-  if (grouped) {
-    states.sizes[1] = ng;
-    states.strides[0] = ng * d.h * d.p * d.np;
-  }
-  rt::View partial = grouped ? local : states;
-  csv.STATE_GROUP = spv.STATE_GROUP = grouped ? kStateGroup : 1;
   // C·Bᵀ per chunk and group, transposed (B_s·C_tᵀ), for compute_out.
   rt::View cbt = absent(5);
   if (cbStored)
@@ -234,7 +222,6 @@ Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d, int sms,
   ov.Q = d.Q;
   ov.X_DTYPE = xDtype;
   ov.CB_STORED = cbStored;
-  ov.STATE_GROUP = grouped ? kStateGroup : 1;
   // C resident in shared memory, the state dimension unrolled, where n
   // allows (its BLOCK_K, 64, divides 64).
   ov.N_MAX = d.n <= 64 ? 64 : 0;
@@ -277,8 +264,7 @@ Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d, int sms,
   if (cbStored)
     TESSEL_MAMBA2_LAUNCH(chunk_cb, cbv, view(a->B), view(a->C), cbt);
   TESSEL_MAMBA2_LAUNCH(compute_out, ov, view(a->x), view(a->B), view(a->C),
-                       dtOut, acs, seq, states, partial, D, z, view(a->y),
-                       cbt,
+                       dtOut, acs, seq, states, D, z, view(a->y), cbt,
                        a->seq_idx.data != nullptr, hasD, a->z.data != nullptr);
   if (timed) {
     TESSEL_RT_TRY(timing.events[4].record(stream));
@@ -329,9 +315,7 @@ Status workspaceSize(const tessel_mamba2_forward_args *args, size_t *bytes,
     return setCode(Status::error("bytes: null pointer"),
                    TESSEL_MAMBA2_INVALID_ARGUMENT, code);
   // The path (and so the size) for these sizes.
-  *bytes = layout(d,
-                  perChunkStates(statePath(d, forcedPath(),
-                                           args->seq_idx.data != nullptr)),
+  *bytes = layout(d, statePath(d, forcedPath()) == StatePath::split,
                   storedCb(d, forcedCb()))
                .bytes;
   return setCode(Status(), TESSEL_MAMBA2_OK, code);
@@ -345,12 +329,11 @@ Status forward(const tessel_mamba2_forward_args *a,
     return setCode(std::move(s), TESSEL_MAMBA2_INVALID_ARGUMENT, code);
   const int sms = smCount();
   const StatePath path =
-      fitWorkspace(d, statePath(d, forcedPath(), a->seq_idx.data != nullptr),
-                   a->workspace_bytes);
+      fitWorkspace(d, statePath(d, forcedPath()), a->workspace_bytes);
   const bool cbStored =
-      fitStoredCb(d, perChunkStates(path), storedCb(d, forcedCb()),
+      fitStoredCb(d, path == StatePath::split, storedCb(d, forcedCb()),
                   a->workspace_bytes);
-  Status s = checkWorkspace(a, d, perChunkStates(path), cbStored);
+  Status s = checkWorkspace(a, d, path == StatePath::split, cbStored);
   if (!s.ok())
     return setCode(std::move(s), TESSEL_MAMBA2_INVALID_ARGUMENT, code);
   if (timingOn) { // what the launches will be, before the timed window

@@ -39,34 +39,6 @@ void statePassing(const Config &cfg,
   auto pb = program_id(0), nb = program_id(1), bh = program_id(2);
   auto L = dim(acs, 2), H = dim(acs, 1);
   auto bi = bh / H, hi = bh % H;
-  const int64_t group = cfg["STATE_GROUP"];
-  if (group > 1) {
-    // The grouped pass (ChunkState.cpp; without seq_idx): `local` holds
-    // each chunk's partial state (from its group's start) and `states` gets
-    // the state entering each group of `group` chunks,
-    //   S(k + 1) = exp(Σ Acs_last over group k) S(k) + P(last chunk of k),
-    // from the initial state (or 0); the state after the last group is the
-    // final state.
-    auto numChunks = (L + (Q - 1)) / Q;
-    auto numGroups = (numChunks + (group - 1)) / group;
-    const int latency = int(cfg["prefetch_depth"]);
-    Tile S0 = initialState(initStates, hasInit, bi, hi, pb, nb, BP, BN);
-    Tile SEnd = for_range({0, numGroups}, S0, [&](Scalar k, Tile S) {
-      store(states, {bi, k, hi, pb, nb}, cast<X>(S), {.squeeze = {0, 1, 2}});
-      Scalar last = minimum((k + 1) * group, numChunks) - 1;
-      Tile add = cast<float>(load(local, {bi, last, hi, pb, nb},
-                                  {drop, drop, drop, BP, BN},
-                                  {.latency = latency}));
-      // Over the group's chunks (the last group may be short).
-      Tile decay = chunkEndsSum(acs, L, bi, hi, k * group,
-                                last + 1 - k * group, group, Q);
-      return fma(S, reshape(exp2(decay), {1, 1}), add);
-    });
-    if_(hasFinal != 0, [&] {
-      store(finalStates, {bi, hi, pb, nb}, SEnd, {.squeeze = {0, 1}});
-    });
-    return;
-  }
   walkChunks(states, initStates, finalStates, acs, seqIdx, hasSeqIdx, hasInit,
              hasFinal, L, bi, hi, pb, nb, Q, BP, BN,
              int(cfg["prefetch_depth"]), cfg["tma_store"] != 0,
@@ -93,7 +65,6 @@ const Register registration{{
         {
             variant("Q", {64, 128, 256}, 256, "chunk length"),
             xDtypeVariant("element type of the states written"),
-            stateGroupVariant(),
             tunable("BLOCK_P", {8, 16, 32, 64}, 16,
                     "head-dim rows per program"),
             tunable("BLOCK_N", {32, 64, 128}, 64, "state columns per program"),
@@ -145,7 +116,6 @@ const Register registration{{
                  {"n", "states", 4}},
     .build =
         buildForXDtype(statePassing<bf16>, statePassing<f16>, kArgNames),
-    .check = stateGroupCheck,
 }};
 
 } // namespace

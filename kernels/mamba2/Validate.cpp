@@ -273,7 +273,7 @@ int64_t serialCtas(const Dims &d) {
   return d.b * d.h * ((d.p + 63) / 64) * ((d.n + 63) / 64);
 }
 
-StatePath statePath(const Dims &d, const char *force, bool hasSeqIdx) {
+StatePath statePath(const Dims &d, const char *force) {
   // chunk_state's grid: (nc h, p / 64, ceil(n / BLOCK_N) b) with BLOCK_N 64,
   // 128 or 256; y and z at most 65535 (checked for the smallest block).
   if (d.nc * d.h > int64_t(0x7fffffff) || d.b * ((d.n + 63) / 64) > 65535)
@@ -282,9 +282,6 @@ StatePath statePath(const Dims &d, const char *force, bool hasSeqIdx) {
     return StatePath::serial;
   if (force && std::string(force) == "split")
     return StatePath::split;
-  // Not measured yet: only where forced.
-  if (force && std::string(force) == "grouped" && d.Q == 256 && !hasSeqIdx)
-    return StatePath::grouped;
   // The split pays for its per-chunk states (written, then read: 4 bytes per
   // state element per chunk, 16-bit) with parallelism. Measured on the H200
   // over MAMBA2.md's shapes (bench/results/2026-11-30-full.md), the walk in
@@ -315,7 +312,7 @@ bool storedCb(const Dims &d, const char *force) {
 }
 
 StatePath fitWorkspace(const Dims &d, StatePath path, size_t workspaceBytes) {
-  if (perChunkStates(path) && workspaceBytes < layout(d, true).bytes &&
+  if (path == StatePath::split && workspaceBytes < layout(d, true).bytes &&
       workspaceBytes >= layout(d, false).bytes)
     return StatePath::serial;
   return path;

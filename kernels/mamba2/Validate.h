@@ -52,17 +52,8 @@ bool storedCb(const Dims &dims, const char *force);
 /// How the chunk states are computed: by fwd_pass_state, which walks the
 /// chunks in order in (p, n, b h) blocks, or by chunk_state (every chunk in
 /// parallel, 16-bit per-chunk states in the workspace) then state_passing (the
-/// scan over chunks, elementwise), or grouped: chunk_state carrying the state
-/// over groups of 8 chunks (partial states), state_passing scanning the
-/// groups, compute_out adding the group's entering state (STATE_GROUP in
-/// Kernels.h; Q = 256 without seq_idx only).
-enum class StatePath { serial, split, grouped };
-/// Whether `path` keeps 16-bit per-chunk states in the workspace.
-inline bool perChunkStates(StatePath path) {
-  return path != StatePath::serial;
-}
-/// The chunks per group of the grouped path (its STATE_GROUP variant).
-inline constexpr int64_t kStateGroup = 8;
+/// scan over chunks, elementwise).
+enum class StatePath { serial, split };
 
 /// chunk_state's state columns per program for `n`: the narrowest block
 /// that covers it (each block reads x once).
@@ -73,12 +64,10 @@ inline int64_t chunkStateBlockN(int64_t n) {
 /// fwd_pass_state's CTAs with 64 p-rows and 64 state columns each.
 int64_t serialCtas(const Dims &dims);
 
-/// The path for `dims`; `force` ("serial", "split" or "grouped", from
+/// The path for `dims`; `force` ("serial" or "split", from
 /// TESSEL_MAMBA2_STATE_PATH; null or anything else: the rule) overrides the
-/// rule but not the grid limits, nor what the grouped path is built for (Q =
-/// 256, no seq_idx: else the rule's path).
-StatePath statePath(const Dims &dims, const char *force,
-                    bool hasSeqIdx = false);
+/// rule but not the grid limits.
+StatePath statePath(const Dims &dims, const char *force);
 
 /// `path`, or the walk in order when the workspace fits only that (sized by
 /// workspace_size on another device, or without a current context).

@@ -20,11 +20,6 @@ if python3 -c "import torch" 2>/dev/null; then
   echo "state path forced to fwd_pass_state:"
   TESSEL_MAMBA2_STATE_PATH=serial TESSEL_MAMBA2_LIBRARY="$dir/libtessel_mamba2.so" \
     python3 -m pytest -q -p no:cacheprovider test/gpu/test_mamba2.py 2>&1 | tail -3
-  # The grouped state pass (8 chunks per chunk_state program; Q = 256
-  # without seq_idx, the rest falls back to the rule's path), forced.
-  echo "state path forced grouped:"
-  TESSEL_MAMBA2_STATE_PATH=grouped TESSEL_MAMBA2_LIBRARY="$dir/libtessel_mamba2.so" \
-    python3 -m pytest -q -p no:cacheprovider test/gpu/test_mamba2.py 2>&1 | tail -3
   # Both ways to C·Bᵀ forced: chunk_cb's stored blocks (the library's
   # choice on large problems only, so not on most of these), and compute_out
   # forming them itself.

@@ -593,29 +593,6 @@ def test_tuning_api():
     assert _launches(case, kw) == launches
 
 
-@pytest.mark.skipif(os.environ.get("TESSEL_MAMBA2_STATE_PATH") != "grouped",
-                    reason="the grouped state pass is taken only where forced")
-def test_grouped_path_taken():
-    """Forced, the grouped state pass runs where it is built for (Q = 256
-    without seq_idx: chunk_state, state_passing and compute_out with
-    STATE_GROUP=8, right against float64 over several groups, the last one
-    short), and elsewhere the forward falls back to the rule's path."""
-    case = Case(2, 2350 * 2, 3, 64, 128, 1, 256, D="h", z=True, init=True)
-    gen = torch.Generator(device="cuda")
-    gen.manual_seed(case_seed("grouped"))
-    kw = make_inputs(case, gen)
-    launches = _launches(case, kw)
-    groups = {k: v for k, v, *_ in launches if k in ("chunk_state", "state_passing", "compute_out")}
-    assert len(groups) == 3 and all("STATE_GROUP=8" in v for v in groups.values()), launches
-    y, fs = run_poisoned(case, kw)
-    check_outputs(case, kw, y, fs, "grouped")
-    for other in (Case(1, 1000, 2, 64, 128, 1, 256, seq_idx=True),
-                  Case(1, 1000, 2, 64, 128, 1, 128)):
-        kw = make_inputs(other, gen)
-        for k, v, *_ in _launches(other, kw):
-            assert "STATE_GROUP=8" not in v, (other, k, v)
-
-
 def test_reference_self_check():
     """The reference against a direct recurrence (the state walked token by
     token: S <- exp(dt A) S + dt x B^T, reset at a seq_idx change), in float64."""

@@ -144,18 +144,6 @@ TEST(Mamba2Api, ChoosesTheStatePathAsMeasured) {
   // chunk_state's grid z (b x n / 64) over 65535: never split, even forced.
   EXPECT_EQ(statePath(dims(20000, 128, 1, 256, 128), "split"),
             StatePath::serial);
-  // The grouped pass only where forced, and only where it is built for (Q =
-  // 256, no seq_idx); elsewhere the rule's path.
-  EXPECT_EQ(statePath(dims(1, 65536, 80, 128, 256), "grouped"),
-            StatePath::grouped);
-  EXPECT_EQ(statePath(dims(1, 65536, 80, 128, 256), "grouped", true),
-            StatePath::split);
-  EXPECT_EQ(statePath(dims(1, 65536, 80, 128, 128), "grouped"),
-            StatePath::split);
-  EXPECT_EQ(statePath(dims(1, 65536, 80, 128, 64), "grouped"),
-            StatePath::serial);
-  EXPECT_TRUE(perChunkStates(StatePath::grouped));
-  EXPECT_FALSE(perChunkStates(StatePath::serial));
 }
 
 TEST(Mamba2Api, StoresCbWhereMeasuredFaster) {

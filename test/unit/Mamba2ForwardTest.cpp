@@ -44,10 +44,6 @@ struct Case {
   // chunk_cb's block: smaller or larger than compute_out's boxes, whose
   // reads then span blocks it wrote and blocks it left poisoned.
   int64_t blockCb = 64;
-  // The grouped state pass (STATE_GROUP: chunk_state carries the state over
-  // this many chunks, state_passing scans the groups, compute_out adds the
-  // group's entering state to the partial one; split path only).
-  int64_t group = 1;
 };
 
 std::ostream &operator<<(std::ostream &os, const Case &c) {
@@ -59,7 +55,7 @@ std::ostream &operator<<(std::ostream &os, const Case &c) {
      << " limit=(" << c.dtMin << ","
      << c.dtMax << ") blocks P" << c.blockP << " N" << c.blockN << " T"
      << c.blockT << " M" << c.blockM << " K" << c.blockK << " S"
-     << c.blockS << " CB" << c.blockCb << " group " << c.group;
+     << c.blockS << " CB" << c.blockCb;
   return os;
 }
 
@@ -102,8 +98,6 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
   const Case c = std::get<0>(GetParam());
   const bool split = std::get<1>(GetParam());
   const bool stored = std::get<2>(GetParam());
-  if (c.group > 1 && !split)
-    GTEST_SKIP() << "the grouped state pass is a split path";
   const unsigned seed = freshSeed();
   std::mt19937 rng(seed);
   static mlir::MLIRContext ctx;
@@ -132,16 +126,13 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
                           {"BLOCK_P", c.blockP},
                           {"BLOCK_N", chunkN},
                           {"BLOCK_T", c.blockT},
-                          {"STATE_GROUP", c.group},
                           // x scaled in 16-bit pairs (the H200's tuned
                           // choice at most shapes; fwd_pass_state keeps the
                           // f32 scaling, so both are checked).
                           {"packed_scale", 1}},
                          keep);
   auto passK = traceOne(ctx, "state_passing",
-                        {{"Q", c.Q},
-                         {"X_DTYPE", static_cast<int64_t>(c.x)},
-                         {"STATE_GROUP", c.group}},
+                        {{"Q", c.Q}, {"X_DTYPE", static_cast<int64_t>(c.x)}},
                         keep);
   const int64_t passP = 16, passN = 64;
   // compute_out with C resident and the state dimension unrolled where n
@@ -156,7 +147,6 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
                         {"BLOCK_K", c.blockK},
                         {"N_MAX", nMax},
                         {"CB_STORED", stored},
-                        {"STATE_GROUP", c.group},
                         // With the split state path the library's
                         // choices: the blocks before the diagonal with the
                         // decay factored at Q = 256 with the state
@@ -248,10 +238,8 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
   // The intermediates, laid out as the library lays out its workspace: rows
   // of dt and Acs padded to 4 floats (16-byte aligned).
   const int64_t nc = ceilDiv(c.L, c.Q), Lp = ceilDiv(c.L, 4) * 4;
-  // With the grouped pass the states are those entering each group.
-  const int64_t group = c.group, ng = ceilDiv(nc, group);
   HostTensor dtOut(DType::f32, {c.b, c.h, Lp}), acs(DType::f32, {c.b, c.h, Lp}),
-      states(c.x, {c.b, ng, c.h, c.p, c.n}),
+      states(c.x, {c.b, nc, c.h, c.p, c.n}),
       local(c.x, {c.b, nc, c.h, c.p, c.n}),
       finalStates(DType::f32, {c.b, c.h, c.p, c.n}),
       y(c.x, {c.b, c.L, c.h, c.p}), cbt(c.x, {c.b, nc, c.g, c.Q, c.Q});
@@ -274,7 +262,7 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
   interp::ViewArg initV2 = c.init ? init.view() : absent(DType::f32, 4);
   if (split) {
     err = interp::run(chunkK,
-                      {ng * c.h, ceilDiv(c.p, c.blockP),
+                      {nc * c.h, ceilDiv(c.p, c.blockP),
                        ceilDiv(c.n, chunkN) * c.b},
                       {x.view(), B.view(), dtOutV, acsV, seqV, local.view(),
                        int64_t(c.seq)});
@@ -313,8 +301,7 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
   err = interp::run(outK,
                     {ceilDiv(c.L, c.blockM) * c.h, ceilDiv(c.p, c.blockP), c.b},
                     {x.view(), B.view(), C.view(), dtOutV, acsV, seqV,
-                     states.view(), group > 1 ? local.view() : states.view(),
-                     dView, zView, y.view(), cbView,
+                     states.view(), dView, zView, y.view(), cbView,
                      int64_t(c.seq), int64_t(c.d == DKind::none      ? 0
                                              : c.d == DKind::perHead ? 1
                                                                      : 2),
@@ -506,22 +493,6 @@ INSTANTIATE_TEST_SUITE_P(
           c.d = DKind::perHeadDim, c.z = c.bias = c.softplus = c.init =
                                        c.seq = true;
           c.x = DType::f16, c.dt = DType::f32, c.blockM = 32;
-        }),
-        // The grouped state pass (8 chunks per group): fewer chunks than a
-        // group (the last one short); two groups, the second of two chunks
-        // and the last one short, with an initial state, D and z; a whole
-        // group and one chunk, f16, with n in the unrolled form (N_MAX) and
-        // padding tokens. The second with small steps (dt clamped to at
-        // most 2e-4: a chunk keeps about 0.7 of the state entering it), so
-        // that the state entering a group still counts 8 chunks on.
-        with(base(1, 1100, 2, 32, 96, 1, 256), [](Case &c) { c.group = 8; }),
-        with(base(2, 2350, 2, 32, 96, 1, 256), [](Case &c) {
-          c.group = 8, c.init = true, c.d = DKind::perHead, c.z = true;
-          c.dtMin = 1e-4, c.dtMax = 2e-4;
-        }),
-        with(base(1, 2304, 2, 32, 64, 1, 256), [](Case &c) {
-          c.group = 8, c.x = DType::f16, c.padding = true,
-          c.d = DKind::perHeadDim;
         })),
         ::testing::Bool(), ::testing::Bool()));
 

@@ -340,17 +340,11 @@ static std::string describe(const KernelDef &def, const Config &config,
       d.timesDim = g.timesDim;
     }
     if (!g.divisor.empty()) {
-      // One constant, or a product of them ("Q*STATE_GROUP").
-      int64_t divisor = 1;
-      for (const std::string &factor : splitOn(g.divisor, '*')) {
-        auto it = config.all().find(factor);
-        if (it == config.all().end() || it->second < 1)
-          return "the grid of kernel '" + def.name + "' divides by '" +
-                 g.divisor + "', and '" + factor +
-                 "' is not a positive constant of it";
-        divisor *= it->second;
-      }
-      d.divisor = divisor;
+      auto it = config.all().find(g.divisor);
+      if (it == config.all().end() || it->second < 1)
+        return "the grid of kernel '" + def.name + "' divides by '" +
+               g.divisor + "', which is not a positive constant of it";
+      d.divisor = it->second;
     }
     k.grid.push_back(d);
   }
