@@ -598,6 +598,8 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
   tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
   lane = arith::AndIOp::create(b, loc, tid, i32(31));
   warp = arith::ShRUIOp::create(b, loc, tid, i32(5));
+  if (!multicastLoads.empty())
+    clusterRank = NVVM::ClusterId::create(b, loc, b.getI32Type());
   setupEnd = warp.getDefiningOp();
 
   scf::IfOp roles;
@@ -632,6 +634,12 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
   }
   if (failed(emitBlock(kernel.getBody().front())))
     return failure();
+  if (multicastMisplaced)
+    return multicastMisplaced->emitError()
+           << "'" << tilegpu::TileGPUDialect::getMulticastAttrName()
+           << "' on a load copied where the cluster's CTAs are not ordered "
+              "around it (only a loop's ring or a resident buffer without a "
+              "producer warpgroup)";
   if (tmemColumns) {
     // Everyone is done with tensor memory; warp 0, which allocated it,
     // gives it back.
@@ -654,11 +662,12 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
   IntegerAttr earlyHint = kernelHint("early_copies");
   const bool earlyCopies = earlyHint && earlyHint.getInt() && numMbarriers &&
                            !specialize;
-  Operation *firstMbarrierUse = nullptr;
+  Operation *firstMbarrierUse = nullptr, *firstBarrier = nullptr;
   bool barrierBeforeUse = false;
   for (Operation &op : *entry) {
     if (isa<NVVM::Barrier0Op>(op)) {
       barrierBeforeUse = true;
+      firstBarrier = &op;
       break;
     }
     WalkResult found = op.walk([&](LLVM::AddressOfOp address) {
@@ -752,7 +761,17 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
     if (earlyCopies)
       NVVM::SyncWarpOp::create(b, loc, i32(-1));
     Operation *setupBarrier = nullptr;
-    if (!barrierBeforeUse) {
+    if (multicastIssued) {
+      // Multicast copies complete on every CTA's mbarriers: the cluster's
+      // barrier (after fence.mbarrier_init.release.cluster) instead, also
+      // where a CTA barrier comes first.
+      if (firstMbarrierUse || barrierBeforeUse)
+        b.setInsertionPoint(firstMbarrierUse ? firstMbarrierUse
+                                             : firstBarrier);
+      setupBarrier =
+          NVVM::ClusterArriveRelaxedOp::create(b, loc, b.getUnitAttr());
+      NVVM::ClusterWaitOp::create(b, loc, b.getUnitAttr());
+    } else if (!barrierBeforeUse) {
       if (firstMbarrierUse)
         b.setInsertionPoint(firstMbarrierUse);
       setupBarrier = NVVM::Barrier0Op::create(b, loc);

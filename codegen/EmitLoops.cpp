@@ -466,6 +466,11 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
       distances.push_back(p.distance);
   }
   llvm::sort(distances);
+  // Whether a ring is filled by multicast copies (every CTA of the cluster
+  // then frees its buffers before any refills them).
+  const bool multicastRing = llvm::any_of(plan, [&](const Prefetch &p) {
+    return multicastLoads.contains(p.load);
+  });
   int64_t deepest = distances.empty() ? 0 : distances.back();
   dynamicBytes = std::max(dynamicBytes, dynamicTop);
   // Runs `fn` with `loop`'s induction variable at `iv` and its body's
@@ -514,7 +519,8 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
           onto[p.mbar].push_back({p.load, prefetchBuffer(p, stage)});
       }
       for (auto &[mbar, copies] : onto)
-        issueTmaGroup(copies, MbarRef{mbar, stage, ringSize(distance)});
+        issueTmaGroup(copies, MbarRef{mbar, stage, ringSize(distance)},
+                      /*multicast=*/true);
       for (unsigned i : preloadsAt(distance))
         llvm::append_range(
             values, loadRegisters(preload[i], packsIntoWords(preload[i])));
@@ -602,9 +608,14 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
                !op->getParentOfType<scf::ForOp>();
     if (!plan.empty() && !firstUse) {
       // (Generic accesses there come before the copy engine's writes.)
+      // With multicast copies every CTA of the cluster must be done: they
+      // write its buffers too.
       if (anyTma)
         fenceBeforeRefill();
-      barrier();
+      if (multicastRing)
+        clusterBarrier();
+      else
+        barrier();
       pendingLoads.clear();
       pendingStores.clear();
       scratchTouched = false;
@@ -740,7 +751,15 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     if (!plan.empty()) {
       onlyWhere(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, iv,
                                       lb),
-                [&] { barrierInstruction(); });
+                [&] {
+                  // (The cluster's: a multicast copy refills that buffer in
+                  // every CTA.)
+                  if (multicastRing) {
+                    clusterBarrierInstruction();
+                  } else {
+                    barrierInstruction();
+                  }
+                });
       if (!firstUse) {
         loadedViews.clear();
         storedViews.clear();

@@ -26,8 +26,12 @@ void KernelEmitter::emitResident(tile::LoadOp load) {
   // Readers of the buffer's previous contents (an enclosing loop's previous
   // iteration, an earlier loop's buffers at the same offsets) are done, and
   // their generic accesses come before the copy engine's writes.
+  // (Multicast: every CTA of the cluster, whose copies write here too.)
   fenceBeforeRefill();
-  barrier();
+  if (multicastLoads.contains(load))
+    clusterBarrier();
+  else
+    barrier();
   dynamicUsed = true;
   Value base = LLVM::AddressOfOp::create(b, loc, dynamicShared);
   Value dst = LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
@@ -38,7 +42,7 @@ void KernelEmitter::emitResident(tile::LoadOp load) {
   Value parity = LLVM::LoadOp::create(b, loc, b.getI32Type(), slot);
   LLVM::StoreOp::create(b, loc,
                         arith::XOrIOp::create(b, loc, parity, i32(1)), slot);
-  issueTma(load, dst, MbarRef{bar, Value()});
+  issueTma(load, dst, MbarRef{bar, Value()}, /*multicast=*/true);
   residentAt[load.getResult()] = {dst, MbarRef{bar, Value(), 2, parity}};
 }
 
@@ -71,6 +75,42 @@ LogicalResult KernelEmitter::planTensorMaps() {
       map.box.back() = 128 / eb;
     }
     map.store = store;
+    // Multicast (a ring's or a resident buffer's load, the rules allowing:
+    // hand-written IR is checked): each CTA copies a slice of the rows.
+    auto mc = op->getAttrOfType<IntegerAttr>(
+        tilegpu::TileGPUDialect::getMulticastAttrName());
+    if (load && mc) {
+      if (std::string problem = multicastProblem(load); !problem.empty()) {
+        op->emitError() << "'"
+                        << tilegpu::TileGPUDialect::getMulticastAttrName()
+                        << "' on a load the cluster's CTAs may not share: "
+                        << problem;
+        return WalkResult::interrupt();
+      }
+      if (mc.getInt() != clusterCtas(kernel)) {
+        op->emitError() << "'"
+                        << tilegpu::TileGPUDialect::getMulticastAttrName()
+                        << "' names " << mc.getInt()
+                        << " CTAs; the kernel's cluster has "
+                        << clusterCtas(kernel);
+        return WalkResult::interrupt();
+      }
+      bool ring = load->hasAttr(kDistanceAttr) &&
+                  isa<scf::ForOp>(load->getParentOp());
+      if (ring || !stagedLoad(load)) {
+        multicastLoads.insert(load);
+        multicastCtas = mc.getInt();
+        // The rows: the view dimension of the tile's first.
+        auto sq = load.getSqueeze();
+        for (int64_t d = 0, t = 0; d < static_cast<int64_t>(map.box.size());
+             ++d) {
+          if (sq && llvm::is_contained(*sq, d))
+            continue;
+          if (t++ == 0)
+            map.box[d] /= multicastCtas;
+        }
+      }
+    }
     tmaOf[op] = addTensorMap(map);
     return WalkResult::advance();
   };
@@ -216,9 +256,18 @@ void KernelEmitter::waitTma(MbarRef bar) {
 }
 
 void KernelEmitter::issueTmaGroup(
-    ArrayRef<std::pair<tile::LoadOp, Value>> copies, MbarRef bar) {
+    ArrayRef<std::pair<tile::LoadOp, Value>> copies, MbarRef bar,
+    bool multicast) {
   int64_t bytes = 0;
+  bool anyMulticast = false;
   for (auto [load, dst] : copies) {
+    if (multicastLoads.contains(load)) {
+      if (!multicast || producerMode) {
+        multicastMisplaced = load;
+        return;
+      }
+      anyMulticast = true;
+    }
     Value view = load.getView();
     if (!producerMode && storedViews.contains(view)) {
       // This CTA wrote the view: its stores must reach the copy engine (the
@@ -230,6 +279,7 @@ void KernelEmitter::issueTmaGroup(
     auto type = cast<RankedTensorType>(load.getType());
     bytes += type.getNumElements() * storageBytes(type.getElementType());
   }
+  multicastIssued |= anyMulticast;
   // (The producer's walk runs in its one thread already.)
   // (Thread 0's branch is marked: the hint early_copies may move it above
   // the setup's CTA barrier, ConvertToLLVM.cpp's hoistEarlyCopies.)
@@ -239,7 +289,9 @@ void KernelEmitter::issueTmaGroup(
       return;
     }
     onlyWhere(isZero(tid), body);
-    if (b.getInsertionPoint() != b.getInsertionBlock()->begin())
+    // (Not a multicast group: its copies may not pass the setup's cluster
+    // barrier, which comes before the first mbarrier use not so marked.)
+    if (!anyMulticast && b.getInsertionPoint() != b.getInsertionBlock()->begin())
       if (auto branch =
               dyn_cast<scf::IfOp>(&*std::prev(b.getInsertionPoint())))
         branch->setAttr(kThreadZeroIssue, b.getUnitAttr());
@@ -261,16 +313,37 @@ void KernelEmitter::issueTmaGroup(
       int64_t panel = plain ? cols : 128 / eb, panels = cols / panel;
       // Box origins per view dimension (the tile's own extents, not the
       // panel's, along the last).
-      SmallVector<Value> origin = boxOrigin(load.getIndices(), boxOf(load));
+      SmallVector<int64_t> box = boxOf(load);
+      SmallVector<Value> origin = boxOrigin(load.getIndices(), box);
+      // Multicast: this CTA's slice of the rows (rank r: rows r s .. r s +
+      // s - 1 of each panel, s = rows / CTAs) to every CTA of the cluster.
+      Value mask, slice;
+      if (multicastLoads.contains(load)) {
+        int64_t sliceRows = rows / multicastCtas;
+        mask = LLVM::ConstantOp::create(
+            b, loc, b.getI16Type(),
+            b.getI16IntegerAttr((1 << multicastCtas) - 1));
+        slice = arith::MulIOp::create(b, loc, clusterRank, i32(sliceRows));
+        auto sq = load.getSqueeze();
+        for (int64_t d = 0; d < static_cast<int64_t>(box.size()); ++d)
+          if (!(sq && llvm::is_contained(*sq, d))) {
+            origin[d] = arith::AddIOp::create(b, loc, origin[d], slice);
+            break;
+          }
+      }
       for (int64_t p = 0; p < panels; ++p) {
         SmallVector<Value> coords = panelCoords(origin, p, panel);
         Value at = LLVM::GEPOp::create(b, loc, dst.getType(), b.getI8Type(),
                                        dst,
                                        ArrayRef<LLVM::GEPArg>{p * rows * 128});
+        if (slice)
+          at = LLVM::GEPOp::create(
+              b, loc, at.getType(), b.getI8Type(), at,
+              ValueRange{arith::MulIOp::create(b, loc, slice, i32(128))});
         NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
             b, loc, LLVM::AddrSpaceCastOp::create(b, loc, clusterPtr, at),
             mapParams[tmaOf.lookup(load)], coords, mbar, ValueRange{},
-            Value(), Value(),
+            mask, Value(),
             NVVM::TMALoadModeAttr::get(b.getContext(),
                                        NVVM::TMALoadMode::TILE),
             b.getBoolAttr(false), NVVM::CTAGroupKindAttr(), Value());

@@ -572,13 +572,55 @@ private:
   LogicalResult planTensorMaps();
   /// Issues the bulk copies of `load` (indices as `regs` says now) into the
   /// swizzled buffer `dst`, completing on `bar`.
-  void issueTma(tile::LoadOp load, Value dst, MbarRef bar) {
-    issueTmaGroup({{load, dst}}, bar);
+  void issueTma(tile::LoadOp load, Value dst, MbarRef bar,
+                bool multicast = false) {
+    issueTmaGroup({{load, dst}}, bar, multicast);
   }
   /// Issues the copies of every (load, buffer) of `copies`, all completing
   /// on `bar`: one thread arrives once, expecting the bytes of them all.
+  /// `multicast`: the caller (a loop's ring, a resident buffer) orders the
+  /// cluster's CTAs around the copies (clusterBarrier), so that the loads of
+  /// multicastLoads among them are multicast: each CTA copies its slice of
+  /// the rows into every CTA of the cluster, and each still expects the
+  /// whole tile's bytes on its own mbarrier (its slice from itself, the
+  /// others' from them). A load of multicastLoads where the caller cannot
+  /// is an error (multicastMisplaced).
   void issueTmaGroup(ArrayRef<std::pair<tile::LoadOp, Value>> copies,
-                     MbarRef bar);
+                     MbarRef bar, bool multicast = false);
+  /// The loads copied once per cluster (tilegpu.multicast), where
+  /// planTensorMaps found that a ring or a resident buffer holds them
+  /// (their tensor maps' boxes are one CTA's slice of the rows), and the
+  /// cluster's CTAs.
+  DenseSet<Operation *> multicastLoads;
+  int64_t multicastCtas = 1;
+  /// Whether a multicast copy was issued (the setup then ends with a
+  /// cluster barrier: every CTA's mbarriers initialised before another's
+  /// copy completes on them), or one was asked for where it cannot be.
+  bool multicastIssued = false;
+  Operation *multicastMisplaced = nullptr;
+  /// %cluster_ctarank, read in the entry block.
+  Value clusterRank;
+  /// Every thread of every CTA of the cluster arrives and waits: each
+  /// CTA's reads of its buffers before it come before any CTA's copies into
+  /// them after it. Also a CTA barrier. The arrival is relaxed: the
+  /// release form fences every outstanding memory access of the thread at
+  /// cluster scope (global loads and stores included), and on the H200 a
+  /// third of compute_out's warp cycles then stalled on it (ncu: "memory
+  /// barrier"). None is needed: the reads it orders are of shared memory
+  /// whose values the thread has used by then (mma operands, registers read
+  /// from a ring), and the copies it orders them against are issued only
+  /// after every CTA's arrival; the mbarriers' initialisation reaches the
+  /// cluster through fence.mbarrier_init.release.cluster. (As CUTLASS:
+  /// cluster_arrive_relaxed after fence_barrier_init.)
+  void clusterBarrier() {
+    clusterBarrierInstruction();
+    loadedViews.clear();
+    storedViews.clear();
+  }
+  void clusterBarrierInstruction() {
+    NVVM::ClusterArriveRelaxedOp::create(b, loc, b.getUnitAttr());
+    NVVM::ClusterWaitOp::create(b, loc, b.getUnitAttr());
+  }
   /// Waits for the phase of `bar` the running thread has not waited for
   /// yet (each thread keeps one parity bit per mbarrier). The mbarriers of
   /// `sharedStages` (the loop being emitted issues several copies per stage

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
+#include "passes/Match.h"
 #include "passes/TmaPlan.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -49,6 +50,27 @@ struct InsertTma : public tessel::impl::TileGPUInsertTmaBase<InsertTma> {
           decide(store, tmaStoreProblem(store));
       });
       kernel.walk([&](tile::LoadOp load) { decide(load, tmaLoadProblem(load)); });
+      // Among the TMA's loads, those the cluster's CTAs may share (hint
+      // multicast; remarks only where the kernel asks for it).
+      IntegerAttr multicast = kernelHint(kernel, targetOf(kernel), "multicast");
+      if (!multicast || multicast.getInt() != 1)
+        continue;
+      int64_t ctas = clusterCtas(kernel);
+      kernel.walk([&](tile::LoadOp load) {
+        if (!load->hasAttr(name))
+          return;
+        std::string problem = multicastProblem(load);
+        if (problem.empty())
+          load->setAttr(tilegpu::TileGPUDialect::getMulticastAttrName(),
+                        IntegerAttr::get(IntegerType::get(&getContext(), 64),
+                                         ctas));
+        if (!remarks)
+          return;
+        if (problem.empty())
+          load.emitRemark("multicast to the cluster's ") << ctas << " CTAs";
+        else
+          load.emitRemark("not multicast: ") << problem;
+      });
     }
   }
 };

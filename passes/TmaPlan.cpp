@@ -7,7 +7,10 @@
 #include "dialect/tilegpu/TileGPUDialect.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 
@@ -269,6 +272,125 @@ std::string tmaStoreProblem(tile::StoreOp store) {
   for (Operation *user : store.getView().getUsers())
     if (user != store.getOperation() && !isa<tile::DimOp>(user))
       return "the view has other loads or stores";
+  return "";
+}
+
+} // namespace tessel
+
+namespace tessel {
+
+int64_t clusterCtas(func::FuncOp kernel) {
+  auto cluster =
+      kernelHintAs<DenseI64ArrayAttr>(kernel, targetOf(kernel), "cluster");
+  int64_t ctas = 1;
+  if (cluster)
+    for (int64_t size : cluster.asArrayRef())
+      ctas *= size;
+  return ctas;
+}
+
+/// clusterUniform with a memo (values already judged).
+static bool uniformIn(Value v, ArrayRef<int64_t> cluster,
+                      DenseMap<Value, bool> &memo) {
+  if (auto it = memo.find(v); it != memo.end())
+    return it->second;
+  memo[v] = false; // (a cycle through loop-carried values: not uniform)
+  auto all = [&](ValueRange values) {
+    return llvm::all_of(values,
+                        [&](Value u) { return uniformIn(u, cluster, memo); });
+  };
+  auto clusterSize = [&](int64_t d) {
+    return d < static_cast<int64_t>(cluster.size()) ? cluster[d] : 1;
+  };
+  bool uniform = false;
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    Operation *owner = arg.getOwner()->getParentOp();
+    if (isa<func::FuncOp>(owner))
+      uniform = !isa<tile::ViewType>(arg.getType());
+    else if (auto loop = dyn_cast<scf::ForOp>(owner))
+      uniform = arg == loop.getInductionVar() &&
+                all({loop.getLowerBound(), loop.getUpperBound(),
+                     loop.getStep()});
+  } else {
+    Operation *op = v.getDefiningOp();
+    if (auto pid = dyn_cast<tile::ProgramIdOp>(op)) {
+      uniform = clusterSize(pid.getDim()) == 1;
+    } else if (isa<tile::DimOp, tile::NumProgramsOp, arith::ConstantOp>(op)) {
+      uniform = true;
+    } else if (isa<arith::DivSIOp, arith::DivUIOp>(op)) {
+      // program_id(d) / c, c a multiple of the cluster's extent along d:
+      // its CTAs take neighbouring program ids (c k .. c k + c - 1 share
+      // the quotient), non-negative.
+      auto pid = op->getOperand(0).getDefiningOp<tile::ProgramIdOp>();
+      IntegerAttr c;
+      if (pid && matchPattern(op->getOperand(1), m_Constant(&c)) &&
+          c.getInt() > 0 && c.getInt() % clusterSize(pid.getDim()) == 0)
+        uniform = true;
+      else
+        uniform = all(op->getOperands());
+    } else if (auto branch = dyn_cast<scf::IfOp>(op)) {
+      unsigned i = cast<OpResult>(v).getResultNumber();
+      uniform = uniformIn(branch.getCondition(), cluster, memo) &&
+                uniformIn(branch.thenYield().getOperand(i), cluster, memo) &&
+                (!branch.elseBlock() ||
+                 uniformIn(branch.elseYield().getOperand(i), cluster, memo));
+    } else if (op->getDialect() &&
+               op->getDialect()->getNamespace() == "arith" &&
+               op->getNumRegions() == 0 && isPure(op) &&
+               !isa<ShapedType>(v.getType())) {
+      uniform = all(op->getOperands());
+    }
+  }
+  memo[v] = uniform;
+  return uniform;
+}
+
+bool clusterUniform(Value v, ArrayRef<int64_t> cluster) {
+  DenseMap<Value, bool> memo;
+  return uniformIn(v, cluster, memo);
+}
+
+std::string multicastProblem(tile::LoadOp load) {
+  auto kernel = load->getParentOfType<func::FuncOp>();
+  if (!kernel)
+    return "not in a kernel";
+  IntegerAttr hint = kernelHint(kernel, targetOf(load), "multicast");
+  if (!hint || hint.getInt() != 1)
+    return "the kernel does not ask for multicast (hint multicast = 1)";
+  auto clusterHint =
+      kernelHintAs<DenseI64ArrayAttr>(kernel, targetOf(load), "cluster");
+  int64_t ctas = clusterCtas(kernel);
+  if (!clusterHint || ctas < 2)
+    return "the kernel has no cluster of 2 CTAs or more (hint cluster)";
+  if (IntegerAttr ws = kernelHint(kernel, targetOf(load), "warp_specialize");
+      ws && ws.getInt() == 1)
+    return "a producer warpgroup's rings are released per CTA";
+  if (!load->hasAttr(tilegpu::TileGPUDialect::getTmaAttrName()))
+    return "the TMA does not copy it";
+  if (loadsThroughShared(load))
+    return "read unswizzled into registers";
+  ArrayRef<int64_t> shape = load.getType().getShape();
+  if (shape.size() != 2 || shape[0] % (8 * ctas))
+    return "its rows are not a multiple of 8 per CTA of the cluster";
+  ArrayRef<int64_t> cluster = clusterHint.asArrayRef();
+  DenseMap<Value, bool> memo;
+  for (Value index : load.getIndices())
+    if (!uniformIn(index, cluster, memo))
+      return "an index may differ between the cluster's CTAs";
+  for (Operation *op = load->getParentOp(); op && op != kernel;
+       op = op->getParentOp()) {
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      if (!uniformIn(loop.getLowerBound(), cluster, memo) ||
+          !uniformIn(loop.getUpperBound(), cluster, memo) ||
+          !uniformIn(loop.getStep(), cluster, memo))
+        return "a loop around it may run differently in the cluster's CTAs";
+    } else if (auto branch = dyn_cast<scf::IfOp>(op)) {
+      if (!uniformIn(branch.getCondition(), cluster, memo))
+        return "a branch around it may go differently in the cluster's CTAs";
+    } else {
+      return "inside an op other than a loop or a branch";
+    }
+  }
   return "";
 }
 

@@ -111,6 +111,16 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
       the copies where their loop begins, after the setup's CTA barrier.
       On the H200 compute_out (its state term's first copies) was 1.5-3%
       faster with it, and has it by default.
+    - `multicast`: 1, in a kernel with a `cluster` of 2 or more CTAs and no
+      producer warpgroup: tilegpu-insert-tma marks `tilegpu.multicast` the
+      TMA loads whose tile is the same in every CTA of the cluster (indices,
+      loop bounds and branch conditions built from program ids divided by
+      multiples of the cluster's extent, views' sizes, scalar arguments), and
+      where a loop's ring or a resident buffer holds one, each CTA copies a
+      slice of its rows into every CTA's shared memory
+      (`.multicast::cluster`); the cluster's CTAs then free those buffers
+      together (a cluster barrier where a CTA barrier stood). 0 or absent:
+      every CTA copies its own tiles.
     - `tcgen05`: 0 keeps a kernel's mmas on `mma.sync` on sm_100a/sm_103a;
       1 (the default there) lets every eligible 16-bit mma use tcgen05.mma;
       diagnosed on sm_90a.

@@ -95,7 +95,7 @@ static LogicalResult verifyHint(function_ref<InFlightDiagnostic()> emitError,
       name == "warp_specialize" || name == "tma_register_loads" ||
       name == "ring_barrier_per_load" || name == "stmatrix" ||
       name == "row_fragments" || name == "wgmma_interleave" ||
-      name == "early_copies")
+      name == "early_copies" || name == "multicast")
     return intHint(0, 1, /*pow2=*/false);
   if (name == "producer_registers") {
     if (failed(intHint(24, 256, /*pow2=*/false)))
@@ -139,7 +139,8 @@ static LogicalResult verifyHint(function_ref<InFlightDiagnostic()> emitError,
             "prefetch_registers, persistent, prologue_ahead, refresh_in_loops, "
             "warp_specialize, producer_registers, ring_slots, "
             "tma_register_loads, ring_barrier_per_load, stmatrix, "
-            "row_fragments, wgmma_interleave, wgmma_defer_wait, early_copies)";
+            "row_fragments, wgmma_interleave, wgmma_defer_wait, early_copies, "
+            "multicast)";
 }
 
 LogicalResult HintsAttr::verify(function_ref<InFlightDiagnostic()> emitError,

@@ -50,6 +50,14 @@ def TileGPU_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getTmaAttrName() {
       return ::llvm::StringLiteral("tilegpu.tma");
     }
+    /// tile.load attribute (i64: the cluster's CTAs), set by
+    /// tilegpu-insert-tma on a TMA load whose tile is the same in every CTA
+    /// of the kernel's cluster (hint `multicast`): the lowering may copy it
+    /// once for the cluster, each CTA issuing a slice of its rows into
+    /// every CTA's shared memory (cp.async.bulk.tensor .multicast::cluster).
+    static constexpr ::llvm::StringLiteral getMulticastAttrName() {
+      return ::llvm::StringLiteral("tilegpu.multicast");
+    }
     /// Kernel attribute (unit): tile.mma may use tcgen05.mma.
     static constexpr ::llvm::StringLiteral getTcgen05AttrName() {
       return ::llvm::StringLiteral("tilegpu.tcgen05");

@@ -11,7 +11,8 @@ buffer, `stage` an SSA value). In every kernel:
   - a copy's arrive.expect_tx and a tcgen05.commit run in a one-thread
     branch (scf.if on tid == constant);
   - no other thread touches an mbarrier before the setup's CTA barrier (a
-    barrier in the kernel's top-level block after fence.mbarrier_init);
+    barrier in the kernel's top-level block after fence.mbarrier_init; with
+    multicast copies the cluster's barrier, nvvm.cluster.wait);
   - every mbarrier used was initialised, once.
 In a kernel without a producer warpgroup every mbarrier is a copy's (or a
 commit's): one arriving op, waited for, initialised with 1 arrival.
@@ -211,9 +212,10 @@ def parse(lines):
         if "nvvm.fence.mbarrier.init" in line:
             inits_done = True
         # The setup's barrier: a CTA barrier in the kernel's top-level block
-        # after thread 0 initialised the mbarriers.
+        # after thread 0 initialised the mbarriers (or, with multicast
+        # copies, the cluster's barrier: its wait).
         if inits_done and len(scopes.stack) == func_depth and \
-                re.match(r"^\s*nvvm\.(barrier0|barrier id)", line):
+                re.match(r"^\s*nvvm\.(barrier0|barrier id|cluster\.wait)", line):
             setup_barrier = True
         m = OP.match(line)
         if m:

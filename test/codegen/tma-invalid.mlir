@@ -26,3 +26,35 @@ module attributes {tilegpu.target = "sm_80"} {
     return
   }
 }
+
+// -----
+
+// A hand-written tilegpu.multicast the rules do not allow: the tile differs
+// between the cluster's CTAs (indexed by program_id(0), the cluster along
+// x); and one naming more CTAs than the cluster has.
+module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
+  func.func @bad_multicast(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>) attributes {tile.hints = #tile.hints<{sm_90a = {cluster = array<i64: 2>, multicast = 1}}>} {
+    %c0 = arith.constant 0 : i32
+    %i = tile.program_id 0
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    // expected-error @below {{'tilegpu.multicast' on a load the cluster's CTAs may not share: an index may differ between the cluster's CTAs}}
+    %x = tile.load %a[%i, %c0] {tilegpu.tma, tilegpu.multicast = 2 : i64} : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+    %d = tile.mma %x, %x, %z {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    tile.store %d, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32>
+    return
+  }
+}
+
+// -----
+
+module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
+  func.func @multicast_count(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>) attributes {tile.hints = #tile.hints<{sm_90a = {cluster = array<i64: 2>, multicast = 1}}>} {
+    %c0 = arith.constant 0 : i32
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    // expected-error @below {{'tilegpu.multicast' names 4 CTAs; the kernel's cluster has 2}}
+    %x = tile.load %a[%c0, %c0] {tilegpu.tma, tilegpu.multicast = 4 : i64} : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+    %d = tile.mma %x, %x, %z {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    tile.store %d, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32>
+    return
+  }
+}

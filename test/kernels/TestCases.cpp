@@ -1106,6 +1106,21 @@ std::vector<Case> opCases(std::mt19937 &rng) {
   cases.push_back(matmulCase(rng, "test_tma_wgmma_f16_t", "tma wgmma",
                              DType::f16, 300, 140, 72, 128, 128, true, false,
                              true));
+  // B's tiles multicast to clusters of 2 CTAs (4 row blocks: 2 clusters
+  // per column block, the last rows ragged), A's per CTA.
+  cases.push_back(matmulCase(rng, "test_tma_multicast_bf16",
+                             "tma wgmma, B multicast to 2 CTAs", DType::bf16,
+                             250, 200, 300, 64, 128, false, true, true));
+  {
+    // Two programs per 64 rows (grid x = 2 x 3), sharing A's multicast
+    // resident tile, each walking every other 64-column block.
+    Case c = matmulCase(rng, "test_tma_resident_multicast_bf16", "tma",
+                        DType::bf16, 150, 100, 120, 64, 64, false, true, true);
+    c.grid = {6, 1, 1};
+    c.label = "tma bf16 150x100x120 B^T, A resident and multicast to 2 "
+              "CTAs (ragged)";
+    cases.push_back(std::move(c));
+  }
   {
     // One program per 64 rows walks every 64-column block (grid y = 1).
     Case c = matmulCase(rng, "test_tma_resident_bf16", "tma", DType::bf16,

@@ -695,6 +695,19 @@ const Register registrations[] = {
         },
         {{"BM", 128}, {"BN", 128}, {"BK", 32}, {"TRANS_A", 1}, {"TRANS_B", 0},
          {"LOOP", 1}, {"WGMMA", 1}, {"num_warps", 8}}),
+    // B's tiles (shared by the row blocks of a column block) multicast to
+    // clusters of 2 CTAs along the rows, A's copied per CTA, both in the K
+    // loop's rings (A 2, B 3 iterations ahead).
+    add("test_tma_multicast_bf16",
+        tmaMatmulBf16,
+        pipelinedGemm({{"MULTICAST", 2}})),
+    // A resident buffer multicast (two programs per row block).
+    add("test_tma_resident_multicast_bf16",
+        [](const Config &c) {
+          define(tessel::test::residentSharedKernel<bf16>, c,
+                 {"a", "b", "c"});
+        },
+        {{"BM", 64}, {"BN", 64}, {"BK", 128}}),
     add("test_tma_resident_bf16",
         [](const Config &c) {
           define(tessel::test::residentOperandKernel<bf16>, c,

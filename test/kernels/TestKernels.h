@@ -26,6 +26,13 @@ inline void gemmHints(const Config &cfg) {
                            {"EARLY", "early_copies"}})
     if (cfg.has(key))
       hint("default", name, cfg[key]);
+  // MULTICAST: clusters of that many CTAs along grid x, whose loads of the
+  // same tile (B's, shared by the row blocks of a column block) are copied
+  // once per cluster.
+  if (cfg.has("MULTICAST")) {
+    hint("default", "cluster", std::vector<int64_t>{cfg["MULTICAST"]});
+    hint("default", "multicast", 1);
+  }
 }
 
 /// C = A B with a loop over K tiles carrying the accumulator.
@@ -89,6 +96,26 @@ inline void residentOperandKernel(const Config &cfg, View<T, 2, kDense> a,
   Tile x = load(a, {i, 0}, {BM, BK});
   Scalar nTiles = (dim(b, 0) + int(BN - 1)) / int(BN);
   for_range({0, nTiles}, [&](Scalar j) {
+    Tile y = load(b, {j, 0}, {BN, BK});
+    store(c, {i, j}, mma(x, transpose(y), zeros({BM, BN})));
+  });
+}
+
+/// C = A Bᵀ (B stored N x K, K <= BK) by clusters of two programs per BM
+/// rows: both load the rows' A (the same tile: multicast, into a resident
+/// buffer), and program 2 i + h walks the column blocks h, h + 2, ... (a
+/// loop whose bounds differ between the two, so its B is not multicast).
+template <class T>
+inline void residentSharedKernel(const Config &cfg, View<T, 2, kDense> a,
+                                 View<T, 2, kDense> b, View<float, 2> c) {
+  int64_t BM = cfg["BM"], BN = cfg["BN"], BK = cfg["BK"];
+  hint("default", "cluster", std::vector<int64_t>{2});
+  hint("default", "multicast", 1);
+  auto pid = program_id(0);
+  auto i = pid / 2, h = pid % 2;
+  Tile x = load(a, {i, 0}, {BM, BK});
+  Scalar nTiles = (dim(b, 0) + int(BN - 1)) / int(BN);
+  for_range({h, nTiles, 2}, [&](Scalar j) {
     Tile y = load(b, {j, 0}, {BN, BK});
     store(c, {i, j}, mma(x, transpose(y), zeros({BM, BN})));
   });
