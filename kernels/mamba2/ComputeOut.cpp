@@ -20,7 +20,6 @@
 #include "kernels/mamba2/Kernels.h"
 
 #include <optional>
-#include <tuple>
 
 namespace tessel::mamba2 {
 using namespace tessel::dsl;
@@ -191,27 +190,7 @@ void computeOut(const Config &cfg,
   // C and B (read from L2 instead of once per head from memory).
   auto rh = program_id(0), pb = program_id(1), bi = program_id(2);
   auto H = dim(x, 2), G = dim(B, 2), N = dim(B, 3);
-  // cluster_heads 2: clusters of two CTAs on neighbouring heads (2 j, 2 j
-  // + 1) of a block of tokens and a group (the caller's promise: h and h / g
-  // even; libtessel_mamba2 picks it only then), whose loads of C and of
-  // chunk_cb's blocks are the same tile: the TMA multicasts them (hint
-  // multicast; tilegpu-insert-tma proves the indices the same in both CTAs,
-  // built from the pair's index rh / 2), each CTA copying half of each
-  // tile's rows into both, so that L2 serves each once per pair. The
-  // heads' own loads (x, the states, dt, Acs) stay per CTA.
-  const int64_t CL = cfg["cluster_heads"];
-  auto [r, hi, gi] = [&]() -> std::tuple<Scalar, Scalar, Scalar> {
-    if (CL == 1)
-      return {rh / H, rh % H, (rh % H) / (H / G)};
-    auto pair = rh / int(CL), pairs = H / int(CL);
-    auto hp = pair % pairs;
-    return {pair / pairs, hp * int(CL) + rh % int(CL),
-            hp / (H / G / int(CL))};
-  }();
-  if (CL > 1) {
-    hint("sm_90a", "cluster", std::vector<int64_t>{CL});
-    hint("sm_90a", "multicast", 1);
-  }
+  auto r = rh / H, hi = rh % H, gi = hi / (H / G);
   auto c = r / blocksPerChunk; // the chunk of this block of tokens
   auto numK = (N + (BK - 1)) / BK;
 
@@ -692,10 +671,6 @@ const Register registration{{
                     "diagonal entries before its mma with x, instead of D "
                     "x_t from x_t loaded into registers (-1: with "
                     "CB_STORED; on the H200 compute_out 5-8% faster there)"),
-            tunable("cluster_heads", {1, 2}, 1,
-                    "2: clusters of two CTAs on neighbouring heads, C's "
-                    "and chunk_cb's blocks multicast by the TMA to both "
-                    "(sm_90a; needs h and h / g even)"),
             tunable("prefetch_l2", {-1, 0, 1}, -1,
                     "dt and x of the diagonal block (this block's own "
                     "tokens) prefetched into L2 at the start (-1: with "
