@@ -162,8 +162,21 @@ def TileGPUInsertTma : Pass<"tilegpu-insert-tma", "mlir::ModuleOp"> {
     ```
     (test/passes/insert-tma.mlir has the cases where it must not fire).
 
+    With the kernel hint `multicast` = 1 and a `cluster` of 2 or more CTAs
+    (no producer warpgroup), each marked load whose tile is the same in every
+    CTA of the cluster is also marked `tilegpu.multicast = C` (the cluster's
+    CTAs): 2-D, its rows a multiple of 8 per CTA, and its indices, the
+    bounds of the loops and the conditions of the branches around it built
+    from constants, scalar arguments, views' sizes, program ids along
+    dimensions the cluster does not span and program_id(d) divided by a
+    multiple of the cluster's extent along d (passes/TmaPlan.h
+    `clusterUniform`). Where a loop's ring or a resident buffer holds it, the
+    lowering then copies it once per cluster, each CTA a slice of the rows
+    into every CTA (test/passes/insert-tma-multicast.mlir).
+
     With `remarks=true` every load, and every store that asks for the TMA,
-    gets a remark saying whether the TMA copies it and, if not, why.
+    gets a remark saying whether the TMA copies it and, if not, why (and,
+    where the kernel asks for multicast, whether it is multicast).
   }];
   let options = [
     Option<"remarks", "remarks", "bool", /*default=*/"false",
