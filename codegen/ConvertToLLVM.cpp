@@ -634,12 +634,7 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
   }
   if (failed(emitBlock(kernel.getBody().front())))
     return failure();
-  if (multicastMisplaced)
-    return multicastMisplaced->emitError()
-           << "'" << tilegpu::TileGPUDialect::getMulticastAttrName()
-           << "' on a load copied where the cluster's CTAs are not ordered "
-              "around it (only a loop's ring or a resident buffer without a "
-              "producer warpgroup)";
+
   if (tmemColumns) {
     // Everyone is done with tensor memory; warp 0, which allocated it,
     // gives it back.

@@ -918,7 +918,11 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     auto [sNext, sOk] = stepFrom(s, regs[outer.getUpperBound()][0],
                                  regs[outer.getStep()][0]);
     fenceBeforeRefill();
-    barrier();
+    // (Multicast: every CTA of the cluster done with them.)
+    if (multicastRing)
+      clusterBarrier();
+    else
+      barrier();
     ifElse(sOk, {}, [&] {
       // With the enclosing body's values the bounds and indices use
       // evaluated for its next iteration.

@@ -261,13 +261,8 @@ void KernelEmitter::issueTmaGroup(
   int64_t bytes = 0;
   bool anyMulticast = false;
   for (auto [load, dst] : copies) {
-    if (multicastLoads.contains(load)) {
-      if (!multicast || producerMode) {
-        multicastMisplaced = load;
-        return;
-      }
+    if (multicastLoads.contains(load) && multicast && !producerMode)
       anyMulticast = true;
-    }
     Value view = load.getView();
     if (!producerMode && storedViews.contains(view)) {
       // This CTA wrote the view: its stores must reach the copy engine (the
@@ -315,38 +310,49 @@ void KernelEmitter::issueTmaGroup(
       // panel's, along the last).
       SmallVector<int64_t> box = boxOf(load);
       SmallVector<Value> origin = boxOrigin(load.getIndices(), box);
-      // Multicast: this CTA's slice of the rows (rank r: rows r s .. r s +
-      // s - 1 of each panel, s = rows / CTAs) to every CTA of the cluster.
-      Value mask, slice;
-      if (multicastLoads.contains(load)) {
-        int64_t sliceRows = rows / multicastCtas;
+      // Its tensor map's box is one slice of the rows (a multicastLoads
+      // load): multicast, this CTA's slice (rank r: rows r s .. r s + s - 1
+      // of each panel, s = rows / CTAs) to every CTA of the cluster; else
+      // every slice, into this CTA only.
+      const bool sliced = multicastLoads.contains(load);
+      const bool cast = sliced && multicast && !producerMode;
+      const int64_t sliceRows = sliced ? rows / multicastCtas : rows;
+      Value mask;
+      if (cast)
         mask = LLVM::ConstantOp::create(
             b, loc, b.getI16Type(),
             b.getI16IntegerAttr((1 << multicastCtas) - 1));
-        slice = arith::MulIOp::create(b, loc, clusterRank, i32(sliceRows));
-        auto sq = load.getSqueeze();
-        for (int64_t d = 0; d < static_cast<int64_t>(box.size()); ++d)
-          if (!(sq && llvm::is_contained(*sq, d))) {
-            origin[d] = arith::AddIOp::create(b, loc, origin[d], slice);
-            break;
-          }
-      }
-      for (int64_t p = 0; p < panels; ++p) {
-        SmallVector<Value> coords = panelCoords(origin, p, panel);
-        Value at = LLVM::GEPOp::create(b, loc, dst.getType(), b.getI8Type(),
-                                       dst,
-                                       ArrayRef<LLVM::GEPArg>{p * rows * 128});
-        if (slice)
-          at = LLVM::GEPOp::create(
-              b, loc, at.getType(), b.getI8Type(), at,
-              ValueRange{arith::MulIOp::create(b, loc, slice, i32(128))});
-        NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-            b, loc, LLVM::AddrSpaceCastOp::create(b, loc, clusterPtr, at),
-            mapParams[tmaOf.lookup(load)], coords, mbar, ValueRange{},
-            mask, Value(),
-            NVVM::TMALoadModeAttr::get(b.getContext(),
-                                       NVVM::TMALoadMode::TILE),
-            b.getBoolAttr(false), NVVM::CTAGroupKindAttr(), Value());
+      auto sq = load.getSqueeze();
+      int64_t rowDim = 0;
+      while (sq && llvm::is_contained(*sq, rowDim))
+        ++rowDim;
+      for (int64_t s = 0; s < (sliced && !cast ? multicastCtas : 1); ++s) {
+        // The slice's first row: this CTA's rank (multicast) or s.
+        Value slice = cast ? arith::MulIOp::create(b, loc, clusterRank,
+                                                   i32(sliceRows))
+                               .getResult()
+                           : i32(s * sliceRows);
+        SmallVector<Value> sliceOrigin = origin;
+        if (sliced)
+          sliceOrigin[rowDim] =
+              arith::AddIOp::create(b, loc, origin[rowDim], slice);
+        for (int64_t p = 0; p < panels; ++p) {
+          SmallVector<Value> coords = panelCoords(sliceOrigin, p, panel);
+          Value at = LLVM::GEPOp::create(
+              b, loc, dst.getType(), b.getI8Type(), dst,
+              ArrayRef<LLVM::GEPArg>{p * rows * 128});
+          if (sliced)
+            at = LLVM::GEPOp::create(
+                b, loc, at.getType(), b.getI8Type(), at,
+                ValueRange{arith::MulIOp::create(b, loc, slice, i32(128))});
+          NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+              b, loc, LLVM::AddrSpaceCastOp::create(b, loc, clusterPtr, at),
+              mapParams[tmaOf.lookup(load)], coords, mbar, ValueRange{},
+              mask, Value(),
+              NVVM::TMALoadModeAttr::get(b.getContext(),
+                                         NVVM::TMALoadMode::TILE),
+              b.getBoolAttr(false), NVVM::CTAGroupKindAttr(), Value());
+        }
       }
     }
   });

@@ -583,8 +583,9 @@ private:
   /// multicastLoads among them are multicast: each CTA copies its slice of
   /// the rows into every CTA of the cluster, and each still expects the
   /// whole tile's bytes on its own mbarrier (its slice from itself, the
-  /// others' from them). A load of multicastLoads where the caller cannot
-  /// is an error (multicastMisplaced).
+  /// others' from them). A load of multicastLoads that a caller without
+  /// that order issues (planPrefetch left it out of the ring) is copied
+  /// whole by this CTA, slice by slice, into its own shared memory only.
   void issueTmaGroup(ArrayRef<std::pair<tile::LoadOp, Value>> copies,
                      MbarRef bar, bool multicast = false);
   /// The loads copied once per cluster (tilegpu.multicast), where
@@ -595,29 +596,31 @@ private:
   int64_t multicastCtas = 1;
   /// Whether a multicast copy was issued (the setup then ends with a
   /// cluster barrier: every CTA's mbarriers initialised before another's
-  /// copy completes on them), or one was asked for where it cannot be.
+  /// copy completes on them).
   bool multicastIssued = false;
-  Operation *multicastMisplaced = nullptr;
   /// %cluster_ctarank, read in the entry block.
   Value clusterRank;
-  /// Every thread of every CTA of the cluster arrives and waits: each
-  /// CTA's reads of its buffers before it come before any CTA's copies into
-  /// them after it. Also a CTA barrier. The arrival is relaxed: the
-  /// release form fences every outstanding memory access of the thread at
-  /// cluster scope (global loads and stores included), and on the H200 a
-  /// third of compute_out's warp cycles then stalled on it (ncu: "memory
-  /// barrier"). None is needed: the reads it orders are of shared memory
-  /// whose values the thread has used by then (mma operands, registers read
-  /// from a ring), and the copies it orders them against are issued only
-  /// after every CTA's arrival; the mbarriers' initialisation reaches the
-  /// cluster through fence.mbarrier_init.release.cluster. (As CUTLASS:
-  /// cluster_arrive_relaxed after fence_barrier_init.)
+  /// The CTA barrier, then every thread of every CTA of the cluster arrives
+  /// and waits: each CTA's reads of its buffers before it come before any
+  /// CTA's copies into them after it. The CTA barrier keeps what the
+  /// bookkeeping of barrier() relies on (CTA-scope ordering of the threads'
+  /// accesses). The cluster's arrival is relaxed: the release form fences
+  /// every outstanding memory access of the thread at cluster scope (global
+  /// loads and stores included), and on the H200 a third of compute_out's
+  /// warp cycles then stalled on it (ncu: "memory barrier",
+  /// bench/results/2026-12-05-multicast.md). What it orders across CTAs are
+  /// reads of shared memory whose values the threads have used by then (mma
+  /// operands after their wait, registers read from a ring), against copies
+  /// issued only after every CTA's arrival. (The setup's cluster barrier
+  /// needs no CTA barrier: the mbarriers' initialisation reaches the cluster
+  /// through fence.mbarrier_init.release.cluster, as in CUTLASS.)
   void clusterBarrier() {
     clusterBarrierInstruction();
     loadedViews.clear();
     storedViews.clear();
   }
   void clusterBarrierInstruction() {
+    barrierInstruction();
     NVVM::ClusterArriveRelaxedOp::create(b, loc, b.getUnitAttr());
     NVVM::ClusterWaitOp::create(b, loc, b.getUnitAttr());
   }

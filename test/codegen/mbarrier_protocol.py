@@ -34,9 +34,13 @@ of an empty ring after its wait on buffer `stage` of a full ring; the empty
 ring the producer waits on before filling a full ring must be the one the
 consumers release after reading it.
 
+A multicast copy (into every CTA of a cluster) must have the cluster's
+barrier as the nearest barrier before it.
+
 --self-test also corrupts each file in ways a lowering bug could (a release
 of the wrong ring, wrong arrival counts, an arrive instead of a wait, a copy
-or commit issued by every thread, a release from every lane) and fails unless
+or commit issued by every thread, a release from every lane, the cluster's
+barriers turned into CTA barriers) and fails unless
 every corruption is reported: the check itself can fail.
 
 --specialised-only skips (and names) the files without a producer
@@ -204,6 +208,7 @@ def parse(lines):
     func_depth = None
     inits_done = False
     setup_barrier = False
+    last_barrier = None
     for lineno, line in enumerate(lines, 1):
         if "nvvm.setmaxregister" in line:
             role = "producer" if "decrease" in line else "consumer"
@@ -238,6 +243,17 @@ def parse(lines):
         if m and role == "consumer" and constant(scopes, m.group(1)) != consumers:
             problems.append("line %d: a named barrier of %s threads, the consumers are %s"
                             % (lineno, constant(scopes, m.group(1)), consumers))
+        # Multicast copies (into every CTA of the cluster): the nearest
+        # barrier before each, in program order, must be the cluster's (a
+        # CTA barrier alone lets it refill a buffer another CTA still reads,
+        # or complete bytes on an mbarrier another CTA has not initialised).
+        if re.match(r"^\s*nvvm\.(barrier0|barrier id)", line):
+            last_barrier = "CTA"
+        elif re.match(r"^\s*nvvm\.cluster\.wait", line):
+            last_barrier = "cluster"
+        if "multicast_mask" in line and last_barrier != "cluster":
+            problems.append("line %d: a multicast copy whose nearest barrier before it is %s"
+                            % (lineno, "a CTA barrier" if last_barrier else "none"))
         d = DEF.match(line)
         if d:
             scopes.define(d.group(1), lineno, d.group(2).strip())
@@ -429,6 +445,12 @@ def corruptions(lines):
         if o.role == "consumer" and o.kind == "arrive" and o.lane:
             out.append(("a consumer release from every lane", unguarded(lines, o.lineno)))
             break
+    # Multicast copies behind CTA barriers only: the cluster's barriers
+    # turned into CTA barriers.
+    if any("multicast_mask" in l for l in lines):
+        bad = [re.sub(r"nvvm\.cluster\.wait.*", "nvvm.barrier0", l) for l in lines
+               if not re.match(r"^\s*nvvm\.cluster\.arrive", l)]
+        out.append(("multicast copies behind CTA barriers", bad))
     return out
 
 

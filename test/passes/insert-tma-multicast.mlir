@@ -21,10 +21,20 @@
 // third loop (a CTA barrier) copies per CTA.
 // LLVM-LABEL: llvm.func @pairs
 // LLVM: nvvm.fence.mbarrier.init
-// LLVM: nvvm.read.ptx.sreg.cluster.ctarank
+// LLVM: [[RANK:%.*]] = nvvm.read.ptx.sreg.cluster.ctarank
 // LLVM: nvvm.cluster.arrive.relaxed {aligned}
 // LLVM-NEXT: nvvm.cluster.wait {aligned}
-// LLVM: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}} multicast_mask
+// The first copy: this CTA's 32 rows (its rank's), both CTAs in the mask,
+// at 32 x 128 bytes per rank into the buffer; the whole tile's 16384 bytes
+// (B's 8192 and A's) expected on the mbarrier.
+// LLVM: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c16384_i32
+// LLVM: [[MASK:%.*]] = llvm.mlir.constant(3 : i16) : i16
+// LLVM: [[SLICE:%.*]] = arith.muli [[RANK]], %c32_i32 : i32
+// LLVM-NEXT: [[ROW:%.*]] = arith.addi %{{.*}}, [[SLICE]] : i32
+// LLVM: [[BYTES:%.*]] = arith.muli [[SLICE]], %c128_i32 : i32
+// LLVM-NEXT: [[DST:%.*]] = llvm.getelementptr %{{.*}}[[[BYTES]]]
+// LLVM-NEXT: [[CDST:%.*]] = llvm.addrspacecast [[DST]]
+// LLVM-NEXT: nvvm.cp.async.bulk.tensor.shared.cluster.global [[CDST]], %{{.*}}, %{{.*}}, box[%{{.*}}, [[ROW]]] multicast_mask = [[MASK]]
 // LLVM: scf.for
 // LLVM: nvvm.cluster.arrive.relaxed {aligned}
 // LLVM-NEXT: nvvm.cluster.wait {aligned}
@@ -38,6 +48,9 @@
 // LLVM: nvvm.barrier0
 // LLVM-NOT: multicast_mask
 // LLVM: llvm.return
+// The tensor maps (per map: argument, rank, swizzle, box): B's and the
+// pair-indexed A's boxes are one CTA's 32 rows, the others whole.
+// LLVM: @tessel_tma_pairs(dense<[2, 4, 1, 2, 128, 32, 64, 0, 0, 0, 0, 0, 2, 128, 64, 64, 0, 0, 0, 0, 0, 2, 128, 32, 64, 0, 0, 0, 0, 1, 2, 128, 64, 64, 0, 0, 0, 0]>
 module attributes {tilegpu.target = "sm_90a", tilegpu.wgmma_available, tilegpu.tma_available} {
   func.func @pairs(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %n: i32) attributes {tile.hints = #tile.hints<{sm_90a = {wgmma = 1, cluster = array<i64: 2>, multicast = 1}}>} {
     %c0 = arith.constant 0 : i32
@@ -146,4 +159,57 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.wgmma_available, tilegpu.t
     tile.store %d, %c[%c0, %c0] : tensor<32x64xf32>, !tile.view<?x?xf32>
     return
 }
+}
+
+// -----
+
+// With prologue_ahead, the inner loop's prologue for the enclosing loop's
+// next iteration is issued when the inner loop ends: behind the cluster's
+// barrier too (a CTA barrier alone would let it refill a buffer the other
+// CTA still reads in its last iterations). B's tiles, indexed by the outer
+// loop, are multicast; every multicast copy has the cluster's barrier as the
+// nearest barrier before it.
+// (The CTA barrier before each cluster barrier keeps the CTA-scope
+// ordering the relaxed arrival does not give.)
+// LLVM-LABEL: llvm.func @ahead
+// LLVM: scf.for
+// LLVM-NEXT: nvvm.barrier0
+// LLVM-NEXT: nvvm.cluster.arrive.relaxed {aligned}
+// LLVM-NEXT: nvvm.cluster.wait {aligned}
+// LLVM-NOT: nvvm.barrier0
+// LLVM: multicast_mask
+// LLVM: scf.for
+// LLVM: nvvm.barrier0
+// LLVM-NEXT: nvvm.cluster.arrive.relaxed {aligned}
+// LLVM-NEXT: nvvm.cluster.wait {aligned}
+// LLVM-NOT: nvvm.barrier0
+// LLVM: multicast_mask
+// LLVM: nvvm.barrier0
+// LLVM-NEXT: nvvm.cluster.arrive.relaxed {aligned}
+// LLVM-NEXT: nvvm.cluster.wait {aligned}
+// LLVM-NOT: nvvm.barrier0
+// LLVM: multicast_mask
+// LLVM: llvm.return
+module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available, tilegpu.wgmma_available} {
+  func.func @ahead(%a: !tile.view<?x?xbf16, align = 16, unit_stride>, %b: !tile.view<?x?xbf16, align = 16, unit_stride>, %c: !tile.view<?x?xf32>, %n: i32, %m: i32) attributes {tile.hints = #tile.hints<{default = {prologue_ahead = 1, cluster = array<i64: 2>, multicast = 1}, sm_90a = {wgmma = 1}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %i = tile.program_id 0
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    scf.for %j = %c0 to %m step %c1 : i32 {
+      %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32>) : i32 {
+        // expected-remark @+2 {{copied by the TMA}}
+        // expected-remark @below {{not multicast: an index may differ between the cluster's CTAs}}
+        %x = tile.load %a[%i, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+        // expected-remark @+2 {{copied by the TMA}}
+        // expected-remark @below {{multicast to the cluster's 2 CTAs}}
+        %y = tile.load %b[%j, %k] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
+        %yt = tile.permute %y [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+        %d = tile.mma %x, %yt, %acc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+        scf.yield %d : tensor<64x64xf32>
+      }
+      tile.store %r, %c[%i, %j] : tensor<64x64xf32>, !tile.view<?x?xf32>
+    }
+    return
+  }
 }
