@@ -119,8 +119,10 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
       where a loop's ring or a resident buffer holds one, each CTA copies a
       slice of its rows into every CTA's shared memory
       (`.multicast::cluster`); the cluster's CTAs then free those buffers
-      together (a cluster barrier where a CTA barrier stood). 0 or absent:
-      every CTA copies its own tiles.
+      together (a cluster barrier after the CTA barrier that freed them).
+      Not used by the Mamba-2 kernels: pairs of compute_out's heads sharing
+      C and C·Bᵀ were slower (bench/results/2026-12-05-multicast.md). 0 or
+      absent: every CTA copies its own tiles.
     - `tcgen05`: 0 keeps a kernel's mmas on `mma.sync` on sm_100a/sm_103a;
       1 (the default there) lets every eligible 16-bit mma use tcgen05.mma;
       diagnosed on sm_90a.
