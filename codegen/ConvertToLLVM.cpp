@@ -634,7 +634,6 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
   }
   if (failed(emitBlock(kernel.getBody().front())))
     return failure();
-
   if (tmemColumns) {
     // Everyone is done with tensor memory; warp 0, which allocated it,
     // gives it back.
@@ -657,11 +656,10 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
   IntegerAttr earlyHint = kernelHint("early_copies");
   const bool earlyCopies = earlyHint && earlyHint.getInt() && numMbarriers &&
                            !specialize;
+  // (firstBarrier: a CTA barrier of every thread before that op.)
   Operation *firstMbarrierUse = nullptr, *firstBarrier = nullptr;
-  bool barrierBeforeUse = false;
   for (Operation &op : *entry) {
     if (isa<NVVM::Barrier0Op>(op)) {
-      barrierBeforeUse = true;
       firstBarrier = &op;
       break;
     }
@@ -760,13 +758,12 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
       // Multicast copies complete on every CTA's mbarriers: the cluster's
       // barrier (after fence.mbarrier_init.release.cluster) instead, also
       // where a CTA barrier comes first.
-      if (firstMbarrierUse || barrierBeforeUse)
-        b.setInsertionPoint(firstMbarrierUse ? firstMbarrierUse
-                                             : firstBarrier);
+      if (Operation *at = firstMbarrierUse ? firstMbarrierUse : firstBarrier)
+        b.setInsertionPoint(at);
       setupBarrier =
           NVVM::ClusterArriveRelaxedOp::create(b, loc, b.getUnitAttr());
       NVVM::ClusterWaitOp::create(b, loc, b.getUnitAttr());
-    } else if (!barrierBeforeUse) {
+    } else if (!firstBarrier) {
       if (firstMbarrierUse)
         b.setInsertionPoint(firstMbarrierUse);
       setupBarrier = NVVM::Barrier0Op::create(b, loc);

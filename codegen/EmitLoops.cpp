@@ -608,14 +608,9 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
                !op->getParentOfType<scf::ForOp>();
     if (!plan.empty() && !firstUse) {
       // (Generic accesses there come before the copy engine's writes.)
-      // With multicast copies every CTA of the cluster must be done: they
-      // write its buffers too.
       if (anyTma)
         fenceBeforeRefill();
-      if (multicastRing)
-        clusterBarrier();
-      else
-        barrier();
+      barrierBeforeRefill(multicastRing);
       pendingLoads.clear();
       pendingStores.clear();
       scratchTouched = false;
@@ -752,13 +747,12 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
       onlyWhere(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, iv,
                                       lb),
                 [&] {
-                  // (The cluster's: a multicast copy refills that buffer in
-                  // every CTA.)
-                  if (multicastRing) {
+                  // (The cluster's too where a multicast copy refills that
+                  // buffer in every CTA.)
+                  if (multicastRing)
                     clusterBarrierInstruction();
-                  } else {
+                  else
                     barrierInstruction();
-                  }
                 });
       if (!firstUse) {
         loadedViews.clear();
@@ -918,11 +912,7 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     auto [sNext, sOk] = stepFrom(s, regs[outer.getUpperBound()][0],
                                  regs[outer.getStep()][0]);
     fenceBeforeRefill();
-    // (Multicast: every CTA of the cluster done with them.)
-    if (multicastRing)
-      clusterBarrier();
-    else
-      barrier();
+    barrierBeforeRefill(multicastRing);
     ifElse(sOk, {}, [&] {
       // With the enclosing body's values the bounds and indices use
       // evaluated for its next iteration.

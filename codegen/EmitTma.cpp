@@ -14,6 +14,16 @@ namespace tessel::codegen::emitter {
 
 using namespace mlir;
 
+/// The view dimension along the rows of `load`'s 2-D tile (its first
+/// dimension that the load does not squeeze).
+static int64_t rowDimOf(tile::LoadOp load) {
+  auto sq = load.getSqueeze();
+  int64_t d = 0;
+  while (sq && llvm::is_contained(*sq, d))
+    ++d;
+  return d;
+}
+
 void KernelEmitter::emitResident(tile::LoadOp load) {
   auto type = cast<RankedTensorType>(load.getType());
   StageLayout layout = StageLayout::swizzled128();
@@ -26,12 +36,8 @@ void KernelEmitter::emitResident(tile::LoadOp load) {
   // Readers of the buffer's previous contents (an enclosing loop's previous
   // iteration, an earlier loop's buffers at the same offsets) are done, and
   // their generic accesses come before the copy engine's writes.
-  // (Multicast: every CTA of the cluster, whose copies write here too.)
   fenceBeforeRefill();
-  if (multicastLoads.contains(load))
-    clusterBarrier();
-  else
-    barrier();
+  barrierBeforeRefill(multicastLoads.contains(load));
   dynamicUsed = true;
   Value base = LLVM::AddressOfOp::create(b, loc, dynamicShared);
   Value dst = LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
@@ -100,15 +106,7 @@ LogicalResult KernelEmitter::planTensorMaps() {
       if (ring || !stagedLoad(load)) {
         multicastLoads.insert(load);
         multicastCtas = mc.getInt();
-        // The rows: the view dimension of the tile's first.
-        auto sq = load.getSqueeze();
-        for (int64_t d = 0, t = 0; d < static_cast<int64_t>(map.box.size());
-             ++d) {
-          if (sq && llvm::is_contained(*sq, d))
-            continue;
-          if (t++ == 0)
-            map.box[d] /= multicastCtas;
-        }
+        map.box[rowDimOf(load)] /= multicastCtas;
       }
     }
     tmaOf[op] = addTensorMap(map);
@@ -286,7 +284,8 @@ void KernelEmitter::issueTmaGroup(
     onlyWhere(isZero(tid), body);
     // (Not a multicast group: its copies may not pass the setup's cluster
     // barrier, which comes before the first mbarrier use not so marked.)
-    if (!anyMulticast && b.getInsertionPoint() != b.getInsertionBlock()->begin())
+    if (!anyMulticast &&
+        b.getInsertionPoint() != b.getInsertionBlock()->begin())
       if (auto branch =
               dyn_cast<scf::IfOp>(&*std::prev(b.getInsertionPoint())))
         branch->setAttr(kThreadZeroIssue, b.getUnitAttr());
@@ -308,30 +307,27 @@ void KernelEmitter::issueTmaGroup(
       int64_t panel = plain ? cols : 128 / eb, panels = cols / panel;
       // Box origins per view dimension (the tile's own extents, not the
       // panel's, along the last).
-      SmallVector<int64_t> box = boxOf(load);
-      SmallVector<Value> origin = boxOrigin(load.getIndices(), box);
+      SmallVector<Value> origin = boxOrigin(load.getIndices(), boxOf(load));
       // Its tensor map's box is one slice of the rows (a multicastLoads
       // load): multicast, this CTA's slice (rank r: rows r s .. r s + s - 1
       // of each panel, s = rows / CTAs) to every CTA of the cluster; else
       // every slice, into this CTA only.
       const bool sliced = multicastLoads.contains(load);
-      const bool cast = sliced && multicast && !producerMode;
+      const bool toCluster = sliced && multicast && !producerMode;
       const int64_t sliceRows = sliced ? rows / multicastCtas : rows;
+      const int64_t rowDim = rowDimOf(load);
       Value mask;
-      if (cast)
+      if (toCluster)
         mask = LLVM::ConstantOp::create(
             b, loc, b.getI16Type(),
             b.getI16IntegerAttr((1 << multicastCtas) - 1));
-      auto sq = load.getSqueeze();
-      int64_t rowDim = 0;
-      while (sq && llvm::is_contained(*sq, rowDim))
-        ++rowDim;
-      for (int64_t s = 0; s < (sliced && !cast ? multicastCtas : 1); ++s) {
+      for (int64_t s = 0; s < (sliced && !toCluster ? multicastCtas : 1);
+           ++s) {
         // The slice's first row: this CTA's rank (multicast) or s.
-        Value slice = cast ? arith::MulIOp::create(b, loc, clusterRank,
-                                                   i32(sliceRows))
-                               .getResult()
-                           : i32(s * sliceRows);
+        Value slice = toCluster ? arith::MulIOp::create(b, loc, clusterRank,
+                                                        i32(sliceRows))
+                                      .getResult()
+                                : i32(s * sliceRows);
         SmallVector<Value> sliceOrigin = origin;
         if (sliced)
           sliceOrigin[rowDim] =

@@ -619,6 +619,14 @@ private:
     loadedViews.clear();
     storedViews.clear();
   }
+  /// barrier(), or clusterBarrier() before buffers that multicast copies
+  /// refill (every CTA of the cluster must be done with them).
+  void barrierBeforeRefill(bool multicast) {
+    if (multicast)
+      clusterBarrier();
+    else
+      barrier();
+  }
   void clusterBarrierInstruction() {
     barrierInstruction();
     NVVM::ClusterArriveRelaxedOp::create(b, loc, b.getUnitAttr());

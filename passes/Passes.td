@@ -169,7 +169,7 @@ def TileGPUInsertTma : Pass<"tilegpu-insert-tma", "mlir::ModuleOp"> {
     bounds of the loops and the conditions of the branches around it built
     from constants, scalar arguments, views' sizes, program ids along
     dimensions the cluster does not span and program_id(d) divided by a
-    multiple of the cluster's extent along d (passes/TmaPlan.h
+    multiple of the cluster's extent along d (passes/TmaPlan.cpp
     `clusterUniform`). Where a loop's ring or a resident buffer holds it, the
     lowering then copies it once per cluster, each CTA a slice of the rows
     into every CTA (test/passes/insert-tma-multicast.mlir).

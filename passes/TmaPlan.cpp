@@ -275,10 +275,6 @@ std::string tmaStoreProblem(tile::StoreOp store) {
   return "";
 }
 
-} // namespace tessel
-
-namespace tessel {
-
 int64_t clusterCtas(func::FuncOp kernel) {
   auto cluster =
       kernelHintAs<DenseI64ArrayAttr>(kernel, targetOf(kernel), "cluster");
@@ -289,15 +285,22 @@ int64_t clusterCtas(func::FuncOp kernel) {
   return ctas;
 }
 
-/// clusterUniform with a memo (values already judged).
-static bool uniformIn(Value v, ArrayRef<int64_t> cluster,
-                      DenseMap<Value, bool> &memo) {
+/// Whether `v` has the same value in every thread of every CTA of a
+/// cluster with `cluster` CTAs per grid dimension: built by arith ops from
+/// constants, the kernel's scalar arguments, views' sizes, the grid's
+/// sizes, program ids along dimensions the cluster does not span, and
+/// program_id(d) divided by a constant multiple of cluster[d] (the cluster's
+/// CTAs take neighbouring programs); a loop's induction variable with such
+/// bounds and step, or a branch's result with such a condition and yields.
+/// `memo` holds the values already judged.
+static bool clusterUniform(Value v, ArrayRef<int64_t> cluster,
+                           DenseMap<Value, bool> &memo) {
   if (auto it = memo.find(v); it != memo.end())
     return it->second;
   memo[v] = false; // (a cycle through loop-carried values: not uniform)
   auto all = [&](ValueRange values) {
     return llvm::all_of(values,
-                        [&](Value u) { return uniformIn(u, cluster, memo); });
+                        [&](Value u) { return clusterUniform(u, cluster, memo); });
   };
   auto clusterSize = [&](int64_t d) {
     return d < static_cast<int64_t>(cluster.size()) ? cluster[d] : 1;
@@ -330,10 +333,10 @@ static bool uniformIn(Value v, ArrayRef<int64_t> cluster,
         uniform = all(op->getOperands());
     } else if (auto branch = dyn_cast<scf::IfOp>(op)) {
       unsigned i = cast<OpResult>(v).getResultNumber();
-      uniform = uniformIn(branch.getCondition(), cluster, memo) &&
-                uniformIn(branch.thenYield().getOperand(i), cluster, memo) &&
+      uniform = clusterUniform(branch.getCondition(), cluster, memo) &&
+                clusterUniform(branch.thenYield().getOperand(i), cluster, memo) &&
                 (!branch.elseBlock() ||
-                 uniformIn(branch.elseYield().getOperand(i), cluster, memo));
+                 clusterUniform(branch.elseYield().getOperand(i), cluster, memo));
     } else if (op->getDialect() &&
                op->getDialect()->getNamespace() == "arith" &&
                op->getNumRegions() == 0 && isPure(op) &&
@@ -343,11 +346,6 @@ static bool uniformIn(Value v, ArrayRef<int64_t> cluster,
   }
   memo[v] = uniform;
   return uniform;
-}
-
-bool clusterUniform(Value v, ArrayRef<int64_t> cluster) {
-  DenseMap<Value, bool> memo;
-  return uniformIn(v, cluster, memo);
 }
 
 std::string multicastProblem(tile::LoadOp load) {
@@ -375,17 +373,17 @@ std::string multicastProblem(tile::LoadOp load) {
   ArrayRef<int64_t> cluster = clusterHint.asArrayRef();
   DenseMap<Value, bool> memo;
   for (Value index : load.getIndices())
-    if (!uniformIn(index, cluster, memo))
+    if (!clusterUniform(index, cluster, memo))
       return "an index may differ between the cluster's CTAs";
   for (Operation *op = load->getParentOp(); op && op != kernel;
        op = op->getParentOp()) {
     if (auto loop = dyn_cast<scf::ForOp>(op)) {
-      if (!uniformIn(loop.getLowerBound(), cluster, memo) ||
-          !uniformIn(loop.getUpperBound(), cluster, memo) ||
-          !uniformIn(loop.getStep(), cluster, memo))
+      if (!clusterUniform(loop.getLowerBound(), cluster, memo) ||
+          !clusterUniform(loop.getUpperBound(), cluster, memo) ||
+          !clusterUniform(loop.getStep(), cluster, memo))
         return "a loop around it may run differently in the cluster's CTAs";
     } else if (auto branch = dyn_cast<scf::IfOp>(op)) {
-      if (!uniformIn(branch.getCondition(), cluster, memo))
+      if (!clusterUniform(branch.getCondition(), cluster, memo))
         return "a branch around it may go differently in the cluster's CTAs";
     } else {
       return "inside an op other than a loop or a branch";

@@ -107,24 +107,16 @@ int64_t clusterCtas(mlir::func::FuncOp kernel);
 
 /// Why `load`, which the TMA copies, may not be multicast to the CTAs of
 /// its kernel's cluster, or "": the kernel asks for it (hint `multicast` =
-/// 1), has a cluster of 2 or more CTAs (at most 8) and no producer warpgroup (hint
-/// `warp_specialize`, whose rings each CTA releases alone); the tile is
+/// 1), has a cluster of 2 or more CTAs (at most 8) and no producer
+/// warpgroup (hint `warp_specialize`, whose rings each CTA releases alone); the tile is
 /// staged 128-byte swizzled (not read unswizzled into registers), 2-D, its
 /// rows a multiple of 8 per CTA (each CTA copies a slice of the rows, whole
 /// 1024-byte swizzle atoms); and it is the same tile in every CTA of the
 /// cluster: its indices, and the bounds of the loops and the conditions of
-/// the branches around it, are clusterUniform (so that every CTA issues
-/// and awaits the same copies in the same order).
+/// the branches around it, are the same in every CTA (TmaPlan.cpp
+/// `clusterUniform`: so that every CTA issues and awaits the same copies in
+/// the same order).
 std::string multicastProblem(tile::LoadOp load);
-
-/// Whether `v` has the same value in every thread of every CTA of a
-/// cluster with `cluster` CTAs per grid dimension: built by arith ops from
-/// constants, the kernel's scalar arguments, views' sizes, the grid's
-/// sizes, program ids along dimensions the cluster does not span, and
-/// program_id(d) divided by a constant multiple of cluster[d] (the cluster's
-/// CTAs take neighbouring programs); a loop's induction variable with such
-/// bounds and step, or a branch's result with such a condition and yields.
-bool clusterUniform(mlir::Value v, llvm::ArrayRef<int64_t> cluster);
 
 } // namespace tessel
 
