@@ -754,7 +754,19 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
     if (earlyCopies)
       NVVM::SyncWarpOp::create(b, loc, i32(-1));
     Operation *setupBarrier = nullptr;
-    if (multicastIssued) {
+    // The CTA barrier that comes first may be the first half of a cluster
+    // barrier (clusterBarrier: before a resident multicast buffer at the top
+    // level, or before a ring's first refill).
+    Operation *clusterArrive =
+        firstBarrier ? firstBarrier->getNextNode() : nullptr;
+    if (!isa_and_nonnull<NVVM::ClusterArriveRelaxedOp>(clusterArrive))
+      clusterArrive = nullptr;
+    if (multicastIssued && clusterArrive) {
+      // That cluster barrier follows fence.mbarrier_init.release.cluster in
+      // every CTA: it is the setup's (a second one right before it only
+      // cost time).
+      setupBarrier = clusterArrive;
+    } else if (multicastIssued) {
       // Multicast copies complete on every CTA's mbarriers: the cluster's
       // barrier (after fence.mbarrier_init.release.cluster) instead, also
       // where a CTA barrier comes first.
