@@ -783,6 +783,57 @@ Case mmaChainCase(std::mt19937 &rng, int64_t M, int64_t K, int64_t N1,
   return c;
 }
 
+/// Attention through `kernel` (attentionKernel: 64-query and 64-key blocks,
+/// head dimension 64): q, k, v of `heads` (batch x head) rows of L tokens,
+/// O = softmax(s q kᵀ [causal]) v with s = 1 / sqrt(64), in float64 on the
+/// rounded inputs. L need not be a multiple of the blocks.
+Case attentionCase(std::mt19937 &rng, const std::string &kernel, int64_t heads,
+                   int64_t L, bool causal) {
+  const int64_t D = 64, BM = 64;
+  Case c;
+  c.kernel = kernel;
+  c.label = kernel.substr(5) + " " + std::to_string(heads) + "x" +
+            std::to_string(L) + "x" + std::to_string(D) +
+            (causal ? " causal" : "") + " (online softmax)";
+  c.grid = {ceilDiv(L, BM), heads, 1};
+  // N(0, 1)-like scores: q and k of unit variance per element over 64.
+  Tensor q = input(rng, DType::bf16, {heads, L, D}, -1.7, 1.7);
+  Tensor k = input(rng, DType::bf16, {heads, L, D}, -1.7, 1.7);
+  Tensor v = input(rng, DType::bf16, {heads, L, D});
+  const double scale = 1.0 / std::sqrt(double(D));
+  c.tensors = {q, k, v,
+               output(DType::bf16, {heads, L, D}, {L * D, D, 1}, heads * L * D)};
+  c.args = {size_t(0), size_t(1), size_t(2), size_t(3),
+            Scalar{DType::f32, scale * std::log2(std::exp(1.0))}};
+  c.expected = expectationsFor(c);
+  std::vector<double> w(L);
+  for (int64_t bh = 0; bh < heads; ++bh)
+    for (int64_t t = 0; t < L; ++t) {
+      const int64_t last = causal ? t : L - 1;
+      double top = -INFINITY;
+      for (int64_t u = 0; u <= last; ++u) {
+        double dot = 0;
+        for (int64_t d = 0; d < D; ++d)
+          dot += q.values[(bh * L + t) * D + d] * k.values[(bh * L + u) * D + d];
+        w[u] = scale * dot;
+        top = std::max(top, w[u]);
+      }
+      double total = 0;
+      for (int64_t u = 0; u <= last; ++u)
+        total += (w[u] = std::exp(w[u] - top));
+      for (int64_t d = 0; d < D; ++d) {
+        double y = 0;
+        for (int64_t u = 0; u <= last; ++u)
+          y += w[u] * v.values[(bh * L + u) * D + d];
+        c.expected[3][(bh * L + t) * D + d] = y / total;
+      }
+    }
+  // P rounded to bf16 before its product with v (2^-9 relative per entry),
+  // and O to bf16.
+  c.tolerance = 1e-2;
+  return c;
+}
+
 /// Elements that pad a row of `cols` 16-bit elements to whole 16-byte
 /// units (what views that promise 16-byte alignment need).
 int64_t padTo16Bytes(int64_t cols) { return (8 - cols % 8) % 8; }
@@ -983,6 +1034,13 @@ std::vector<Case> opCases(std::mt19937 &rng) {
                                DType::bf16, 64, 64));
   cases.push_back(mmaChainCase(rng, 150, 70, 150, 100,
                                "test_wgmma_chain_il_bf16", DType::bf16, 64, 64));
+  // Ragged token counts: 3 blocks with a partial last one, 2 heads; one
+  // block shorter than the block size.
+  cases.push_back(attentionCase(rng, "test_attention_bf16", 2, 150, true));
+  cases.push_back(attentionCase(rng, "test_attention_wgmma_bf16", 3, 200, true));
+  cases.push_back(attentionCase(rng, "test_attention_wgmma_bf16", 2, 40, true));
+  cases.push_back(
+      attentionCase(rng, "test_attention_full_wgmma_bf16", 2, 170, false));
   cases.push_back(rowScaledCase(rng, 150, 200, 70, "test_row_frag_bf16"));
   cases.push_back(rowScaledCase(rng, 150, 200, 70, "test_row_shared_bf16"));
   cases.push_back(rowScaledCase(rng, 150, 200, 70, "test_row_frag_il_bf16"));

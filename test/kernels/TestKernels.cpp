@@ -472,6 +472,30 @@ const Register registrations[] = {
         },
         {{"BM", 64}, {"BK", 32}, {"BN1", 64}, {"BN2", 64}, {"WGMMA", 1},
          {"num_warps", 4}, {"TRANSPOSED", 1}}),
+    // Attention with an online softmax (TestKernels.h): causal on mma.sync
+    // (every target), causal and not on wgmma (sm_90a; tcgen05 on
+    // sm_100a/sm_103a), the K and V blocks copied by the TMA.
+    add("test_attention_bf16",
+        [](const Config &c) {
+          define(tessel::test::attentionKernel<bf16>, c,
+                 {"q", "k", "v", "o", "scale_log2"});
+        },
+        {{"BM", 64}, {"BN", 64}, {"D", 64}, {"CAUSAL", 1}, {"WGMMA", 0},
+         {"num_warps", 4}}),
+    add("test_attention_wgmma_bf16",
+        [](const Config &c) {
+          define(tessel::test::attentionKernel<bf16>, c,
+                 {"q", "k", "v", "o", "scale_log2"});
+        },
+        {{"BM", 64}, {"BN", 64}, {"D", 64}, {"CAUSAL", 1}, {"WGMMA", 1},
+         {"num_warps", 4}}),
+    add("test_attention_full_wgmma_bf16",
+        [](const Config &c) {
+          define(tessel::test::attentionKernel<bf16>, c,
+                 {"q", "k", "v", "o", "scale_log2"});
+        },
+        {{"BM", 64}, {"BN", 64}, {"D", 64}, {"CAUSAL", 0}, {"WGMMA", 1},
+         {"num_warps", 4}}),
     // The state kernels' update, (x * w)ᵀ B over a token loop, the scaled x
     // transposed into A: from registers (wgmma) and tensor memory (tcgen05).
     add("test_scaled_t_bf16",

@@ -5,6 +5,9 @@
 
 #include "dsl/Registry.h"
 
+#include <limits>
+#include <tuple>
+
 namespace tessel::test {
 using namespace tessel::dsl;
 
@@ -188,6 +191,54 @@ inline void mmaChainKernel(const Config &cfg, View<T, 2> a, View<T, 2> b,
     return mma(cast<T>(p * 0.5f), load(v, {j, n}, {BN1, BN2}), acc);
   });
   store(o, {i, n}, transposed ? transpose(out) : out);
+}
+
+/// Attention forward (FlashAttention's one pass with an online softmax):
+///   O = softmax(s Q Kᵀ + mask) V
+/// per (batch x head) bh and block of BM queries, the keys and values in
+/// blocks of BN, carrying the output, each row's running maximum m and its
+/// running sum l. q, k, v, o are (batch x heads, L, D) with D = the head
+/// dimension (one K step); `scaleLog2` is s log2(e), so the kernel takes
+/// exp2. Keys past L (the loads' zero padding) are masked, and with CAUSAL
+/// those after the query, whose blocks the loop does not reach at all. Every
+/// row's first block holds key 0, so its maximum is finite from the first
+/// iteration on (exp2(-inf - m) = 0 drops the masked keys and the empty
+/// start). P = exp2(S - m) is rounded to T and is the second mma's A,
+/// straight from the first's accumulator registers.
+template <class T>
+inline void attentionKernel(const Config &cfg, View<T, 3, kDense> q,
+                            View<T, 3, kDense> k, View<T, 3, kDense> v,
+                            View<T, 3, kDense> o, F32 scaleLog2) {
+  const int64_t BM = cfg["BM"], BN = cfg["BN"], D = cfg["D"];
+  const bool causal = cfg["CAUSAL"] != 0;
+  gemmHints(cfg);
+  auto i = program_id(0), bh = program_id(1);
+  Scalar L = dim(q, 1);
+  Tile qt = load(q, {bh, i, 0}, {drop, BM, D});
+  Scalar blocks = (L + int(BN - 1)) / int(BN);
+  if (causal)
+    blocks = minimum(blocks, ((i + 1) * int(BM) + int(BN - 1)) / int(BN));
+  const float negInf = -std::numeric_limits<float>::infinity();
+  Tile rows = iota({BM, BN}, 0) + i * int(BM);
+  using Carried = std::tuple<Tile, Tile, Tile>;
+  auto [acc, m, l] = for_range(
+      {0, blocks},
+      Carried{zeros({BM, D}), full({BM, 1}, negInf, DType::f32),
+              zeros({BM, 1})},
+      [&](Scalar j, Tile acc, Tile m, Tile l) {
+        Tile kt = load(k, {bh, j, 0}, {drop, BN, D});
+        Tile s = mma(qt, transpose(kt), zeros({BM, BN})) * scaleLog2;
+        Tile cols = iota({BM, BN}, 1) + j * int(BN);
+        Tile keep = causal ? (cols < L) && (cols <= rows) : cols < L;
+        s = where(keep, s, negInf);
+        Tile mNew = maximum(m, reshape(reduce_max(s, 1), {BM, 1}));
+        Tile p = exp2(s - mNew);
+        Tile alpha = exp2(m - mNew);
+        Tile lNew = fma(l, alpha, reshape(sum(p, 1), {BM, 1}));
+        Tile vt = load(v, {bh, j, 0}, {drop, BN, D});
+        return Carried{mma(cast<T>(p), vt, acc * alpha), mNew, lNew};
+      });
+  store(o, {bh, i, 0}, cast<T>(acc / l), {.squeeze = {0}});
 }
 
 /// S = sum over token blocks k of (x_k * w_k)ᵀ B_k, the Mamba-2 state
