@@ -9,6 +9,7 @@
 #include "codegen/KernelEmitter.h"
 
 #include <map>
+#include <set>
 
 namespace tessel::codegen::emitter {
 
@@ -174,12 +175,145 @@ LogicalResult KernelEmitter::emitCumsum(tile::CumsumOp op) {
   return success();
 }
 
+bool KernelEmitter::reduceInWarps(tile::ReduceOp op,
+                                  function_ref<Value(Value, Value)> combine) {
+  auto source = cast<RankedTensorType>(op.getSource().getType());
+  auto result = cast<RankedTensorType>(op.getType());
+  const int64_t axis = op.getAxis(), rank = source.getRank();
+  Type element = result.getElementType();
+  // (shfl moves 32-bit words.)
+  if (result.getRank() + 1 != rank ||
+      !(element.isF32() || element.isInteger(32)))
+    return false;
+  if (!regs.count(op.getSource()))
+    return false;
+  Distribution src = distributionOf(source), dst = distributionOf(result);
+  // (The same root: the same threads along every dimension but the axis.)
+  if (!src.root || src.root != dst.root || src.order.empty() ||
+      src.order != dst.order || src.threadsPerWarp != dst.threadsPerWarp ||
+      src.warpsPerCTA != dst.warpsPerCTA || src.laneScale != dst.laneScale ||
+      src.warpScale != dst.warpScale)
+    return false;
+  const unsigned along = src.dimMap[axis];
+  // Every element along the axis once: no CTA tile wider than the tile (its
+  // lanes would hold copies, which a sum would count twice).
+  if (src.ctaTile[axis] > src.shape[axis])
+    return false;
+  const int64_t warpsAlong = src.warpsPerCTA[along];
+  auto sourceDim = [&](int64_t d) { return d < axis ? d : d + 1; };
+  for (int64_t d = 0; d < rank - 1; ++d) {
+    int64_t sd = sourceDim(d);
+    if (src.dimMap[sd] != dst.dimMap[d] || src.shape[sd] != dst.shape[d] ||
+        src.ctaTile[sd] != dst.ctaTile[d])
+      return false;
+  }
+  // The lane bits along the axis: the lane splits into per-dimension ids in
+  // `order`, fastest first (threadBase).
+  int64_t firstBit = 0;
+  for (unsigned d : src.order) {
+    if (d == along)
+      break;
+    firstBit += llvm::Log2_64(src.threadsPerWarp[d]);
+  }
+  const int64_t laneBits = llvm::Log2_64(src.threadsPerWarp[along]);
+  // Offsets along the result's dimensions, wrapped where a CTA tile is
+  // wider than the tile (then several registers hold one element).
+  auto key = [](const Distribution &dist, ArrayRef<int64_t> offsets,
+                function_ref<int64_t(int64_t)> dimOf, int64_t n) {
+    SmallVector<int64_t> k;
+    for (int64_t d = 0; d < n; ++d) {
+      int64_t sd = dimOf(d), o = offsets[sd];
+      k.push_back(dist.ctaTile[sd] > dist.shape[sd] ? o & (dist.shape[sd] - 1)
+                                                    : o);
+    }
+    return k;
+  };
+  std::map<SmallVector<int64_t>, SmallVector<int64_t>> groups;
+  for (int64_t r = 0; r < src.numRegisters; ++r)
+    groups[key(src, src.regOffsets[r], sourceDim, rank - 1)].push_back(r);
+  SmallVector<SmallVector<int64_t>> wanted;
+  for (int64_t r = 0; r < dst.numRegisters; ++r) {
+    wanted.push_back(
+        key(dst, dst.regOffsets[r], [](int64_t d) { return d; }, rank - 1));
+    if (!groups.count(wanted.back()))
+      return false;
+  }
+  // Each group holds the thread's elements of one output element: the
+  // registers along the axis, distinct offsets along it.
+  for (auto &[k, members] : groups) {
+    std::set<int64_t> along;
+    for (int64_t r : members)
+      along.insert(src.regOffsets[r][axis]);
+    if (along.size() != members.size())
+      return false;
+  }
+  std::map<SmallVector<int64_t>, Value> total;
+  ArrayRef<Value> values = regs[op.getSource()];
+  for (auto &[k, members] : groups) {
+    Value v = values[members.front()];
+    for (int64_t r : ArrayRef<int64_t>(members).drop_front())
+      v = combine(v, values[r]);
+    for (int64_t bit = firstBit; bit < firstBit + laneBits; ++bit) {
+      Value other = NVVM::ShflOp::create(
+          b, loc, v.getType(), i32(-1), v, i32(1 << bit), i32(31),
+          NVVM::ShflKindAttr::get(b.getContext(), NVVM::ShflKind::bfly),
+          UnitAttr());
+      v = combine(v, other);
+    }
+    total[k] = v;
+  }
+  SmallVector<Value> out;
+  for (const SmallVector<int64_t> &k : wanted)
+    out.push_back(total[k]);
+  if (warpsAlong > 1) {
+    // Warps along the axis: each one's partial of every output element
+    // (the same in all its lanes along the axis; the first writes it) goes
+    // through the scratch buffer, and every thread combines the warps' in
+    // order.
+    const int64_t n = result.getNumElements();
+    sharedBytes = std::max(sharedBytes, warpsAlong * n * 4);
+    // The warp splits into per-dimension ids in `order` too (threadBase).
+    Value w = warp;
+    for (unsigned d : src.order) {
+      if (d == along)
+        break;
+      w = arith::DivUIOp::create(b, loc, w, i32(src.warpsPerCTA[d]));
+    }
+    Value warpAlong = arith::RemUIOp::create(b, loc, w, i32(warpsAlong));
+    Value laneAlong = arith::AndIOp::create(
+        b, loc, arith::ShRUIOp::create(b, loc, lane, i32(firstBit)),
+        i32((1 << laneBits) - 1));
+    Value writes = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         laneAlong, i32(0));
+    Value slot0 = arith::MulIOp::create(b, loc, warpAlong, i32(n));
+    SmallVector<Value> base = threadBase(dst), linear;
+    for (int64_t r = 0; r < dst.numRegisters; ++r)
+      linear.push_back(
+          linearIndex(coordsOf(dst, base, r), result.getShape()));
+    barrierBeforeScratchWrite();
+    for (int64_t r = 0; r < dst.numRegisters; ++r)
+      onlyWhere(writes, [&] {
+        storeShared(arith::AddIOp::create(b, loc, slot0, linear[r]), out[r]);
+      });
+    barrier();
+    for (int64_t r = 0; r < dst.numRegisters; ++r) {
+      Value v = loadShared(linear[r], element);
+      for (int64_t k = 1; k < warpsAlong; ++k)
+        v = combine(v, loadShared(arith::AddIOp::create(b, loc, linear[r],
+                                                        i32(k * n)),
+                                  element));
+      out[r] = v;
+    }
+  }
+  regs[op.getResult()] = out;
+  return true;
+}
+
 LogicalResult KernelEmitter::emitReduce(tile::ReduceOp op) {
   auto source = cast<RankedTensorType>(op.getSource().getType());
   auto result = cast<RankedTensorType>(op.getType());
   Type element = source.getElementType();
   int64_t axis = op.getAxis(), len = source.getDimSize(axis);
-  tileToShared(op.getSource());
   bool isFloat = isa<FloatType>(element);
   auto combine = [&](Value a, Value c) -> Value {
     switch (op.getKind()) {
@@ -195,6 +329,9 @@ LogicalResult KernelEmitter::emitReduce(tile::ReduceOp op) {
     }
     return a;
   };
+  if (reduceInWarps(op, combine))
+    return success();
+  tileToShared(op.getSource());
   int64_t axisStride = 1;
   for (int64_t d = source.getRank() - 1; d > axis; --d)
     axisStride *= source.getDimSize(d);

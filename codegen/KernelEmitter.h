@@ -849,6 +849,16 @@ private:
                        Value descB, int64_t N, Type element, bool bT);
   LogicalResult emitCumsumInWarps(tile::CumsumOp op);
   LogicalResult emitReduce(tile::ReduceOp op);
+  /// A reduction whose result has the source's layout sliced along its
+  /// axis (what tilegpu-assign-layouts gives): each thread combines its own
+  /// registers per output element, then the lanes along the axis by
+  /// butterfly shuffles (no shared memory, no barrier), and where warps
+  /// lie along the axis too, their partials through the scratch buffer
+  /// (one write per warp and element, one barrier). False (nothing
+  /// emitted) where that does not hold: the whole tile then goes through
+  /// shared memory, each output element a loop over the axis.
+  bool reduceInWarps(tile::ReduceOp op,
+                     function_ref<Value(Value, Value)> combine);
   LogicalResult
   emitRemap(Operation *op,
             function_ref<SmallVector<Value>(ArrayRef<Value>)> sourceCoords);

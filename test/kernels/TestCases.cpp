@@ -1309,6 +1309,15 @@ std::vector<Case> timedCases(std::mt19937 &rng) {
   // f32 sums of 1024-2048 products: rounding grows as sqrt(K) 2^-24 (~3e-6).
   for (Case &c : cases)
     c.tolerance = 1e-5;
+  // Attention (bf16 P and O: the op cases' tolerance): 16 heads of 2048
+  // tokens causal, 8.6 GFLOP (4 L^2 D heads / 2); of 1024 tokens not causal,
+  // 4.3 GFLOP.
+  cases.push_back(
+      attentionCase(rng, "test_attention_wgmma_bf16", 16, 2048, true));
+  cases.back().label = "attention_wgmma_bf16 16x2048x64 causal, timed:";
+  cases.push_back(
+      attentionCase(rng, "test_attention_full_wgmma_bf16", 16, 1024, false));
+  cases.back().label = "attention_full_wgmma_bf16 16x1024x64, timed:";
   return cases;
 }
 
