@@ -759,7 +759,8 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
     // level, or before a ring's first refill).
     Operation *clusterArrive =
         firstBarrier ? firstBarrier->getNextNode() : nullptr;
-    if (!isa_and_nonnull<NVVM::ClusterArriveRelaxedOp>(clusterArrive))
+    if (!isa_and_nonnull<NVVM::ClusterArriveRelaxedOp>(clusterArrive) ||
+        !isa_and_nonnull<NVVM::ClusterWaitOp>(clusterArrive->getNextNode()))
       clusterArrive = nullptr;
     if (multicastIssued && clusterArrive) {
       // That cluster barrier follows fence.mbarrier_init.release.cluster in

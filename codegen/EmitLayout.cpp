@@ -241,11 +241,28 @@ bool KernelEmitter::reduceInWarps(tile::ReduceOp op,
   // Each group holds the thread's elements of one output element: the
   // registers along the axis, distinct offsets along it.
   for (auto &[k, members] : groups) {
-    std::set<int64_t> along;
+    std::set<int64_t> offsets;
     for (int64_t r : members)
-      along.insert(src.regOffsets[r][axis]);
-    if (along.size() != members.size())
+      offsets.insert(src.regOffsets[r][axis]);
+    if (offsets.size() != members.size())
       return false;
+  }
+  // Across warps, one thread per warp and output element writes its
+  // partial: the first lane along the axis, where no other thread holds a
+  // copy of the element (no CTA tile wider than the result along a
+  // dimension, no lanes or warps along another root dimension the result
+  // lacks). Otherwise copies would race on the slot (with equal values).
+  if (warpsAlong > 1) {
+    for (int64_t d = 0; d < rank - 1; ++d)
+      if (dst.ctaTile[d] > dst.shape[d])
+        return false;
+    SmallVector<bool> kept(dst.order.size(), false);
+    for (unsigned rd : dst.dimMap)
+      kept[rd] = true;
+    for (unsigned rd : dst.order)
+      if (!kept[rd] && rd != along &&
+          (dst.threadsPerWarp[rd] > 1 || dst.warpsPerCTA[rd] > 1))
+        return false;
   }
   std::map<SmallVector<int64_t>, Value> total;
   ArrayRef<Value> values = regs[op.getSource()];
@@ -291,10 +308,10 @@ bool KernelEmitter::reduceInWarps(tile::ReduceOp op,
       linear.push_back(
           linearIndex(coordsOf(dst, base, r), result.getShape()));
     barrierBeforeScratchWrite();
-    for (int64_t r = 0; r < dst.numRegisters; ++r)
-      onlyWhere(writes, [&] {
+    onlyWhere(writes, [&] {
+      for (int64_t r = 0; r < dst.numRegisters; ++r)
         storeShared(arith::AddIOp::create(b, loc, slot0, linear[r]), out[r]);
-      });
+    });
     barrier();
     for (int64_t r = 0; r < dst.numRegisters; ++r) {
       Value v = loadShared(linear[r], element);

@@ -850,13 +850,16 @@ private:
   LogicalResult emitCumsumInWarps(tile::CumsumOp op);
   LogicalResult emitReduce(tile::ReduceOp op);
   /// A reduction whose result has the source's layout sliced along its
-  /// axis (what tilegpu-assign-layouts gives): each thread combines its own
+  /// axis (tilegpu-assign-layouts gives it that where the result meets the
+  /// source's layout again, e.g. a row maximum reshaped back against an mma
+  /// accumulator; else a blocked layout): each thread combines its own
   /// registers per output element, then the lanes along the axis by
   /// butterfly shuffles (no shared memory, no barrier), and where warps
   /// lie along the axis too, their partials through the scratch buffer
-  /// (one write per warp and element, one barrier). False (nothing
-  /// emitted) where that does not hold: the whole tile then goes through
-  /// shared memory, each output element a loop over the axis.
+  /// (one store per warp and element, then the loads, behind the scratch
+  /// buffer's barriers). False (nothing emitted) where that does not hold:
+  /// the whole tile then goes through shared memory, each output element a
+  /// loop over the axis.
   bool reduceInWarps(tile::ReduceOp op,
                      function_ref<Value(Value, Value)> combine);
   LogicalResult
