@@ -272,6 +272,24 @@ pipelinedGemm(const std::map<std::string, int64_t> &extra = {}) {
                        extra);
 }
 
+/// The bf16 attention of TestKernels.h: 64-query and 64-key blocks, head
+/// dimension 64, 4 warps.
+Register attention(const char *name, bool causal, bool wgmma) {
+  return add(
+      name,
+      [](const Config &c) {
+        define(tessel::test::attentionKernel<bf16>, c,
+               {"q", "k", "v", "o", "scale_log2"});
+      },
+      {{"BM", 64},
+       {"BN", 64},
+       {"D", 64},
+       {"CAUSAL", causal},
+       {"WGMMA", wgmma},
+       {"num_warps", 4},
+       {"OCC", 3}});
+}
+
 /// The state update of TestKernels.h on a dense w (its blocks TMA-copyable).
 void wsScaledBf16(const Config &c) {
   define(tessel::test::scaledUpdateKernel<bf16, kDense>, c,
@@ -477,27 +495,10 @@ const Register registrations[] = {
     // sm_100a/sm_103a), the K and V blocks copied by the TMA. (Occupancy 3:
     // with no hint ptxas took 96 registers on sm_100a and spilled 8-16
     // bytes; with .minnctapersm 3 it takes 110 and fits 4 CTAs per SM.)
-    add("test_attention_bf16",
-        [](const Config &c) {
-          define(tessel::test::attentionKernel<bf16>, c,
-                 {"q", "k", "v", "o", "scale_log2"});
-        },
-        {{"BM", 64}, {"BN", 64}, {"D", 64}, {"CAUSAL", 1}, {"WGMMA", 0},
-         {"num_warps", 4}, {"OCC", 3}}),
-    add("test_attention_wgmma_bf16",
-        [](const Config &c) {
-          define(tessel::test::attentionKernel<bf16>, c,
-                 {"q", "k", "v", "o", "scale_log2"});
-        },
-        {{"BM", 64}, {"BN", 64}, {"D", 64}, {"CAUSAL", 1}, {"WGMMA", 1},
-         {"num_warps", 4}, {"OCC", 3}}),
-    add("test_attention_full_wgmma_bf16",
-        [](const Config &c) {
-          define(tessel::test::attentionKernel<bf16>, c,
-                 {"q", "k", "v", "o", "scale_log2"});
-        },
-        {{"BM", 64}, {"BN", 64}, {"D", 64}, {"CAUSAL", 0}, {"WGMMA", 1},
-         {"num_warps", 4}, {"OCC", 3}}),
+    attention("test_attention_bf16", /*causal=*/true, /*wgmma=*/false),
+    attention("test_attention_wgmma_bf16", /*causal=*/true, /*wgmma=*/true),
+    attention("test_attention_full_wgmma_bf16", /*causal=*/false,
+              /*wgmma=*/true),
     // The state kernels' update, (x * w)ᵀ B over a token loop, the scaled x
     // transposed into A: from registers (wgmma) and tensor memory (tcgen05).
     add("test_scaled_t_bf16",
