@@ -13,6 +13,15 @@
 
 namespace tessel::codegen::emitter {
 
+/// Register offset `offset` along tile dimension `d`, wrapped where the CTA
+/// tile is wider than the tile (several threads, or registers, then hold
+/// each element).
+static int64_t wrappedOffset(const Distribution &dist, int64_t d,
+                             int64_t offset) {
+  return dist.ctaTile[d] > dist.shape[d] ? offset & (dist.shape[d] - 1)
+                                         : offset;
+}
+
 using namespace mlir;
 
 /// A scan along the layout's fastest lane dimension, when one warp spans the
@@ -188,11 +197,9 @@ bool KernelEmitter::reduceInWarps(tile::ReduceOp op,
   if (!regs.count(op.getSource()))
     return false;
   Distribution src = distributionOf(source), dst = distributionOf(result);
-  // (The same root: the same threads along every dimension but the axis.)
-  if (!src.root || src.root != dst.root || src.order.empty() ||
-      src.order != dst.order || src.threadsPerWarp != dst.threadsPerWarp ||
-      src.warpsPerCTA != dst.warpsPerCTA || src.laneScale != dst.laneScale ||
-      src.warpScale != dst.warpScale)
+  // (The same root: the same threads along every dimension but the axis;
+  // the lane and warp splits and scales are the root's.)
+  if (!src.root || src.root != dst.root || src.order.empty())
     return false;
   const unsigned along = src.dimMap[axis];
   // Every element along the axis once: no CTA tile wider than the tile (its
@@ -221,11 +228,8 @@ bool KernelEmitter::reduceInWarps(tile::ReduceOp op,
   auto key = [](const Distribution &dist, ArrayRef<int64_t> offsets,
                 function_ref<int64_t(int64_t)> dimOf, int64_t n) {
     SmallVector<int64_t> k;
-    for (int64_t d = 0; d < n; ++d) {
-      int64_t sd = dimOf(d), o = offsets[sd];
-      k.push_back(dist.ctaTile[sd] > dist.shape[sd] ? o & (dist.shape[sd] - 1)
-                                                    : o);
-    }
+    for (int64_t d = 0; d < n; ++d)
+      k.push_back(wrappedOffset(dist, dimOf(d), offsets[dimOf(d)]));
     return k;
   };
   std::map<SmallVector<int64_t>, SmallVector<int64_t>> groups;
@@ -288,21 +292,12 @@ bool KernelEmitter::reduceInWarps(tile::ReduceOp op,
     // through the scratch buffer, and every thread combines the warps' in
     // order.
     const int64_t n = result.getNumElements();
-    sharedBytes = std::max(sharedBytes, warpsAlong * n * 4);
-    // The warp splits into per-dimension ids in `order` too (threadBase).
-    Value w = warp;
-    for (unsigned d : src.order) {
-      if (d == along)
-        break;
-      w = arith::DivUIOp::create(b, loc, w, i32(src.warpsPerCTA[d]));
-    }
-    Value warpAlong = arith::RemUIOp::create(b, loc, w, i32(warpsAlong));
-    Value laneAlong = arith::AndIOp::create(
-        b, loc, arith::ShRUIOp::create(b, loc, lane, i32(firstBit)),
-        i32((1 << laneBits) - 1));
+    sharedBytes =
+        std::max(sharedBytes, warpsAlong * n * storageBytes(element));
+    auto [laneC, warpC] = threadIds(src);
     Value writes = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                         laneAlong, i32(0));
-    Value slot0 = arith::MulIOp::create(b, loc, warpAlong, i32(n));
+                                         laneC[along], i32(0));
+    Value slot0 = arith::MulIOp::create(b, loc, warpC[along], i32(n));
     SmallVector<Value> base = threadBase(dst), linear;
     for (int64_t r = 0; r < dst.numRegisters; ++r)
       linear.push_back(
@@ -403,16 +398,13 @@ KernelEmitter::registerRemap(const Distribution &src, const Distribution &dst,
       return std::nullopt;
   // Same threads, same bases: match the registers by their offsets along
   // the mapped dimensions (modulo the size where CTA tiles wrap).
-  auto wrapped = [](const Distribution &dist, int64_t d, int64_t offset) {
-    return dist.ctaTile[d] > dist.shape[d] ? offset & (dist.shape[d] - 1)
-                                           : offset;
-  };
   std::map<SmallVector<int64_t>, int64_t> bySrcOffsets;
   for (int64_t r = 0; r < src.numRegisters; ++r) {
     SmallVector<int64_t> key;
     for (size_t d = 0; d < dst.shape.size(); ++d)
       if (srcDimOf[d] >= 0)
-        key.push_back(wrapped(src, srcDimOf[d], src.regOffsets[r][srcDimOf[d]]));
+        key.push_back(
+            wrappedOffset(src, srcDimOf[d], src.regOffsets[r][srcDimOf[d]]));
     bySrcOffsets.try_emplace(key, r);
   }
   SmallVector<int64_t> out;
@@ -420,7 +412,7 @@ KernelEmitter::registerRemap(const Distribution &src, const Distribution &dst,
     SmallVector<int64_t> key;
     for (size_t d = 0; d < dst.shape.size(); ++d)
       if (srcDimOf[d] >= 0)
-        key.push_back(wrapped(dst, d, dst.regOffsets[r][d]));
+        key.push_back(wrappedOffset(dst, d, dst.regOffsets[r][d]));
     auto it = bySrcOffsets.find(key);
     if (it == bySrcOffsets.end())
       return std::nullopt;

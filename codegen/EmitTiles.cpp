@@ -12,11 +12,9 @@ namespace tessel::codegen::emitter {
 
 using namespace mlir;
 
-SmallVector<Value> KernelEmitter::threadBase(const Distribution &dist) {
-  size_t rank = dist.shape.size(), rootRank = dist.order.size();
-  if (rank == 0 || rootRank == 0)
-    return SmallVector<Value>(rank, i32(0));
-  SmallVector<Value> laneC(rootRank), warpC(rootRank);
+std::pair<SmallVector<Value>, SmallVector<Value>>
+KernelEmitter::threadIds(const Distribution &dist) {
+  SmallVector<Value> laneC(dist.order.size()), warpC(dist.order.size());
   Value l = lane, w = warp;
   for (unsigned d : dist.order) {
     unsigned t = dist.threadsPerWarp[d];
@@ -26,6 +24,14 @@ SmallVector<Value> KernelEmitter::threadBase(const Distribution &dist) {
     warpC[d] = arith::RemUIOp::create(b, loc, w, i32(wp));
     w = arith::DivUIOp::create(b, loc, w, i32(wp));
   }
+  return {laneC, warpC};
+}
+
+SmallVector<Value> KernelEmitter::threadBase(const Distribution &dist) {
+  size_t rank = dist.shape.size(), rootRank = dist.order.size();
+  if (rank == 0 || rootRank == 0)
+    return SmallVector<Value>(rank, i32(0));
+  auto [laneC, warpC] = threadIds(dist);
   SmallVector<Value> base(rank);
   for (size_t d = 0; d < rank; ++d) {
     unsigned rd = dist.dimMap[d];
@@ -70,21 +76,16 @@ Value KernelEmitter::ownsRegister(const Distribution &dist,
   SmallVector<bool> kept(dist.order.size(), false);
   for (unsigned rd : dist.dimMap)
     kept[rd] = true;
-  Value l = lane, w = warp;
+  auto [laneC, warpC] = threadIds(dist);
   for (unsigned d : dist.order) {
-    unsigned t = dist.threadsPerWarp[d], wp = dist.warpsPerCTA[d];
-    if (!kept[d]) {
-      if (t > 1)
-        both(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                   arith::RemUIOp::create(b, loc, l, i32(t)),
-                                   i32(0)));
-      if (wp > 1)
-        both(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                   arith::RemUIOp::create(b, loc, w, i32(wp)),
-                                   i32(0)));
-    }
-    l = arith::DivUIOp::create(b, loc, l, i32(t));
-    w = arith::DivUIOp::create(b, loc, w, i32(wp));
+    if (kept[d])
+      continue;
+    if (dist.threadsPerWarp[d] > 1)
+      both(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, laneC[d],
+                                 i32(0)));
+    if (dist.warpsPerCTA[d] > 1)
+      both(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warpC[d],
+                                 i32(0)));
   }
   return owns;
 }

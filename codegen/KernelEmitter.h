@@ -304,6 +304,11 @@ private:
     return Distribution(tensor.getShape(), tilegpu::getLayout(type));
   }
 
+  /// Per root dimension of `dist`, the running thread's lane id and warp
+  /// id along it (i32): the lane and the warp split in `order`, fastest
+  /// first, by threadsPerWarp and warpsPerCTA.
+  std::pair<SmallVector<Value>, SmallVector<Value>>
+  threadIds(const Distribution &dist);
   /// Per dimension, where the running thread's pattern starts (i32).
   SmallVector<Value> threadBase(const Distribution &dist);
   /// The tile coordinates (i32) of register `r` of the running thread.
