@@ -783,15 +783,16 @@ Case mmaChainCase(std::mt19937 &rng, int64_t M, int64_t K, int64_t N1,
   return c;
 }
 
-/// Attention through `kernel` (attentionKernel: 64-query and 64-key blocks,
-/// head dimension 64): q, k, v of `heads` (batch x head) rows of L tokens,
+/// Attention through `kernel` (attentionKernel: BM-query blocks, head
+/// dimension 64): q, k, v of `heads` (batch x head) rows of L tokens,
 /// O = softmax(s q kᵀ [causal]) v with s = 1 / sqrt(64), in float64 on the
 /// rounded inputs. L need not be a multiple of the blocks. q and k are
 /// drawn from [-range, range]: at 16 the scores reach some 100 (x log2 e),
 /// past what exp2 holds in f32 (2^128) where a row's maximum were wrong.
 Case attentionCase(std::mt19937 &rng, const std::string &kernel, int64_t heads,
-                   int64_t L, bool causal, double range = 1.7) {
-  const int64_t D = 64, BM = 64;
+                   int64_t L, bool causal, double range = 1.7,
+                   int64_t BM = 64) {
+  const int64_t D = 64;
   Case c;
   c.kernel = kernel;
   c.label = kernel.substr(5) + " " + std::to_string(heads) + "x" +
@@ -1053,6 +1054,12 @@ std::vector<Case> opCases(std::mt19937 &rng) {
   cases.push_back(
       attentionCase(rng, "test_attention_wgmma_bf16", 2, 150, true, 16));
   cases.push_back(attentionCase(rng, "test_attention_bf16", 2, 150, true, 16));
+  // Two warpgroups of 64 query rows (BM = 128, 8 warps): a partial last
+  // block of 44 rows, the causal bound past the second warpgroup's rows.
+  cases.push_back(attentionCase(rng, "test_attention_m128_wgmma_bf16", 2, 300,
+                                true, 1.7, 128));
+  cases.push_back(attentionCase(rng, "test_attention_full_m128_wgmma_bf16", 3,
+                                170, false, 1.7, 128));
   cases.push_back(rowScaledCase(rng, 150, 200, 70, "test_row_frag_bf16"));
   cases.push_back(rowScaledCase(rng, 150, 200, 70, "test_row_shared_bf16"));
   cases.push_back(rowScaledCase(rng, 150, 200, 70, "test_row_frag_il_bf16"));
@@ -1330,6 +1337,12 @@ std::vector<Case> timedCases(std::mt19937 &rng) {
   cases.push_back(
       attentionCase(rng, "test_attention_full_wgmma_bf16", 16, 1024, false));
   cases.back().label = "attention_full_wgmma_bf16 16x1024x64, timed:";
+  cases.push_back(attentionCase(rng, "test_attention_m128_wgmma_bf16", 16,
+                                2048, true, 1.7, 128));
+  cases.back().label = "attention_m128_wgmma_bf16 16x2048x64 causal, timed:";
+  cases.push_back(attentionCase(rng, "test_attention_full_m128_wgmma_bf16", 16,
+                                1024, false, 1.7, 128));
+  cases.back().label = "attention_full_m128_wgmma_bf16 16x1024x64, timed:";
   return cases;
 }
 

@@ -272,22 +272,24 @@ pipelinedGemm(const std::map<std::string, int64_t> &extra = {}) {
                        extra);
 }
 
-/// The bf16 attention of TestKernels.h: 64-query and 64-key blocks, head
-/// dimension 64, 4 warps.
-Register attention(const char *name, bool causal, bool wgmma) {
+/// The bf16 attention of TestKernels.h: head dimension 64, BM-query and
+/// BN-key blocks (64 x 64 on 4 warps by default; BM = 128 on 8 warps: two
+/// warpgroups of 64 query rows sharing each K and V copy).
+Register attention(const char *name, bool causal, bool wgmma, int64_t BM = 64,
+                   int64_t BN = 64, int64_t warps = 4, int64_t occupancy = 3) {
   return add(
       name,
       [](const Config &c) {
         define(tessel::test::attentionKernel<bf16>, c,
                {"q", "k", "v", "o", "scale_log2"});
       },
-      {{"BM", 64},
-       {"BN", 64},
+      {{"BM", BM},
+       {"BN", BN},
        {"D", 64},
        {"CAUSAL", causal},
        {"WGMMA", wgmma},
-       {"num_warps", 4},
-       {"OCC", 3}});
+       {"num_warps", warps},
+       {"OCC", occupancy}});
 }
 
 /// The state update of TestKernels.h on a dense w (its blocks TMA-copyable).
@@ -499,6 +501,16 @@ const Register registrations[] = {
     attention("test_attention_wgmma_bf16", /*causal=*/true, /*wgmma=*/true),
     attention("test_attention_full_wgmma_bf16", /*causal=*/false,
               /*wgmma=*/true),
+    // 128 query rows on two warpgroups (8 warps), each K and V copy read by
+    // both: half the copies per query row. (sm_90a: 96 registers, 2 CTAs
+    // per SM; sm_100a/sm_103a: mma.sync, tcgen05 takes 4 warps, 176-183
+    // registers without spills at occupancy 1, 112-124 bytes spilled at 2.)
+    attention("test_attention_m128_wgmma_bf16", /*causal=*/true,
+              /*wgmma=*/true, /*BM=*/128, /*BN=*/64, /*warps=*/8,
+              /*occupancy=*/1),
+    attention("test_attention_full_m128_wgmma_bf16", /*causal=*/false,
+              /*wgmma=*/true, /*BM=*/128, /*BN=*/64, /*warps=*/8,
+              /*occupancy=*/1),
     // The state kernels' update, (x * w)ᵀ B over a token loop, the scaled x
     // transposed into A: from registers (wgmma) and tensor memory (tcgen05).
     add("test_scaled_t_bf16",
