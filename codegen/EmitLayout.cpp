@@ -184,15 +184,35 @@ LogicalResult KernelEmitter::emitCumsum(tile::CumsumOp op) {
   return success();
 }
 
+Value KernelEmitter::shuffleXor(Value v, int64_t laneMask) {
+  auto shfl = [&](Value word) -> Value {
+    return NVVM::ShflOp::create(
+        b, loc, word.getType(), i32(-1), word, i32(laneMask), i32(31),
+        NVVM::ShflKindAttr::get(b.getContext(), NVVM::ShflKind::bfly),
+        UnitAttr());
+  };
+  Type type = v.getType();
+  if (type.getIntOrFloatBitWidth() == 32)
+    return shfl(v);
+  // A 16-bit value: its bits zero-extended into a word and back.
+  Type i16 = b.getIntegerType(16), i32Type = b.getI32Type();
+  Value bits = type == i16 ? v : arith::BitcastOp::create(b, loc, i16, v);
+  Value word = arith::ExtUIOp::create(b, loc, i32Type, bits);
+  Value back = arith::TruncIOp::create(b, loc, i16, shfl(word));
+  return type == i16 ? back : arith::BitcastOp::create(b, loc, type, back);
+}
+
 bool KernelEmitter::reduceInWarps(tile::ReduceOp op,
                                   function_ref<Value(Value, Value)> combine) {
   auto source = cast<RankedTensorType>(op.getSource().getType());
   auto result = cast<RankedTensorType>(op.getType());
   const int64_t axis = op.getAxis(), rank = source.getRank();
   Type element = result.getElementType();
-  // (shfl moves 32-bit words.)
-  if (result.getRank() + 1 != rank ||
-      !(element.isF32() || element.isInteger(32)))
+  // (shfl moves 32-bit words: 16-bit elements travel in the low half of
+  // one, their bits unchanged; the combines stay in the element type.)
+  const unsigned width = element.getIntOrFloatBitWidth();
+  if (result.getRank() + 1 != rank || !(width == 32 || width == 16) ||
+      !(isa<FloatType>(element) || element.isInteger(width)))
     return false;
   if (!regs.count(op.getSource()))
     return false;
@@ -274,13 +294,8 @@ bool KernelEmitter::reduceInWarps(tile::ReduceOp op,
     Value v = values[members.front()];
     for (int64_t r : ArrayRef<int64_t>(members).drop_front())
       v = combine(v, values[r]);
-    for (int64_t bit = firstBit; bit < firstBit + laneBits; ++bit) {
-      Value other = NVVM::ShflOp::create(
-          b, loc, v.getType(), i32(-1), v, i32(1 << bit), i32(31),
-          NVVM::ShflKindAttr::get(b.getContext(), NVVM::ShflKind::bfly),
-          UnitAttr());
-      v = combine(v, other);
-    }
+    for (int64_t bit = firstBit; bit < firstBit + laneBits; ++bit)
+      v = combine(v, shuffleXor(v, 1 << bit));
     total[k] = v;
   }
   SmallVector<Value> out;

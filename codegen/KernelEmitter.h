@@ -854,10 +854,14 @@ private:
                        Value descB, int64_t N, Type element, bool bT);
   LogicalResult emitCumsumInWarps(tile::CumsumOp op);
   LogicalResult emitReduce(tile::ReduceOp op);
-  /// A reduction whose result has the source's layout sliced along its
-  /// axis (tilegpu-assign-layouts gives it that where the result meets the
-  /// source's layout again, e.g. a row maximum reshaped back against an mma
-  /// accumulator; else a blocked layout): each thread combines its own
+  /// `v` (32 or 16 bits) from the lane whose id is this lane's XOR
+  /// `laneMask` (shfl.sync.bfly over the whole warp).
+  Value shuffleXor(Value v, int64_t laneMask);
+  /// A reduction of 32- or 16-bit elements whose result has the source's
+  /// layout sliced along its axis (tilegpu-assign-layouts gives it that
+  /// where the result meets the source's layout again, e.g. a row maximum
+  /// reshaped back against an mma accumulator; else a blocked layout):
+  /// each thread combines its own
   /// registers per output element, then the lanes along the axis by
   /// butterfly shuffles (no shared memory, no barrier), and where warps
   /// lie along the axis too, their partials through the scratch buffer

@@ -910,6 +910,44 @@ Case rowScaledCase(std::mt19937 &rng, int64_t M, int64_t K, int64_t N,
   return c;
 }
 
+/// rowReduce16Kernel through `kernel`: h = round(A B) to `dtype` (M x 64,
+/// K = 32, M ragged), y = (h - rowmax h) rowsum h. The reference rounds the
+/// float64 product to f32 (the accumulator) and then to `dtype`, and sums
+/// the rounded values in float64; the kernel sums 64 of them in `dtype`
+/// (about 2^-9 relative per step).
+Case rowReduce16Case(std::mt19937 &rng, const std::string &kernel,
+                     DType dtype, int64_t M) {
+  const int64_t K = 32, N = 64, BM = 64;
+  Case c;
+  c.kernel = kernel;
+  c.label = kernel.substr(5) + " " + std::to_string(M) + "x" +
+            std::to_string(N) + " (row max and sum of a 16-bit tile)";
+  c.grid = {ceilDiv(M, BM), 1, 1};
+  // Positive products (sums without cancellation, whose rounding relative
+  // to a small sum would swamp the check).
+  Tensor a = input(rng, dtype, {M, K}, 0, 1);
+  Tensor b = input(rng, dtype, {K, N}, 0, 1);
+  c.tensors = {a, b, output(DType::f32, {M, N}, {N, 1}, M * N)};
+  c.args = {size_t(0), size_t(1), size_t(2)};
+  c.expected = expectationsFor(c);
+  std::vector<double> h(N);
+  for (int64_t m = 0; m < M; ++m) {
+    double top = -INFINITY, total = 0;
+    for (int64_t n = 0; n < N; ++n) {
+      double s = 0;
+      for (int64_t k = 0; k < K; ++k)
+        s += a.values[offset(a, {m, k})] * b.values[offset(b, {k, n})];
+      h[n] = roundTo(roundTo(s, DType::f32), dtype);
+      top = std::max(top, h[n]);
+      total += h[n];
+    }
+    for (int64_t n = 0; n < N; ++n)
+      c.expected[2][m * N + n] = (h[n] - top) * total;
+  }
+  c.tolerance = 2e-2;
+  return c;
+}
+
 Case inplaceCase(std::mt19937 &rng) {
   const int64_t N = 300;
   Case c;
@@ -1060,6 +1098,10 @@ std::vector<Case> opCases(std::mt19937 &rng) {
                                 true, 1.7, 128));
   cases.push_back(attentionCase(rng, "test_attention_full_m128_wgmma_bf16", 3,
                                 170, false, 1.7, 128));
+  cases.push_back(
+      rowReduce16Case(rng, "test_row_reduce_bf16", DType::bf16, 150));
+  cases.push_back(
+      rowReduce16Case(rng, "test_row_reduce_wgmma_f16", DType::f16, 150));
   cases.push_back(rowScaledCase(rng, 150, 200, 70, "test_row_frag_bf16"));
   cases.push_back(rowScaledCase(rng, 150, 200, 70, "test_row_shared_bf16"));
   cases.push_back(rowScaledCase(rng, 150, 200, 70, "test_row_frag_il_bf16"));

@@ -511,6 +511,19 @@ const Register registrations[] = {
     attention("test_attention_full_m128_wgmma_bf16", /*causal=*/false,
               /*wgmma=*/true, /*BM=*/128, /*BN=*/64, /*warps=*/8,
               /*occupancy=*/1),
+    // Row maximum and sum of a 16-bit tile (TestKernels.h): mma.sync with
+    // 2 x 2 warps (shuffles, then the warps' partials through shared
+    // memory), and wgmma (shuffles only).
+    add("test_row_reduce_bf16",
+        [](const Config &c) {
+          define(tessel::test::rowReduce16Kernel<bf16>, c, {"a", "b", "y"});
+        },
+        {{"K", 32}, {"WGMMA", 0}}),
+    add("test_row_reduce_wgmma_f16",
+        [](const Config &c) {
+          define(tessel::test::rowReduce16Kernel<f16>, c, {"a", "b", "y"});
+        },
+        {{"K", 32}, {"WGMMA", 1}}),
     // The state kernels' update, (x * w)ᵀ B over a token loop, the scaled x
     // transposed into A: from registers (wgmma) and tensor memory (tcgen05).
     add("test_scaled_t_bf16",

@@ -282,6 +282,27 @@ inline void scaledUpdateKernel(const Config &cfg, View<T, 2, kDense> x,
   store(s, {i, j}, out);
 }
 
+/// Row reductions of a 16-bit tile in an mma accumulator's layout: h = A B
+/// rounded to T (BM x 64, K whole), then y = (h - rowmax(h)) rowsum(h) in
+/// f32, the maximum and the sum taken in T. Both results meet h's layout
+/// again, so they lower to each thread's own combines and warp shuffles of
+/// 16-bit values (and, with warps along the rows, a 16-bit exchange through
+/// shared memory).
+template <class T>
+inline void rowReduce16Kernel(const Config &cfg, View<T, 2> a, View<T, 2> b,
+                              View<float, 2> y) {
+  const int64_t BM = 64, N = 64, K = cfg["K"];
+  hint("default", "num_warps", 4);
+  if (cfg["WGMMA"])
+    hint("sm_90a", "wgmma", 1);
+  auto i = program_id(0);
+  Tile h = cast<T>(
+      mma(load(a, {i, 0}, {BM, K}), load(b, {0, 0}, {K, N}), zeros({BM, N})));
+  Tile top = cast<float>(reshape(reduce_max(h, 1), {BM, 1}));
+  Tile total = cast<float>(reshape(sum(h, 1), {BM, 1}));
+  store(y, {i, 0}, (cast<float>(h) - top) * total);
+}
+
 /// S = sum_k round(x_k * w rows) B_k: x's BM x BK tiles scaled per row and
 /// used as the mma's A as they stand (the mma layout, not transposed: the
 /// shape of compute_out's C·Sᵀ with C's rows scaled), over a K loop. With
