@@ -184,22 +184,46 @@ LogicalResult KernelEmitter::emitCumsum(tile::CumsumOp op) {
   return success();
 }
 
-Value KernelEmitter::shuffleXor(Value v, int64_t laneMask) {
+SmallVector<Value> KernelEmitter::shuffleXor(ArrayRef<Value> values,
+                                             int64_t laneMask) {
   auto shfl = [&](Value word) -> Value {
     return NVVM::ShflOp::create(
         b, loc, word.getType(), i32(-1), word, i32(laneMask), i32(31),
         NVVM::ShflKindAttr::get(b.getContext(), NVVM::ShflKind::bfly),
         UnitAttr());
   };
-  Type type = v.getType();
-  if (type.getIntOrFloatBitWidth() == 32)
-    return shfl(v);
-  // A 16-bit value: its bits zero-extended into a word and back.
+  SmallVector<Value> out;
+  if (values.empty())
+    return out;
+  Type type = values.front().getType();
+  if (type.getIntOrFloatBitWidth() == 32) {
+    for (Value v : values)
+      out.push_back(shfl(v));
+    return out;
+  }
+  // 16-bit values, two to a word (the first in the low half).
   Type i16 = b.getIntegerType(16), i32Type = b.getI32Type();
-  Value bits = type == i16 ? v : arith::BitcastOp::create(b, loc, i16, v);
-  Value word = arith::ExtUIOp::create(b, loc, i32Type, bits);
-  Value back = arith::TruncIOp::create(b, loc, i16, shfl(word));
-  return type == i16 ? back : arith::BitcastOp::create(b, loc, type, back);
+  auto bitsOf = [&](Value v) -> Value {
+    Value bits = type == i16 ? v : arith::BitcastOp::create(b, loc, i16, v);
+    return arith::ExtUIOp::create(b, loc, i32Type, bits);
+  };
+  auto valueOf = [&](Value word) -> Value {
+    Value bits = arith::TruncIOp::create(b, loc, i16, word);
+    return type == i16 ? bits : arith::BitcastOp::create(b, loc, type, bits);
+  };
+  for (size_t i = 0; i < values.size(); i += 2) {
+    Value word = bitsOf(values[i]);
+    if (i + 1 < values.size())
+      word = arith::OrIOp::create(
+          b, loc, word,
+          arith::ShLIOp::create(b, loc, bitsOf(values[i + 1]), i32(16)));
+    Value got = shfl(word);
+    out.push_back(valueOf(got));
+    if (i + 1 < values.size())
+      out.push_back(
+          valueOf(arith::ShRUIOp::create(b, loc, got, i32(16))));
+  }
+  return out;
 }
 
 bool KernelEmitter::reduceInWarps(tile::ReduceOp op,
@@ -288,16 +312,25 @@ bool KernelEmitter::reduceInWarps(tile::ReduceOp op,
           (dst.threadsPerWarp[rd] > 1 || dst.warpsPerCTA[rd] > 1))
         return false;
   }
-  std::map<SmallVector<int64_t>, Value> total;
+  // Each output element's partial: the thread's own elements, then the
+  // lanes' (all the partials exchanged together at each lane bit, 16-bit
+  // ones two to a shuffle).
+  SmallVector<Value> partials;
   ArrayRef<Value> values = regs[op.getSource()];
   for (auto &[k, members] : groups) {
     Value v = values[members.front()];
     for (int64_t r : ArrayRef<int64_t>(members).drop_front())
       v = combine(v, values[r]);
-    for (int64_t bit = firstBit; bit < firstBit + laneBits; ++bit)
-      v = combine(v, shuffleXor(v, 1 << bit));
-    total[k] = v;
+    partials.push_back(v);
   }
+  for (int64_t bit = firstBit; bit < firstBit + laneBits; ++bit) {
+    SmallVector<Value> others = shuffleXor(partials, int64_t(1) << bit);
+    for (auto [mine, other] : llvm::zip_equal(partials, others))
+      mine = combine(mine, other);
+  }
+  std::map<SmallVector<int64_t>, Value> total;
+  for (auto [group, v] : llvm::zip_equal(groups, partials))
+    total[group.first] = v;
   SmallVector<Value> out;
   for (const SmallVector<int64_t> &k : wanted)
     out.push_back(total[k]);

@@ -854,9 +854,10 @@ private:
                        Value descB, int64_t N, Type element, bool bT);
   LogicalResult emitCumsumInWarps(tile::CumsumOp op);
   LogicalResult emitReduce(tile::ReduceOp op);
-  /// `v` (32 or 16 bits) from the lane whose id is this lane's XOR
-  /// `laneMask` (shfl.sync.bfly over the whole warp).
-  Value shuffleXor(Value v, int64_t laneMask);
+  /// `values` (all 32-bit or all 16-bit) as the lane whose id is this
+  /// lane's XOR `laneMask` holds them (shfl.sync.bfly over the whole warp;
+  /// 16-bit values two to a word).
+  SmallVector<Value> shuffleXor(ArrayRef<Value> values, int64_t laneMask);
   /// A reduction of 32- or 16-bit elements whose result has the source's
   /// layout sliced along its axis (tilegpu-assign-layouts gives it that
   /// where the result meets the source's layout again, e.g. a row maximum
