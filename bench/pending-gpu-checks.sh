@@ -1,0 +1,43 @@
+#!/bin/sh
+# What the sixteenth session left for the H200 (none came after its first
+# hour; bench/results/2026-12-05-sixteenth-gpu.md). Two parts:
+#   here (with LLVM/MLIR):   sh bench/pending-gpu-checks.sh prepare
+#   on the H200, carrying build/gpu and build/tunexz:
+#                            sh bench/pending-gpu-checks.sh run
+# `run` prints: the GPU suite (the 16-bit row reductions and the 128-row
+# attention kernels have not run on a GPU), racecheck on those cases, a
+# re-tune of the H200 table over the sweep below (chunk_state's rows date
+# from eb00cf4, compute_out has none since Nov 30), and the whole benchmark
+# with the shipped table. Then, here: merge $OUT/h200.tsv into
+# kernels/mamba2/tuned/h200.tsv (keep state_passing's L=1024 row at
+# unroll=1, set by hand), rebuild, and A/B the two libraries with
+# bench/ab.sh on the H200.
+set -eu
+SWEEP="compute_out:occupancy=-1,3 compute_out:early_copies=0,1 compute_out:prefetch_l2=0,1 compute_out:split_decay=-1,1 chunk_state:occupancy=-1,2,3 chunk_state:prefetch_registers=32,64 chunk_state:wgmma_interleave=0,1 chunk_state:tma_register_loads=0,1 state_passing:BLOCK_P=8,16,32 state_passing:BLOCK_N=64,128 state_passing:num_warps=2,4 state_passing:prefetch_depth=1,2,3 state_passing:unroll=2,4 chunk_cb:occupancy=0,3,4 chunk_cumsum:BLOCK_H=4,8,16 chunk_cumsum:num_warps=2,4,8"
+case "${1:-}" in
+  prepare)
+    cmake build -DTESSEL_MAMBA2_TUNE_SWEEP="$SWEEP" > /dev/null
+    ninja -C build gpu-tests tessel_mamba2_tune   # about 8 + 6 minutes on 2 cores
+    mkdir -p build/tunexz
+    xz -T2 -c build/tune/libtessel_mamba2_tune.so > build/tunexz/libtessel_mamba2_tune.so.xz
+    cat build/gpu/COMMIT ;;
+  run)
+    set +e
+    nvidia-smi --query-gpu=name --format=csv,noheader
+    build/gpu/tessel-gpu-tests build/gpu > "$OUT/suite.txt" 2>&1
+    grep -E "attention|row_reduce|cases," "$OUT/suite.txt"
+    TESSEL_GPU_CASES=row_reduce,attention TESSEL_GPU_NO_TIMING=1 \
+      compute-sanitizer --tool racecheck build/gpu/tessel-gpu-tests build/gpu \
+      > "$OUT/racecheck.txt" 2>&1
+    grep -E "cases,|SUMMARY" "$OUT/racecheck.txt"
+    xz -d -k -f build/tunexz/libtessel_mamba2_tune.so.xz
+    timeout 330 python3 tools/tessel-tune/tessel-tune.py \
+      --library build/tunexz/libtessel_mamba2_tune.so --out "$OUT/h200.tsv" \
+      --commit "$(cat build/gpu/COMMIT)" > "$OUT/tune.log" 2>&1
+    tail -2 "$OUT/tune.log"
+    TESSEL_MAMBA2_LIBRARY=build/gpu/libtessel_mamba2.so timeout 180 \
+      python3 bench/mamba2.py --runs 50 --warmup 10 > "$OUT/bench.txt" 2>&1
+    grep "^b=" "$OUT/bench.txt" | cut -c1-150 ;;
+  *)
+    echo "usage: sh bench/pending-gpu-checks.sh prepare|run" >&2; exit 2 ;;
+esac
