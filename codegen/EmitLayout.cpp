@@ -201,15 +201,16 @@ SmallVector<Value> KernelEmitter::shuffleXor(ArrayRef<Value> values,
       out.push_back(shfl(v));
     return out;
   }
-  // 16-bit values, two to a word (the first in the low half).
+  // 16-bit floats, two to a word (the first in the low half; an odd count
+  // leaves the last word's high half zero).
   Type i16 = b.getIntegerType(16), i32Type = b.getI32Type();
   auto bitsOf = [&](Value v) -> Value {
-    Value bits = type == i16 ? v : arith::BitcastOp::create(b, loc, i16, v);
-    return arith::ExtUIOp::create(b, loc, i32Type, bits);
+    return arith::ExtUIOp::create(
+        b, loc, i32Type, arith::BitcastOp::create(b, loc, i16, v));
   };
   auto valueOf = [&](Value word) -> Value {
-    Value bits = arith::TruncIOp::create(b, loc, i16, word);
-    return type == i16 ? bits : arith::BitcastOp::create(b, loc, type, bits);
+    return arith::BitcastOp::create(
+        b, loc, type, arith::TruncIOp::create(b, loc, i16, word));
   };
   for (size_t i = 0; i < values.size(); i += 2) {
     Value word = bitsOf(values[i]);
@@ -232,11 +233,13 @@ bool KernelEmitter::reduceInWarps(tile::ReduceOp op,
   auto result = cast<RankedTensorType>(op.getType());
   const int64_t axis = op.getAxis(), rank = source.getRank();
   Type element = result.getElementType();
-  // (shfl moves 32-bit words: 16-bit elements travel in the low half of
-  // one, their bits unchanged; the combines stay in the element type.)
+  // (shfl moves 32-bit words: bf16 and f16 travel two to a word, the
+  // first in the low half, their bits unchanged; the combines stay in the
+  // element type. Other widths, and 16-bit integers, which no test kernel
+  // reduces, take the shared-memory path.)
   const unsigned width = element.getIntOrFloatBitWidth();
-  if (result.getRank() + 1 != rank || !(width == 32 || width == 16) ||
-      !(isa<FloatType>(element) || element.isInteger(width)))
+  if (result.getRank() + 1 != rank ||
+      !(width == 32 || (width == 16 && isa<FloatType>(element))))
     return false;
   if (!regs.count(op.getSource()))
     return false;

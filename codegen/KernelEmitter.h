@@ -854,22 +854,21 @@ private:
                        Value descB, int64_t N, Type element, bool bT);
   LogicalResult emitCumsumInWarps(tile::CumsumOp op);
   LogicalResult emitReduce(tile::ReduceOp op);
-  /// `values` (all 32-bit or all 16-bit) as the lane whose id is this
+  /// `values` (all 32-bit, or all bf16 / f16) as the lane whose id is this
   /// lane's XOR `laneMask` holds them (shfl.sync.bfly over the whole warp;
   /// 16-bit values two to a word).
   SmallVector<Value> shuffleXor(ArrayRef<Value> values, int64_t laneMask);
-  /// A reduction of 32- or 16-bit elements whose result has the source's
-  /// layout sliced along its axis (tilegpu-assign-layouts gives it that
-  /// where the result meets the source's layout again, e.g. a row maximum
-  /// reshaped back against an mma accumulator; else a blocked layout):
-  /// each thread combines its own
-  /// registers per output element, then the lanes along the axis by
-  /// butterfly shuffles (no shared memory, no barrier), and where warps
-  /// lie along the axis too, their partials through the scratch buffer
-  /// (one store per warp and element, then the loads, behind the scratch
-  /// buffer's barriers). False (nothing emitted) where that does not hold:
-  /// the whole tile then goes through shared memory, each output element a
-  /// loop over the axis.
+  /// A reduction of 32-bit elements, or bf16 / f16, whose result has the
+  /// source's layout sliced along its axis (tilegpu-assign-layouts gives it
+  /// that where the result meets the source's layout again, e.g. a row
+  /// maximum reshaped back against an mma accumulator; else a blocked
+  /// layout): each thread combines its own registers per output element,
+  /// then the lanes along the axis by butterfly shuffles (no shared memory,
+  /// no barrier), and where warps lie along the axis too, their partials
+  /// through the scratch buffer (one store per warp and element, then the
+  /// loads, behind the scratch buffer's barriers). False (nothing emitted)
+  /// where that does not hold: the whole tile then goes through shared
+  /// memory, each output element a loop over the axis.
   bool reduceInWarps(tile::ReduceOp op,
                      function_ref<Value(Value, Value)> combine);
   LogicalResult
