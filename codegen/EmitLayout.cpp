@@ -202,28 +202,19 @@ SmallVector<Value> KernelEmitter::shuffleXor(ArrayRef<Value> values,
     return out;
   }
   // 16-bit floats, two to a word (the first in the low half; an odd count
-  // leaves the last word's high half zero).
-  Type i16 = b.getIntegerType(16), i32Type = b.getI32Type();
-  auto bitsOf = [&](Value v) -> Value {
-    return arith::ExtUIOp::create(
-        b, loc, i32Type, arith::BitcastOp::create(b, loc, i16, v));
-  };
-  auto valueOf = [&](Value word) -> Value {
-    return arith::BitcastOp::create(
-        b, loc, type, arith::TruncIOp::create(b, loc, i16, word));
-  };
+  // leaves the last word's high half zero), unpacked as a load's words are.
+  SmallVector<Value> words;
+  auto pairType = VectorType::get({2}, type);
   for (size_t i = 0; i < values.size(); i += 2) {
-    Value word = bitsOf(values[i]);
-    if (i + 1 < values.size())
-      word = arith::OrIOp::create(
-          b, loc, word,
-          arith::ShLIOp::create(b, loc, bitsOf(values[i + 1]), i32(16)));
-    Value got = shfl(word);
-    out.push_back(valueOf(got));
-    if (i + 1 < values.size())
-      out.push_back(
-          valueOf(arith::ShRUIOp::create(b, loc, got, i32(16))));
+    Value pair = LLVM::ZeroOp::create(b, loc, pairType);
+    for (size_t k = 0; k < 2 && i + k < values.size(); ++k)
+      pair = LLVM::InsertElementOp::create(b, loc, pair, values[i + k],
+                                           i32(k));
+    words.push_back(
+        shfl(LLVM::BitcastOp::create(b, loc, b.getI32Type(), pair)));
   }
+  out = unpackWords(type, words);
+  out.resize(values.size());
   return out;
 }
 
