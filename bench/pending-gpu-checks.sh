@@ -8,7 +8,8 @@
 # attention kernels have not run on a GPU), racecheck on those cases, a
 # re-tune of the H200 table over the sweep below (chunk_state's rows date
 # from eb00cf4, compute_out has none since Nov 30), and the whole benchmark
-# with the shipped table. Then, here: merge $OUT/h200.tsv into
+# with the shipped table (BENCH=1; else the kernel timeline of one forward at
+# L=4096 only, the bench coming with the A/B of the merged table). Then, here: merge $OUT/h200.tsv into
 # kernels/mamba2/tuned/h200.tsv (keep state_passing's L=1024 row at
 # unroll=1, set by hand), rebuild, and A/B the two libraries with
 # bench/ab.sh on the H200.
@@ -35,6 +36,10 @@ case "${1:-}" in
       --library build/tunexz/libtessel_mamba2_tune.so --out "$OUT/h200.tsv" \
       --commit "$(cat build/gpu/COMMIT)" > "$OUT/tune.log" 2>&1
     tail -2 "$OUT/tune.log"
+    TESSEL_MAMBA2_LIBRARY=build/gpu/libtessel_mamba2.so timeout 60 \
+      python3 bench/timeline.py --shape 1,4096,80,128,1,256 > "$OUT/timeline-4096.txt" 2>&1
+    tail -12 "$OUT/timeline-4096.txt"
+    [ "${BENCH:-0}" = 1 ] || exit 0
     TESSEL_MAMBA2_LIBRARY=build/gpu/libtessel_mamba2.so timeout 180 \
       python3 bench/mamba2.py --runs 50 --warmup 10 > "$OUT/bench.txt" 2>&1
     grep "^b=" "$OUT/bench.txt" | cut -c1-150 ;;

@@ -201,19 +201,11 @@ SmallVector<Value> KernelEmitter::shuffleXor(ArrayRef<Value> values,
       out.push_back(shfl(v));
     return out;
   }
-  // 16-bit floats, two to a word (the first in the low half; an odd count
-  // leaves the last word's high half zero), unpacked as a load's words are.
-  SmallVector<Value> words;
-  auto pairType = VectorType::get({2}, type);
-  for (size_t i = 0; i < values.size(); i += 2) {
-    Value pair = LLVM::ZeroOp::create(b, loc, pairType);
-    for (size_t k = 0; k < 2 && i + k < values.size(); ++k)
-      pair = LLVM::InsertElementOp::create(b, loc, pair, values[i + k],
-                                           i32(k));
-    words.push_back(
-        shfl(LLVM::BitcastOp::create(b, loc, b.getI32Type(), pair)));
-  }
-  out = unpackWords(type, words);
+  // 16-bit floats travel two to a word (packWords), unpacked as a load's
+  // words are.
+  for (Value word : packWords(values))
+    out.push_back(shfl(word));
+  out = unpackWords(type, out);
   out.resize(values.size());
   return out;
 }
@@ -497,7 +489,7 @@ bool KernelEmitter::remapWordsInWarp(Value source, Value result,
   // one or two of them (the layouts wordsPerLane gives), in one or two
   // 32-bit words.
   int64_t spt = layout.getSizePerThread()[0];
-  const int64_t perWord = 32 / bits, numWords = (spt + perWord - 1) / perWord;
+  const int64_t perWord = 32 / bits;
   if (spt > 2 || layout.getThreadsPerWarp()[0] != 32 || spt * 32 < n ||
       src.numRegisters != spt)
     return false;
@@ -507,21 +499,10 @@ bool KernelEmitter::remapWordsInWarp(Value source, Value result,
   int64_t dim = llvm::find(srcDimOf, 0) - srcDimOf.begin();
   if (dim >= int64_t(srcDimOf.size()))
     return false;
-  Type word = b.getI32Type(), half = b.getIntegerType(bits);
+  Type word = b.getI32Type();
   // The lane's elements packed into its words, low element first.
-  SmallVector<Value> packed(numWords);
-  auto bitcast = [&](Type to, Value v) {
-    return v.getType() == to ? v : LLVM::BitcastOp::create(b, loc, to, v);
-  };
-  for (int64_t e = 0; e < spt; ++e) {
-    Value v = bitcast(half, regs[source][e]);
-    if (bits < 32)
-      v = arith::ExtUIOp::create(b, loc, word, v);
-    if (int64_t shift = e % perWord * bits)
-      v = arith::ShLIOp::create(b, loc, v, i32(shift));
-    Value &w = packed[e / perWord];
-    w = w ? Value(arith::OrIOp::create(b, loc, w, v)) : v;
-  }
+  SmallVector<Value> packed =
+      packWords(ArrayRef<Value>(regs[source]).take_front(spt));
   Distribution dist = distributionOf(type);
   SmallVector<Value> base = threadBase(dist);
   // The pattern must start at a multiple of spt along the mapped dimension
@@ -533,9 +514,9 @@ bool KernelEmitter::remapWordsInWarp(Value source, Value result,
     return false;
   auto idxKind = NVVM::ShflKindAttr::get(b.getContext(), NVVM::ShflKind::idx);
   // The source lane once per group of spt elements (each of its words
-  // shuffled from it).
+  // shuffled from it, then unpacked: a word's elements, low first).
   DenseMap<int64_t, Value> laneOf;
-  std::map<std::pair<int64_t, int64_t>, Value> shuffled;
+  std::map<std::pair<int64_t, int64_t>, SmallVector<Value>> shuffled;
   SmallVector<Value> out;
   for (int64_t r = 0; r < dist.numRegisters; ++r) {
     int64_t offset = dist.regOffsets[r][dim], e = offset % spt;
@@ -543,16 +524,19 @@ bool KernelEmitter::remapWordsInWarp(Value source, Value result,
     if (!srcLane)
       srcLane = arith::DivUIOp::create(b, loc, coordsOf(dist, base, r)[dim],
                                        i32(spt));
-    Value &w = shuffled[{offset / spt, e / perWord}];
-    if (!w)
-      w = NVVM::ShflOp::create(b, loc, word, i32(-1), packed[e / perWord],
-                               srcLane, i32(31), idxKind, UnitAttr());
-    Value v = w;
-    if (int64_t shift = e % perWord * bits)
-      v = arith::ShRUIOp::create(b, loc, v, i32(shift));
-    if (bits < 32)
-      v = arith::TruncIOp::create(b, loc, half, v);
-    out.push_back(bitcast(element, v));
+    SmallVector<Value> &elements = shuffled[{offset / spt, e / perWord}];
+    if (elements.empty()) {
+      Value w = NVVM::ShflOp::create(b, loc, word, i32(-1),
+                                     packed[e / perWord], srcLane, i32(31),
+                                     idxKind, UnitAttr());
+      if (bits == 16)
+        elements = unpackWords(element, w);
+      else
+        elements.push_back(element == word ? w
+                                           : Value(LLVM::BitcastOp::create(
+                                                 b, loc, element, w)));
+    }
+    out.push_back(elements[e % perWord]);
   }
   regs[result] = out;
   return true;

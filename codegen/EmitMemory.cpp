@@ -379,6 +379,29 @@ LogicalResult KernelEmitter::emitPrefetch(tile::PrefetchOp op) {
   return success();
 }
 
+SmallVector<Value> KernelEmitter::packWords(ArrayRef<Value> values) {
+  SmallVector<Value> words;
+  if (values.empty())
+    return words;
+  Type element = values.front().getType(), word = b.getI32Type();
+  if (element.getIntOrFloatBitWidth() == 32) {
+    for (Value v : values)
+      words.push_back(v.getType() == word
+                          ? v
+                          : Value(LLVM::BitcastOp::create(b, loc, word, v)));
+    return words;
+  }
+  auto pairType = VectorType::get({2}, element);
+  for (size_t i = 0; i < values.size(); i += 2) {
+    Value pair = LLVM::ZeroOp::create(b, loc, pairType);
+    for (size_t k = 0; k < 2 && i + k < values.size(); ++k)
+      pair = LLVM::InsertElementOp::create(b, loc, pair, values[i + k],
+                                           i32(k));
+    words.push_back(LLVM::BitcastOp::create(b, loc, word, pair));
+  }
+  return words;
+}
+
 SmallVector<Value> KernelEmitter::unpackWords(Type element,
                                               ArrayRef<Value> words) {
   SmallVector<Value> out;

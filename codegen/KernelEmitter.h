@@ -1002,6 +1002,11 @@ private:
   /// loaded words themselves (unpacking them where they are loaded would
   /// make the thread wait for the load there).
   SmallVector<Value> loadRegisters(tile::LoadOp op, bool packed);
+  /// 16-bit elements two to a 32-bit word (i32), the first in the low half,
+  /// as a <2 x T> vector (an odd count leaves the last word's high half
+  /// zero); 32-bit elements one to a word, bitcast to i32. unpackWords is
+  /// the inverse (for 16-bit elements).
+  SmallVector<Value> packWords(ArrayRef<Value> values);
   SmallVector<Value> unpackWords(Type element, ArrayRef<Value> words);
   /// Loads of 16-bit elements held as their loaded words (packsIntoWords)
   /// until the op of their block that first uses them, itself or in a
