@@ -127,6 +127,20 @@ void columnWordsKernel(const Config &, View<bf16, 2> a, View<bf16, 2> b,
   store(y, {i, j}, acc + cols);
 }
 
+// The same with the column vector in 16 bits (cast to T before the
+// reshape), N = 64 or 32 columns: a lane holds two of them in one 32-bit
+// word (N = 64) or one in the low half of a word (N = 32), packed as a
+// <2 x T> word (packWords), shuffled, and unpacked (remapWordsInWarp).
+template <class T, int64_t N>
+void columnWords16Kernel(const Config &, View<bf16, 2> a, View<bf16, 2> b,
+                         View<float, 1> c, View<float, 2> y) {
+  auto i = program_id(0), j = program_id(1);
+  Tile acc = mma(load(a, {i, 0}, {64, 32}), load(b, {0, j}, {32, N}),
+                 zeros({64, N}));
+  Tile cols = reshape(cast<T>(fast_log2(load(c, {j}, {N}))), {1, N});
+  store(y, {i, j}, acc + cast<float>(cols));
+}
+
 // y = saturating_cast<T>(exp2(x * r_i + fast_log2(c_j))) from f32 x, r and
 // c: compute_out's decay times dt as exp2 of a sum with a per-column
 // log2 (lg2.approx.ftz), narrowed with saturation (cvt.rn.satfinite
@@ -367,6 +381,14 @@ const Register registrations[] = {
     add("test_column_words",
         [](const Config &c) {
           define(columnWordsKernel, c, {"a", "b", "c", "y"});
+        }),
+    add("test_column_words_bf16",
+        [](const Config &c) {
+          define(columnWords16Kernel<bf16, 64>, c, {"a", "b", "c", "y"});
+        }),
+    add("test_column_words_f16_n32",
+        [](const Config &c) {
+          define(columnWords16Kernel<f16, 32>, c, {"a", "b", "c", "y"});
         }),
     add("test_log_scale_bf16",
         [](const Config &c) {
