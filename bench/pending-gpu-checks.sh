@@ -26,8 +26,8 @@ case "${1:-}" in
     set +e
     nvidia-smi --query-gpu=name --format=csv,noheader
     build/gpu/tessel-gpu-tests build/gpu > "$OUT/suite.txt" 2>&1
-    grep -E "attention|row_reduce|cases," "$OUT/suite.txt"
-    TESSEL_GPU_CASES=row_reduce,attention TESSEL_GPU_NO_TIMING=1 \
+    grep -E "attention|row_reduce|column vector|cases,|FAIL" "$OUT/suite.txt"
+    TESSEL_GPU_CASES=row_reduce,attention,column_words TESSEL_GPU_NO_TIMING=1 \
       compute-sanitizer --tool racecheck build/gpu/tessel-gpu-tests build/gpu \
       > "$OUT/racecheck.txt" 2>&1
     grep -E "cases,|SUMMARY" "$OUT/racecheck.txt"
