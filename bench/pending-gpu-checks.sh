@@ -1,6 +1,10 @@
 #!/bin/sh
-# What the sixteenth session left for the H200 (none came after its first
-# hour; bench/results/2026-12-05-sixteenth-gpu.md). Two parts:
+# What the sixteenth and seventeenth sessions left for the H200 (none came;
+# bench/results/2026-12-05-sixteenth-gpu.md, 2026-12-06-h100.md: the suite
+# and the sanitizers ran on an H100 at 0d93133, and so did a tune, which is
+# not an H200 table). Still to do on an H200: the re-tune (below), the
+# benchmark (BENCH=1), and the A/B of compute_out's prefetch_l2 at Q < 256
+# (2026-12-06-h100.md, section 3). Two parts:
 #   here (with LLVM/MLIR):   sh bench/pending-gpu-checks.sh prepare
 #   on the H200, carrying build/gpu and build/tunexz:
 #                            sh bench/pending-gpu-checks.sh run

@@ -204,9 +204,14 @@ void computeOut(const Config &cfg,
   // L=65536 n=128 and 256, b=4 and L=16384, 1 of 13 comparisons 3.6%
   // slower; dt alone, or the whole chunk's dt, Acs and x, were slower
   // (bench/results/2026-12-04-descriptors-and-prefetch.md). -1: on where
-  // it was measured, reading chunk_cb's blocks (CB_STORED).
+  // it was measured to pay, reading chunk_cb's blocks (CB_STORED) at
+  // Q = 256. At Q = 128 and 64 it cost: without it compute_out was 13%
+  // faster on an H100 at b=1 L=65536 h=80 n=128 Q=128 (0.934 -> 0.813 ms),
+  // 7% at b=4 L=65536 h=8 n=256 Q=128 (0.644 -> 0.599) and 5% at b=1
+  // L=65536 h=80 n=128 Q=64 (0.975 -> 0.924; bench/results/
+  // 2026-12-06-h100.md). Not measured on the H200 at Q < 256.
   if (cfg["prefetch_l2"] > 0 ||
-      (cfg["prefetch_l2"] < 0 && cfg["CB_STORED"] != 0)) {
+      (cfg["prefetch_l2"] < 0 && cfg["CB_STORED"] != 0 && Q >= 256)) {
     prefetch(dt, {bi, hi, r}, {1, 1, BM});
     prefetch(x, {bi, r, hi, pb}, {1, BM, 1, BP});
   }
@@ -674,7 +679,8 @@ const Register registration{{
             tunable("prefetch_l2", {-1, 0, 1}, -1,
                     "dt and x of the diagonal block (this block's own "
                     "tokens) prefetched into L2 at the start (-1: with "
-                    "CB_STORED)"),
+                    "CB_STORED at Q = 256; at Q = 64 and 128 5-13% "
+                    "slower on an H100)"),
         },
     // (token block x head, p block, batch)
     .grid = {{"x", 1, "BLOCK_M", "x", 2}, {"x", 3, "BLOCK_P"}, {"x", 0, ""}},
