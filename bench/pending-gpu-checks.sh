@@ -6,17 +6,18 @@
 # benchmark (BENCH=1), and the A/B of compute_out's prefetch_l2 at Q < 256
 # (2026-12-06-h100.md, section 3). Two parts:
 #   here (with LLVM/MLIR):   sh bench/pending-gpu-checks.sh prepare
-#   on the H200, carrying build/gpu and build/tunexz:
+#   on the H200, carrying build/gpu, build/tunexz and build/abl:
 #                            sh bench/pending-gpu-checks.sh run
-# `run` prints: the GPU suite (the 16-bit row reductions and the 128-row
-# attention kernels have not run on a GPU), racecheck on those cases, a
+# `run` prints: the GPU suite, racecheck on the newest test kernels, a
 # re-tune of the H200 table over the sweep below (chunk_state's rows date
-# from eb00cf4, compute_out has none since Nov 30), and the whole benchmark
-# with the shipped table (BENCH=1; else the kernel timeline of one forward at
-# L=4096 only, the bench coming with the A/B of the merged table). Then, here: merge $OUT/h200.tsv into
-# kernels/mamba2/tuned/h200.tsv (keep state_passing's L=1024 row at
-# unroll=1, set by hand), rebuild, and A/B the two libraries with
-# bench/ab.sh on the H200.
+# from eb00cf4, compute_out has none since Nov 30), the kernel timeline of
+# one forward at L=4096, on an H200 the A/B of compute_out's L2 prefetch at
+# Q < 256 (build/abl: prepare builds the library with and without it), and
+# with BENCH=1 the whole benchmark with the shipped table. Then, here: merge
+# $OUT/h200.tsv into kernels/mamba2/tuned/h200.tsv (keep state_passing's
+# L=1024 row at unroll=1, set by hand), rebuild, and A/B the two libraries
+# with bench/ab.sh on the H200. (On an H100 the tune is not an H200 table:
+# 2026-12-06-h100.md.)
 set -eu
 SWEEP="compute_out:occupancy=-1,3 compute_out:early_copies=0,1 compute_out:prefetch_l2=0,1 compute_out:split_decay=-1,1 chunk_state:occupancy=-1,2,3 chunk_state:prefetch_registers=32,64 chunk_state:wgmma_interleave=0,1 chunk_state:tma_register_loads=0,1 state_passing:BLOCK_P=8,16,32 state_passing:BLOCK_N=64,128 state_passing:num_warps=2,4 state_passing:prefetch_depth=1,2,3 state_passing:unroll=2,4 chunk_cb:occupancy=0,3,4 chunk_cumsum:BLOCK_H=4,8,16 chunk_cumsum:num_warps=2,4,8"
 case "${1:-}" in
@@ -25,6 +26,15 @@ case "${1:-}" in
     ninja -C build gpu-tests tessel_mamba2_tune   # about 8 + 6 minutes on 2 cores
     mkdir -p build/tunexz
     xz -T2 -c build/tune/libtessel_mamba2_tune.so > build/tunexz/libtessel_mamba2_tune.so.xz
+    # compute_out's L2 prefetch at every Q (before ab15172) against HEAD's
+    # rule (Q = 256 only): the library built both ways.
+    mkdir -p build/abl
+    xz -T2 -c build/gpu/libtessel_mamba2.so > build/abl/head.so.xz
+    git show ab15172 -- kernels/mamba2/ComputeOut.cpp | git apply -R
+    ninja -C build tessel_mamba2
+    xz -T2 -c build/gpu/libtessel_mamba2.so > build/abl/prefetch-all.so.xz
+    git checkout kernels/mamba2/ComputeOut.cpp
+    ninja -C build tessel_mamba2
     cat build/gpu/COMMIT ;;
   run)
     set +e
@@ -43,6 +53,12 @@ case "${1:-}" in
     TESSEL_MAMBA2_LIBRARY=build/gpu/libtessel_mamba2.so timeout 60 \
       python3 bench/timeline.py --shape 1,4096,80,128,1,256 > "$OUT/timeline-4096.txt" 2>&1
     tail -12 "$OUT/timeline-4096.txt"
+    case "$(nvidia-smi --query-gpu=name --format=csv,noheader)" in
+      *H200*) timeout 150 sh bench/ab.sh build/abl/head.so.xz build/abl/prefetch-all.so.xz \
+                1,65536,80,128,1,128 4,65536,8,256,1,128 1,65536,80,128,1,64 \
+                > "$OUT/ab-prefetch-l2.txt" 2>&1
+              cut -c1-150 "$OUT/ab-prefetch-l2.txt" ;;
+    esac
     [ "${BENCH:-0}" = 1 ] || exit 0
     TESSEL_MAMBA2_LIBRARY=build/gpu/libtessel_mamba2.so timeout 180 \
       python3 bench/mamba2.py --runs 50 --warmup 10 > "$OUT/bench.txt" 2>&1
