@@ -28,12 +28,19 @@ case "${1:-}" in
     xz -T2 -c build/tune/libtessel_mamba2_tune.so > build/tunexz/libtessel_mamba2_tune.so.xz
     # compute_out's L2 prefetch at every Q (before ab15172) against HEAD's
     # rule (Q = 256 only): the library built both ways.
+    # (The file must be unchanged here: it is restored from HEAD after, or
+    # if the build fails. Two more builds of the library, about 3 minutes
+    # each.)
+    git diff --quiet HEAD -- kernels/mamba2/ComputeOut.cpp || {
+      echo "kernels/mamba2/ComputeOut.cpp has uncommitted changes" >&2; exit 1; }
     mkdir -p build/abl
     xz -T2 -c build/gpu/libtessel_mamba2.so > build/abl/head.so.xz
+    trap 'git checkout HEAD -- kernels/mamba2/ComputeOut.cpp' EXIT
     git show ab15172 -- kernels/mamba2/ComputeOut.cpp | git apply -R
     ninja -C build tessel_mamba2
     xz -T2 -c build/gpu/libtessel_mamba2.so > build/abl/prefetch-all.so.xz
-    git checkout kernels/mamba2/ComputeOut.cpp
+    git checkout HEAD -- kernels/mamba2/ComputeOut.cpp
+    trap - EXIT
     ninja -C build tessel_mamba2
     cat build/gpu/COMMIT ;;
   run)
