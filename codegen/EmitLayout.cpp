@@ -192,20 +192,14 @@ SmallVector<Value> KernelEmitter::shuffleXor(ArrayRef<Value> values,
         NVVM::ShflKindAttr::get(b.getContext(), NVVM::ShflKind::bfly),
         UnitAttr());
   };
-  SmallVector<Value> out;
   if (values.empty())
-    return out;
-  Type type = values.front().getType();
-  if (type.getIntOrFloatBitWidth() == 32) {
-    for (Value v : values)
-      out.push_back(shfl(v));
-    return out;
-  }
+    return {};
   // 16-bit floats travel two to a word (packWords), unpacked as a load's
   // words are.
+  SmallVector<Value> words;
   for (Value word : packWords(values))
-    out.push_back(shfl(word));
-  out = unpackWords(type, out);
+    words.push_back(shfl(word));
+  SmallVector<Value> out = unpackWords(values.front().getType(), words);
   out.resize(values.size());
   return out;
 }
@@ -529,12 +523,7 @@ bool KernelEmitter::remapWordsInWarp(Value source, Value result,
       Value w = NVVM::ShflOp::create(b, loc, word, i32(-1),
                                      packed[e / perWord], srcLane, i32(31),
                                      idxKind, UnitAttr());
-      if (bits == 16)
-        elements = unpackWords(element, w);
-      else
-        elements.push_back(element == word ? w
-                                           : Value(LLVM::BitcastOp::create(
-                                                 b, loc, element, w)));
+      elements = unpackWords(element, w);
     }
     out.push_back(elements[e % perWord]);
   }

@@ -405,6 +405,13 @@ SmallVector<Value> KernelEmitter::packWords(ArrayRef<Value> values) {
 SmallVector<Value> KernelEmitter::unpackWords(Type element,
                                               ArrayRef<Value> words) {
   SmallVector<Value> out;
+  if (element.getIntOrFloatBitWidth() == 32) {
+    for (Value w : words)
+      out.push_back(w.getType() == element
+                        ? w
+                        : Value(LLVM::BitcastOp::create(b, loc, element, w)));
+    return out;
+  }
   auto pairType = VectorType::get({2}, element);
   for (Value w : words) {
     Value pair = LLVM::BitcastOp::create(b, loc, pairType, w);

@@ -1005,7 +1005,8 @@ private:
   /// 16-bit elements two to a 32-bit word (i32), the first in the low half,
   /// as a <2 x T> vector (an odd count leaves the last word's high half
   /// zero); 32-bit elements one to a word, bitcast to i32. unpackWords is
-  /// the inverse (for 16-bit elements).
+  /// the inverse (16-bit: two elements per word, an odd count's extra one
+  /// included).
   SmallVector<Value> packWords(ArrayRef<Value> values);
   SmallVector<Value> unpackWords(Type element, ArrayRef<Value> words);
   /// Loads of 16-bit elements held as their loaded words (packsIntoWords)

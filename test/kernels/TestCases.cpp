@@ -382,70 +382,49 @@ Case packedExp2Case(std::mt19937 &rng, DType dtype) {
   return c;
 }
 
-/// y = a b + log2(c_n) through test_column_words: ragged 150x100 (K = 32),
-/// the column vector moved into the accumulator's layout by warp shuffles
-/// of two 32-bit words per lane (a wrong word or lane puts another column's
-/// log2 there: c spans 2^-8 .. 2^8, so columns differ by up to 16).
-/// lg2.approx's error (about 2^-22) is far below the tolerance.
-Case columnWordsCase(std::mt19937 &rng) {
-  const int64_t M = kRowColM, N = kRowColN, K = 32;
+/// y = a b + log2(c_n): ragged 150x100 (K = 32), the column vector moved
+/// into the accumulator's layout by warp shuffles. `type` is the vector's:
+/// - f32 (test_column_words): two 32-bit words per lane; c spans 2^-8 ..
+///   2^8, so a wrong word or lane puts a column's log2 up to 16 away.
+///   lg2.approx's error (about 2^-22) is far below the tolerance.
+/// - bf16 (test_column_words_bf16, 64-column blocks: two per lane, one
+///   word) and f16 (test_column_words_f16_n32, 32-column blocks: one per
+///   lane, the low half of a word): log2(c_n) rounded to the type before
+///   the shuffles. c_n = 2^(k/8) for random integers k in [-64, 64], so
+///   log2 is k/8 (exact in both types: lg2.approx's error does not change
+///   its rounding), and neighbouring columns mostly differ: a swapped half
+///   or a wrong lane moves another column's value there.
+Case columnWordsCase(std::mt19937 &rng, DType type) {
+  const bool f32 = type == DType::f32, bf16 = type == DType::bf16;
+  const int64_t M = kRowColM, N = kRowColN, K = 32, BN = bf16 || f32 ? 64 : 32;
   Case c;
-  c.label = "f32 column vector by warp shuffles (2 words per lane), "
-            "ragged 150x100x32";
-  c.kernel = "test_column_words";
-  c.grid = {ceilDiv(M, 64), ceilDiv(N, 64), 1};
-  // Rows padded to whole 16-byte units (8 bf16), as kDense views promise.
-  c.tensors = {input(rng, DType::bf16, {M, K}, -1, 1),
-               input(rng, DType::bf16, {K, N}, -1, 1, (8 - N % 8) % 8),
-               input(rng, DType::f32, {N}, -8, 8),
-               output(DType::f32, {M, N}, {N, 1}, M * N)};
-  for (double &v : c.tensors[2].values)
-    v = roundTo(std::exp2(v), DType::f32);
-  c.args = {size_t(0), size_t(1), size_t(2), size_t(3)};
-  const Tensor &a = c.tensors[0], &b = c.tensors[1], &cols = c.tensors[2];
-  c.expected = expectationsFor(c);
-  for (int64_t m = 0; m < M; ++m)
-    for (int64_t n = 0; n < N; ++n) {
-      double s = std::log2(cols.values[n]);
-      for (int64_t k = 0; k < K; ++k)
-        s += a.values[offset(a, {m, k})] * b.values[offset(b, {k, n})];
-      c.expected[3][m * N + n] = s;
-    }
-  c.tolerance = 1e-5;
-  return c;
-}
-
-/// The same through test_column_words_bf16 (64-column blocks: two 16-bit
-/// columns per lane, one word) and test_column_words_f16_n32 (32-column
-/// blocks: one per lane, the low half of a word): log2(c_n) rounded to the
-/// 16-bit type before the shuffles. c_n = 2^(k/8) for random integers k in
-/// [-64, 64], so log2 is k/8 (lg2.approx's error, about 2^-22, does not
-/// change its rounding: k/8 is exact in both types), and neighbouring
-/// columns mostly differ: a swapped half or a wrong lane moves another
-/// column's value there.
-Case columnWords16Case(std::mt19937 &rng, DType type) {
-  const bool bf16 = type == DType::bf16;
-  const int64_t M = kRowColM, N = kRowColN, K = 32, BN = bf16 ? 64 : 32;
-  Case c;
-  c.label = std::string(bf16 ? "bf16" : "f16") +
-            " column vector by warp shuffles (" +
-            (bf16 ? "2 per lane in a word" : "1 per lane, half a word") +
-            "), ragged 150x100x32";
-  c.kernel = bf16 ? "test_column_words_bf16" : "test_column_words_f16_n32";
+  c.label = f32    ? "f32 column vector by warp shuffles (2 words per lane)"
+            : bf16 ? "bf16 column vector by warp shuffles (2 per lane in a "
+                     "word)"
+                   : "f16 column vector by warp shuffles (1 per lane, half a "
+                     "word)";
+  c.label += ", ragged 150x100x32";
+  c.kernel = f32    ? "test_column_words"
+             : bf16 ? "test_column_words_bf16"
+                    : "test_column_words_f16_n32";
   c.grid = {ceilDiv(M, 64), ceilDiv(N, BN), 1};
+  // Rows padded to whole 16-byte units (8 bf16), as kDense views promise.
   c.tensors = {input(rng, DType::bf16, {M, K}, -1, 1),
                input(rng, DType::bf16, {K, N}, -1, 1, (8 - N % 8) % 8),
                input(rng, DType::f32, {N}, -8, 8),
                output(DType::f32, {M, N}, {N, 1}, M * N)};
   std::uniform_int_distribution<int> eighths(-64, 64);
   for (double &v : c.tensors[2].values)
-    v = std::exp2(eighths(rng) / 8.0);
+    v = f32 ? roundTo(std::exp2(v), DType::f32)
+            : std::exp2(eighths(rng) / 8.0);
   c.args = {size_t(0), size_t(1), size_t(2), size_t(3)};
   const Tensor &a = c.tensors[0], &b = c.tensors[1], &cols = c.tensors[2];
   c.expected = expectationsFor(c);
   for (int64_t m = 0; m < M; ++m)
     for (int64_t n = 0; n < N; ++n) {
-      double s = roundTo(std::log2(cols.values[n]), type);
+      double s = std::log2(cols.values[n]);
+      if (!f32)
+        s = roundTo(s, type);
       for (int64_t k = 0; k < K; ++k)
         s += a.values[offset(a, {m, k})] * b.values[offset(b, {k, n})];
       c.expected[3][m * N + n] = s;
@@ -1092,9 +1071,8 @@ std::vector<Case> opCases(std::mt19937 &rng) {
   cases.push_back(packedArithCase(rng, DType::f16));
   cases.push_back(packedExp2Case(rng, DType::bf16));
   cases.push_back(packedExp2Case(rng, DType::f16));
-  cases.push_back(columnWordsCase(rng));
-  cases.push_back(columnWords16Case(rng, DType::bf16));
-  cases.push_back(columnWords16Case(rng, DType::f16));
+  for (DType type : {DType::f32, DType::bf16, DType::f16})
+    cases.push_back(columnWordsCase(rng, type));
   cases.push_back(logScaleCase(rng, DType::bf16));
   cases.push_back(logScaleCase(rng, DType::f16));
   for (DType dtype : {DType::f32, DType::bf16, DType::f16})

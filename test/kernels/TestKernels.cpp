@@ -112,28 +112,17 @@ void packedExp2Kernel(const Config &, View<T, 2> x, View<float, 1> r,
   store(y, {i, j}, exp2(minimum(t, rows)) * cols);
 }
 
-// y = a b + fast_log2(c_j) on a 64 x 64 block: a per-column f32 vector
-// that loads and takes a transcendental function, added to an mma
-// accumulator. tilegpu-assign-layouts gives it two elements per lane in
-// every warp (wordsPerLane: 64 f32 are two 32-bit words per lane) and the
-// reshape into the accumulator's columns is two warp shuffles per column
-// pair (remapWordsInWarp), no shared memory.
+// y = a b + fast_log2(c_j) on a 64 x N block: a per-column vector that
+// loads and takes a transcendental function, in T (cast before the
+// reshape), added to an mma accumulator. tilegpu-assign-layouts gives it
+// one or two elements per lane in every warp (wordsPerLane: 64 f32 are two
+// 32-bit words per lane; 64 16-bit elements one word, 32 half a word) and
+// the reshape into the accumulator's columns is one warp shuffle per word
+// and column pair (remapWordsInWarp: packed by packWords, unpacked by
+// unpackWords), no shared memory.
+template <class T, int64_t N>
 void columnWordsKernel(const Config &, View<bf16, 2> a, View<bf16, 2> b,
                        View<float, 1> c, View<float, 2> y) {
-  auto i = program_id(0), j = program_id(1);
-  Tile acc = mma(load(a, {i, 0}, {64, 32}), load(b, {0, j}, {32, 64}),
-                 zeros({64, 64}));
-  Tile cols = reshape(fast_log2(load(c, {j}, {64})), {1, 64});
-  store(y, {i, j}, acc + cols);
-}
-
-// The same with the column vector in 16 bits (cast to T before the
-// reshape), N = 64 or 32 columns: a lane holds two of them in one 32-bit
-// word (N = 64) or one in the low half of a word (N = 32), packed as a
-// <2 x T> word (packWords), shuffled, and unpacked (remapWordsInWarp).
-template <class T, int64_t N>
-void columnWords16Kernel(const Config &, View<bf16, 2> a, View<bf16, 2> b,
-                         View<float, 1> c, View<float, 2> y) {
   auto i = program_id(0), j = program_id(1);
   Tile acc = mma(load(a, {i, 0}, {64, 32}), load(b, {0, j}, {32, N}),
                  zeros({64, N}));
@@ -380,15 +369,15 @@ const Register registrations[] = {
         }),
     add("test_column_words",
         [](const Config &c) {
-          define(columnWordsKernel, c, {"a", "b", "c", "y"});
+          define(columnWordsKernel<float, 64>, c, {"a", "b", "c", "y"});
         }),
     add("test_column_words_bf16",
         [](const Config &c) {
-          define(columnWords16Kernel<bf16, 64>, c, {"a", "b", "c", "y"});
+          define(columnWordsKernel<bf16, 64>, c, {"a", "b", "c", "y"});
         }),
     add("test_column_words_f16_n32",
         [](const Config &c) {
-          define(columnWords16Kernel<f16, 32>, c, {"a", "b", "c", "y"});
+          define(columnWordsKernel<f16, 32>, c, {"a", "b", "c", "y"});
         }),
     add("test_log_scale_bf16",
         [](const Config &c) {
