@@ -779,6 +779,22 @@ Tile saturating_cast(const Tile &x, DType to, Loc loc) {
               to, loc);
 }
 
+Scalar item(const Tile &x, Loc loc) {
+  if (x.poisoned())
+    return Scalar();
+  auto type = cast<RankedTensorType>(val(x).getType());
+  if (type.getNumElements() != 1) {
+    tracer().error(loc) << "item() takes a tile of one element, not a "
+                        << shapeString(type.getShape()) << " tile";
+    return Scalar();
+  }
+  Tile scalarTile = reshape(x, {}, loc);
+  if (scalarTile.poisoned())
+    return Scalar();
+  return scalarOf(result(tracer().create<tensor::ExtractOp>(
+      loc, val(scalarTile), ValueRange())));
+}
+
 Tile full(std::vector<int64_t> shape, const ScalarArg &value, DType dtype) {
   if (!checkShape(shape, value.loc, "full()"))
     return Tile();

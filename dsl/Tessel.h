@@ -357,6 +357,14 @@ Tile saturating_cast(const Tile &x, Loc loc = Loc::current()) {
   return saturating_cast(x, dtypeOf<T>(), loc);
 }
 
+/// The element of a one-element tile (any rank), as a scalar of its element
+/// type. Every thread of the program holds a tile's value alike only where
+/// the tile is one value for the program (a load of one element, a
+/// reduction of a whole tile, arithmetic on those): on the GPU the scalar
+/// is each thread's copy, so a branch on it is uniform (what a branch around
+/// an mma needs) exactly when the tile is.
+Scalar item(const Tile &x, Loc loc = Loc::current());
+
 /// A tile of `shape` filled with `value` (a traced scalar or a number).
 Tile full(std::vector<int64_t> shape, const ScalarArg &value, DType type);
 inline Tile zeros(std::vector<int64_t> shape, DType type = DType::f32,

@@ -400,7 +400,47 @@ void computeOut(const Config &cfg,
   // before it are. That saves the mask's compares and selects and the
   // block's widening: compute_out's diagonal block was 28% of its
   // instructions, 400 per warp, now 251 (ncu on the H200).
-  auto maskedBlocks = [&](bool sequences) {
+  // split_diagonal: reading chunk_cb's blocks without seq_idx, the decay of
+  // every block of the masked loop (the diagonal block's, and with Q < 256
+  // the blocks before it) as a row and a column factor through this
+  // block's last token l:
+  //   exp2(Acs_t - Acs_s) = exp2(Acs_t - Acs_l) exp2(Acs_l - Acs_s),
+  // the column factor at most 1 (times dt_s), the row factor at most
+  // 2^(Acs_t0 - Acs_l) (Acs does not grow along a chunk, as the blocks
+  // before the diagonal assume too). The entries of future tokens stay the
+  // 0 chunk_cb stored: both factors are finite. So where this block's
+  // decay spans at most kSplitSpan (in log2 units; the whole block is in
+  // the sequence: a token past L reads NaN, and the comparison fails), the
+  // block is scaled by 2 x 64 factors instead of 4096 exp2, minimums and
+  // products: in x's 16-bit pairs with packed_decay in bf16, where
+  // 2^kSplitSpan fits (in f16 it does not: f32 there), else in f32. A CTA
+  // whose block spans more (a decay below 2^-64 within 64 tokens) takes the
+  // exact path, the branch uniform (one Acs per CTA).
+  const bool splitDiagonal =
+      stored && BM <= kCbZeroSpan && BS == BM &&
+      (cfg["split_diagonal"] > 0 || cfg["split_diagonal"] < 0);
+  constexpr double kSplitSpan = 64.0;
+  // (Acs_l as a one-element tile in the factors: a scalar there was splat
+  // once for the rows and the columns alike, and the columns then took the
+  // rows' layout, moved through shared memory.)
+  Tile acsLast = zeros({1});
+  std::optional<Scalar> spanFits;
+  if (splitDiagonal) {
+    acsLast = load(acs, {bi, hi, r * BM + (BM - 1)}, {drop, drop, 1},
+                   {.padding = Padding::nan});
+    spanFits = item(load(acs, {bi, hi, r * BM}, {drop, drop, 1})) -
+                   item(acsLast) <=
+               kSplitSpan;
+  }
+  auto maskedBlocks = [&](bool sequences, bool split = false) {
+    const bool packedSplit =
+        std::is_same_v<X, bf16> && cfg["packed_decay"] != 0;
+    Tile rowF = zeros({1, 1});
+    if (split) {
+      rowF = exp2(acsCol - reshape(acsLast, {1, 1}));
+      if (packedSplit)
+        rowF = cast<X>(rowF);
+    }
     return for_range(
         {firstMasked, (r + 1) * sourcePerBlock}, acc1, [&](Scalar s, Tile acc) {
           // The loads that do not feed the mma first: their latency then
@@ -428,6 +468,13 @@ void computeOut(const Config &cfg,
           auto sameSequence = [&](const Tile &seqS) {
             return reshape(seqT, {BM, 1}) == reshape(seqS, {1, BS});
           };
+          if (split) {
+            Tile colF = reshape(exp2(acsLast - acsS) * dtS, {1, BS});
+            Tile p = packedSplit ? storedBlock16(s) * cast<X>(colF) * rowF
+                                 : cast<X>(storedBlock(s) * colF * rowF);
+            Tile xs = load(x, {bi, s, hi, pb}, {drop, BS, drop, BP});
+            return mma(withD(p), xs, acc);
+          }
           if (stored && !sequences && BM <= kCbZeroSpan) {
             // (The loop runs over the diagonal block alone where
             // split_decay takes the blocks before it.)
@@ -515,7 +562,14 @@ void computeOut(const Config &cfg,
   Tile out = !stored ? maskedBlocks(true)
                      : if_(
                            hasSeqIdx != 0, [&] { return maskedBlocks(true); },
-                           [&] { return maskedBlocks(false); });
+                           [&] {
+                             if (!splitDiagonal)
+                               return maskedBlocks(false);
+                             return if_(
+                                 *spanFits,
+                                 [&] { return maskedBlocks(false, true); },
+                                 [&] { return maskedBlocks(false); });
+                           });
 
   out = if_(
       hasZ != 0,
@@ -676,6 +730,11 @@ const Register registration{{
                     "diagonal entries before its mma with x, instead of D "
                     "x_t from x_t loaded into registers (-1: with "
                     "CB_STORED; on the H200 compute_out 5-8% faster there)"),
+            tunable("split_diagonal", {-1, 0, 1}, -1,
+                    "with CB_STORED and without seq_idx, the masked "
+                    "blocks' decay as a row and a column factor through "
+                    "the block's last token where the block's decay spans "
+                    "at most 2^64 (-1: on)"),
             tunable("prefetch_l2", {-1, 0, 1}, -1,
                     "dt and x of the diagonal block (this block's own "
                     "tokens) prefetched into L2 at the start (-1: with "

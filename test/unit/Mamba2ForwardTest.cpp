@@ -37,6 +37,10 @@ struct Case {
   // drawn negative and clamped to dt = 0 (padding tokens): masked entries
   // whose factor is inf * 0 unless the decay is clamped before the product.
   bool padding = false;
+  // Steps scaled up (a mean dt of 0.09): a 64-token block's decay then
+  // spans 2^8 to 2^130 by the head's A, so that some of compute_out's
+  // blocks take split_diagonal's factored path and others the exact one.
+  double stepScale = 1;
   double dtMin = 0, dtMax = std::numeric_limits<double>::infinity();
   // Tunables, to exercise blocks that do not divide the shape.
   int64_t blockP = 64, blockN = 64, blockT = 64, blockM = 64, blockK = 64;
@@ -52,6 +56,7 @@ std::ostream &operator<<(std::ostream &os, const Case &c) {
      << " dt=" << dtypeName(c.dt) << " D=" << static_cast<int>(c.d)
      << " z=" << c.z << " bias=" << c.bias << " softplus=" << c.softplus
      << " init=" << c.init << " seq=" << c.seq << " padding=" << c.padding
+     << " steps x" << c.stepScale
      << " limit=(" << c.dtMin << ","
      << c.dtMax << ") blocks P" << c.blockP << " N" << c.blockN << " T"
      << c.blockT << " M" << c.blockM << " K" << c.blockK << " S"
@@ -204,7 +209,7 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
   fill(dt, ref.dt, [&] {
     if (c.padding)
       return unit(rng) < 0.25 ? -1.0 : bigU(rng);
-    double step = std::exp(logU(rng));
+    double step = c.stepScale * std::exp(logU(rng));
     return c.softplus ? std::log(std::expm1(step)) - (c.bias ? 0.1 : 0.0)
                       : step;
   });
@@ -445,6 +450,15 @@ INSTANTIATE_TEST_SUITE_P(
         }),
         with(base(1, 600, 2, 32, 64, 1, 256), [](Case &c) { c.d = DKind::perHead; }),
         with(base(1, 600, 2, 32, 96, 1, 256), [](Case &c) { c.d = DKind::perHead; }),
+        // Blocks on both sides of split_diagonal's span (64 in log2), by
+        // head and by block, on the headline's path and at Q = 128 (where
+        // the masked loop holds the blocks before the diagonal too).
+        with(base(1, 600, 4, 32, 96, 1, 256), [](Case &c) {
+          c.d = DKind::perHead, c.stepScale = 4;
+        }),
+        with(base(2, 300, 4, 32, 32, 1, 128), [](Case &c) {
+          c.stepScale = 4, c.z = true;
+        }),
         // Padding tokens (dt = 0) among large steps, on the headline's path
         // (Q = 256, n in loops, D folded into the diagonal).
         with(base(1, 600, 2, 32, 96, 1, 256), [](Case &c) {
