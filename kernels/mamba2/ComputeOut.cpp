@@ -415,9 +415,10 @@ void computeOut(const Config &cfg,
   // products: in x's 16-bit pairs with packed_decay in bf16, where
   // 2^kSplitSpan fits (in f16 it does not: f32 there), else in f32. A CTA
   // whose block spans more (a decay below 2^-64 within 64 tokens) takes the
-  // exact path, the branch uniform (one Acs per CTA).
+  // exact path, the branch uniform (one Acs per CTA). Not with the producer
+  // warpgroup: it would have to evaluate the branch, on a loaded value.
   const bool splitDiagonal =
-      stored && BM <= kCbZeroSpan && BS == BM &&
+      stored && !ws && BM <= kCbZeroSpan && BS == BM &&
       (cfg["split_diagonal"] > 0 || cfg["split_diagonal"] < 0);
   constexpr double kSplitSpan = 64.0;
   // (Acs_l as a one-element tile in the factors: a scalar there was splat
