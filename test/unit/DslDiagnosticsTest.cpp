@@ -256,6 +256,25 @@ TEST(DslDiagnostics, IfBranchesDisagree) {
   EXPECT_NE(d.find("the branches of if_() return"), std::string::npos) << d;
 }
 
+int itemLine = 0;
+// item() of a tile of more than one element.
+void badItem(const Config &, View<float, 2> x, View<float, 2> y) {
+  Tile a = load(x, {0, 0}, {1, 2});
+  itemLine = __LINE__ + 1;
+  Scalar s = item(a);
+  store(y, {0, 0}, full({1, 2}, s, DType::f32));
+}
+
+TEST(DslDiagnostics, ItemOfATileOfSeveralElements) {
+  auto t = trace(context(), badItem, {"x", "y"});
+  ASSERT_FALSE(t.module);
+  std::string d = t.allDiagnostics();
+  EXPECT_NE(d.find(at(itemLine)), std::string::npos) << d;
+  EXPECT_NE(d.find("item() takes a tile of one element, not a 1x2 tile"),
+            std::string::npos)
+      << d;
+}
+
 void good(const Config &cfg, View<float, 2> x, View<float, 2> y) {
   auto i = program_id(0);
   Tile t = load(x, {i, 0}, {cfg["BM"], 16});
