@@ -19,6 +19,7 @@
 
 #include "kernels/mamba2/Kernels.h"
 
+#include <functional>
 #include <optional>
 
 namespace tessel::mamba2 {
@@ -353,8 +354,15 @@ void computeOut(const Config &cfg,
   auto storedBlock = [&](const Scalar &s) {
     return cast<float>(storedBlock16(s));
   };
+  // split_diagonal (below): 2 takes the blocks before the diagonal into
+  // its factored loop too, where the span allows (one loop over the chunk,
+  // the diagonal block's copies issued an iteration ahead like the others').
+  const bool wholeChunkSplit =
+      stored && !ws && BM <= kCbZeroSpan && BS == BM &&
+      cfg["split_diagonal"] == 2;
   Scalar firstMasked = chunkStart;
   Tile acc1 = acc0;
+  std::function<Tile()> beforeDiagonal = [&] { return acc0; };
   if (splitDecay) {
     Scalar offDiagonal = r * sourcePerBlock;
     firstMasked = if_(
@@ -370,7 +378,8 @@ void computeOut(const Config &cfg,
     // (bench/results/2026-12-02-packed-decay.md).
     const bool packed = cfg["packed_decay"] != 0;
     Tile rowFactor = packed ? cast<X>(rowF) : rowF;
-    acc1 = for_range({chunkStart, firstMasked}, acc0,
+    beforeDiagonal = [&, acsT0, rowFactor, packed] {
+    return for_range({chunkStart, firstMasked}, acc0,
                      [&](Scalar s, Tile acc) {
       // Acs, dt and x_s are read first (x_s: its copy is issued before the
       // stored block's wait either way), Acs and dt used after the stored
@@ -385,6 +394,10 @@ void computeOut(const Config &cfg,
       Tile p = rows * reshape(packed ? cast<X>(colF) : colF, {1, BS});
       return mma(packed ? p : cast<X>(p), xs, acc);
     });
+    };
+    // (split_diagonal 2 runs it only where the span is too wide.)
+    if (!wholeChunkSplit)
+      acc1 = beforeDiagonal();
   }
   // The blocks from firstMasked up to and including the diagonal, in two
   // loops when reading chunk_cb's blocks: one with seq_idx (`sequences`),
@@ -433,7 +446,9 @@ void computeOut(const Config &cfg,
                    item(acsLast) <=
                kSplitSpan;
   }
-  auto maskedBlocks = [&](bool sequences, bool split = false) {
+  auto maskedBlocks = [&](bool sequences, bool split = false,
+                          std::optional<Tile> start = std::nullopt,
+                          std::optional<Scalar> from = std::nullopt) {
     const bool packedSplit =
         std::is_same_v<X, bf16> && cfg["packed_decay"] != 0;
     Tile rowF = zeros({1, 1});
@@ -443,7 +458,8 @@ void computeOut(const Config &cfg,
         rowF = cast<X>(rowF);
     }
     return for_range(
-        {firstMasked, (r + 1) * sourcePerBlock}, acc1, [&](Scalar s, Tile acc) {
+        {from ? *from : firstMasked, (r + 1) * sourcePerBlock},
+        start ? *start : acc1, [&](Scalar s, Tile acc) {
           // The loads that do not feed the mma first: their latency then
           // overlaps C·Bᵀ (nothing moves them across its waits).
           Tile acsS = load(acs, {bi, hi, s}, {drop, drop, BS});
@@ -566,6 +582,17 @@ void computeOut(const Config &cfg,
                            [&] {
                              if (!splitDiagonal)
                                return maskedBlocks(false);
+                             if (wholeChunkSplit)
+                               return if_(
+                                   *spanFits,
+                                   [&] {
+                                     return maskedBlocks(false, true, acc0,
+                                                         chunkStart);
+                                   },
+                                   [&] {
+                                     return maskedBlocks(false, false,
+                                                         beforeDiagonal());
+                                   });
                              return if_(
                                  *spanFits,
                                  [&] { return maskedBlocks(false, true); },
@@ -731,11 +758,12 @@ const Register registration{{
                     "diagonal entries before its mma with x, instead of D "
                     "x_t from x_t loaded into registers (-1: with "
                     "CB_STORED; on the H200 compute_out 5-8% faster there)"),
-            tunable("split_diagonal", {-1, 0, 1}, -1,
+            tunable("split_diagonal", {-1, 0, 1, 2}, -1,
                     "with CB_STORED and without seq_idx, the masked "
                     "blocks' decay as a row and a column factor through "
                     "the block's last token where the block's decay spans "
-                    "at most 2^64 (-1: on)"),
+                    "at most 2^64 (-1: on; 2: the blocks before the "
+                    "diagonal too, in one loop over the chunk)"),
             tunable("prefetch_l2", {-1, 0, 1}, -1,
                     "dt and x of the diagonal block (this block's own "
                     "tokens) prefetched into L2 at the start (-1: with "
