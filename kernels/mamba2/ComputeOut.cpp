@@ -354,12 +354,37 @@ void computeOut(const Config &cfg,
   auto storedBlock = [&](const Scalar &s) {
     return cast<float>(storedBlock16(s));
   };
-  // split_diagonal (below): 2 takes the blocks before the diagonal into
-  // its factored loop too, where the span allows (one loop over the chunk,
-  // the diagonal block's copies issued an iteration ahead like the others').
-  const bool wholeChunkSplit =
-      stored && !ws && BM <= kCbZeroSpan && BS == BM &&
-      cfg["split_diagonal"] == 2;
+  // split_diagonal: reading chunk_cb's blocks without seq_idx, the decay of
+  // the blocks up to and including the diagonal as a row and a column
+  // factor through this block's last token l:
+  //   exp2(Acs_t - Acs_s) = exp2(Acs_t - Acs_l) exp2(Acs_l - Acs_s),
+  // the column factor at most 1 (times dt_s), the row factor at most
+  // 2^(Acs_t0 - Acs_l) (Acs does not grow along a chunk, as split_decay
+  // assumes too). The entries of future tokens stay the 0 chunk_cb stored:
+  // both factors are finite. So where this block's decay spans at most
+  // kSplitSpan (in log2 units; the whole block is in the sequence: a token
+  // past L reads NaN, and the comparison fails), a block is scaled by 2 x
+  // 64 factors instead of 4096 exp2, minimums and products: in x's 16-bit
+  // pairs with packed_decay in bf16, where 2^kSplitSpan fits (in f16 it
+  // does not: f32 there), else in f32. A CTA whose block spans more (a
+  // decay below 2^-64 within 64 tokens) takes the exact path, the branch
+  // uniform (one Acs per CTA). Not with the producer warpgroup: it would
+  // have to evaluate the branch, on a loaded value.
+  // 2: every block of the chunk up to the diagonal in that one loop (the
+  // diagonal block's copies then issued an iteration ahead, like the
+  // others', and one loop's setup instead of two); 1: the masked loop
+  // alone (the diagonal block, and at Q < 256 the blocks before it).
+  // Measured on one H100 (bench/results/2026-12-06-split-diagonal.md),
+  // chunk_cb + compute_out: at Q = 256 2 was 3-3.5% faster (0.918 -> 0.887
+  // ms at b=1 L=65536 h=80 n=128, 0.237 -> 0.231 at L=16384, level at
+  // L=4096), 1 2% slower; at Q = 128 and 64 both 1% slower. -1: 2 at
+  // Q = 256, else off.
+  const int64_t splitMode = cfg["split_diagonal"] >= 0 ? cfg["split_diagonal"]
+                            : Q >= 256                 ? 2
+                                                       : 0;
+  const bool splitDiagonal =
+      splitMode != 0 && stored && !ws && BM <= kCbZeroSpan && BS == BM;
+  const bool wholeChunkSplit = splitDiagonal && splitMode == 2;
   Scalar firstMasked = chunkStart;
   Tile acc1 = acc0;
   std::function<Tile()> beforeDiagonal = [&] { return acc0; };
@@ -413,26 +438,6 @@ void computeOut(const Config &cfg,
   // before it are. That saves the mask's compares and selects and the
   // block's widening: compute_out's diagonal block was 28% of its
   // instructions, 400 per warp, now 251 (ncu on the H200).
-  // split_diagonal: reading chunk_cb's blocks without seq_idx, the decay of
-  // every block of the masked loop (the diagonal block's, and with Q < 256
-  // the blocks before it) as a row and a column factor through this
-  // block's last token l:
-  //   exp2(Acs_t - Acs_s) = exp2(Acs_t - Acs_l) exp2(Acs_l - Acs_s),
-  // the column factor at most 1 (times dt_s), the row factor at most
-  // 2^(Acs_t0 - Acs_l) (Acs does not grow along a chunk, as the blocks
-  // before the diagonal assume too). The entries of future tokens stay the
-  // 0 chunk_cb stored: both factors are finite. So where this block's
-  // decay spans at most kSplitSpan (in log2 units; the whole block is in
-  // the sequence: a token past L reads NaN, and the comparison fails), the
-  // block is scaled by 2 x 64 factors instead of 4096 exp2, minimums and
-  // products: in x's 16-bit pairs with packed_decay in bf16, where
-  // 2^kSplitSpan fits (in f16 it does not: f32 there), else in f32. A CTA
-  // whose block spans more (a decay below 2^-64 within 64 tokens) takes the
-  // exact path, the branch uniform (one Acs per CTA). Not with the producer
-  // warpgroup: it would have to evaluate the branch, on a loaded value.
-  const bool splitDiagonal =
-      stored && !ws && BM <= kCbZeroSpan && BS == BM &&
-      (cfg["split_diagonal"] > 0 || cfg["split_diagonal"] < 0);
   constexpr double kSplitSpan = 64.0;
   // (Acs_l as a one-element tile in the factors: a scalar there was splat
   // once for the rows and the columns alike, and the columns then took the
@@ -759,11 +764,13 @@ const Register registration{{
                     "x_t from x_t loaded into registers (-1: with "
                     "CB_STORED; on the H200 compute_out 5-8% faster there)"),
             tunable("split_diagonal", {-1, 0, 1, 2}, -1,
-                    "with CB_STORED and without seq_idx, the masked "
-                    "blocks' decay as a row and a column factor through "
-                    "the block's last token where the block's decay spans "
-                    "at most 2^64 (-1: on; 2: the blocks before the "
-                    "diagonal too, in one loop over the chunk)"),
+                    "with CB_STORED and without seq_idx, the decay as a "
+                    "row and a column factor through the block's last "
+                    "token where the block's decay spans at most 2^64: 1 "
+                    "in the masked loop, 2 in one loop over the chunk's "
+                    "blocks up to the diagonal (-1: 2 at Q = 256, else 0; "
+                    "3-3.5% faster at Q = 256 on an H100, 1 2% slower, "
+                    "both 1% slower at Q < 256)"),
             tunable("prefetch_l2", {-1, 0, 1}, -1,
                     "dt and x of the diagonal block (this block's own "
                     "tokens) prefetched into L2 at the start (-1: with "

@@ -433,6 +433,45 @@ Case columnWordsCase(std::mt19937 &rng, DType type) {
   return c;
 }
 
+/// test_item_branch: ragged 150x100 (K = 32) in 64x64 blocks, a uniform
+/// branch around the mma on s_i, the row block's one element of s (two
+/// elements for three row blocks: the third reads NaN, and takes the else
+/// branch). One of s_0 and s_1 below 1, the other above, in a random order.
+Case itemBranchCase(std::mt19937 &rng) {
+  const int64_t M = 150, N = 100, K = 32;
+  Case c;
+  c.label = "branch on item() of a loaded element, around an mma, ragged "
+            "150x100x32";
+  c.kernel = "test_item_branch";
+  c.grid = {ceilDiv(M, 64), ceilDiv(N, 64), 1};
+  // Rows padded to whole 16-byte units (8 bf16), as kDense views promise.
+  c.tensors = {input(rng, DType::bf16, {M, K}, -1, 1),
+               input(rng, DType::bf16, {K, N}, -1, 1, (8 - N % 8) % 8),
+               input(rng, DType::f32, {2}),
+               output(DType::f32, {M, N}, {N, 1}, M * N)};
+  {
+    const int low = std::uniform_int_distribution<int>(0, 1)(rng);
+    c.tensors[2].values[low] = roundTo(
+        std::uniform_real_distribution<double>(0.5, 0.9)(rng), DType::f32);
+    c.tensors[2].values[1 - low] = roundTo(
+        std::uniform_real_distribution<double>(1.1, 2)(rng), DType::f32);
+  }
+  c.args = {size_t(0), size_t(1), size_t(2), size_t(3)};
+  const Tensor &a = c.tensors[0], &b = c.tensors[1], &sv = c.tensors[2];
+  c.expected = expectationsFor(c);
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t n = 0; n < N; ++n) {
+      double ab = 0;
+      for (int64_t k = 0; k < K; ++k)
+        ab += a.values[offset(a, {m, k})] * b.values[offset(b, {k, n})];
+      const int64_t blk = m / 64;
+      const bool scaled = blk < 2 && sv.values[blk] < 1;
+      c.expected[3][m * N + n] = scaled ? ab * sv.values[blk] : ab - 1;
+    }
+  c.tolerance = 1e-5;
+  return c;
+}
+
 /// y = saturating_cast<T>(exp2(x_mn r_m + fast_log2(c_n))) through
 /// test_log_scale_*: ragged 150x100 in 64x64 blocks, rows padded. The
 /// exponents reach past the type's range (bf16: past f32's too, so exp2
@@ -1073,6 +1112,7 @@ std::vector<Case> opCases(std::mt19937 &rng) {
   cases.push_back(packedExp2Case(rng, DType::f16));
   for (DType type : {DType::f32, DType::bf16, DType::f16})
     cases.push_back(columnWordsCase(rng, type));
+  cases.push_back(itemBranchCase(rng));
   cases.push_back(logScaleCase(rng, DType::bf16));
   cases.push_back(logScaleCase(rng, DType::f16));
   for (DType dtype : {DType::f32, DType::bf16, DType::f16})

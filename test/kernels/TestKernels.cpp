@@ -130,6 +130,22 @@ void columnWordsKernel(const Config &, View<bf16, 2> a, View<bf16, 2> b,
   store(y, {i, j}, acc + cast<float>(cols));
 }
 
+// A branch around an mma on a loaded value (compute_out's split_diagonal):
+// s_i of the program's row block, one element read by every thread and
+// made a scalar by item(); y = (a b) s_i where s_i < 1, else a b - 1 (and
+// there where s_i is NaN: a row block past s's end, read as NaN; a zero
+// padding would take the other branch).
+void itemBranchKernel(const Config &, View<bf16, 2> a, View<bf16, 2> b,
+                      View<float, 1> s, View<float, 2> y) {
+  auto i = program_id(0), j = program_id(1);
+  Scalar si = item(load(s, {i}, {1}, {.padding = Padding::nan}));
+  Tile ta = load(a, {i, 0}, {64, 32}), tb = load(b, {0, j}, {32, 64});
+  Tile r = if_(
+      si < 1.0f, [&] { return mma(ta, tb, zeros({64, 64})) * si; },
+      [&] { return mma(ta, tb, zeros({64, 64})) - 1.0f; });
+  store(y, {i, j}, r);
+}
+
 // y = saturating_cast<T>(exp2(x * r_i + fast_log2(c_j))) from f32 x, r and
 // c: compute_out's decay times dt as exp2 of a sum with a per-column
 // log2 (lg2.approx.ftz), narrowed with saturation (cvt.rn.satfinite
@@ -378,6 +394,10 @@ const Register registrations[] = {
     add("test_column_words_f16_n32",
         [](const Config &c) {
           define(columnWordsKernel<f16, 32>, c, {"a", "b", "c", "y"});
+        }),
+    add("test_item_branch",
+        [](const Config &c) {
+          define(itemBranchKernel, c, {"a", "b", "s", "y"});
         }),
     add("test_log_scale_bf16",
         [](const Config &c) {

@@ -41,6 +41,7 @@ struct Case {
   // spans 2^8 to 2^130 by the head's A, so that some of compute_out's
   // blocks take split_diagonal's factored path and others the exact one.
   double stepScale = 1;
+  int64_t splitDiagonal = -1; // compute_out's split_diagonal
   double dtMin = 0, dtMax = std::numeric_limits<double>::infinity();
   // Tunables, to exercise blocks that do not divide the shape.
   int64_t blockP = 64, blockN = 64, blockT = 64, blockM = 64, blockK = 64;
@@ -56,7 +57,7 @@ std::ostream &operator<<(std::ostream &os, const Case &c) {
      << " dt=" << dtypeName(c.dt) << " D=" << static_cast<int>(c.d)
      << " z=" << c.z << " bias=" << c.bias << " softplus=" << c.softplus
      << " init=" << c.init << " seq=" << c.seq << " padding=" << c.padding
-     << " steps x" << c.stepScale
+     << " steps x" << c.stepScale << " split_diagonal " << c.splitDiagonal
      << " limit=(" << c.dtMin << ","
      << c.dtMax << ") blocks P" << c.blockP << " N" << c.blockN << " T"
      << c.blockT << " M" << c.blockM << " K" << c.blockK << " S"
@@ -152,6 +153,7 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
                         {"BLOCK_K", c.blockK},
                         {"N_MAX", nMax},
                         {"CB_STORED", stored},
+                        {"split_diagonal", c.splitDiagonal},
                         // With the split state path the library's
                         // choices: the blocks before the diagonal with the
                         // decay factored at Q = 256 with the state
@@ -451,13 +453,18 @@ INSTANTIATE_TEST_SUITE_P(
         with(base(1, 600, 2, 32, 64, 1, 256), [](Case &c) { c.d = DKind::perHead; }),
         with(base(1, 600, 2, 32, 96, 1, 256), [](Case &c) { c.d = DKind::perHead; }),
         // Blocks on both sides of split_diagonal's span (64 in log2), by
-        // head and by block, on the headline's path and at Q = 128 (where
-        // the masked loop holds the blocks before the diagonal too).
+        // head and by block: on the headline's path (Q = 256, the chunk's
+        // blocks in one factored loop, 2), with the factored diagonal
+        // alone (1), and at Q = 128 (off by default; where the loop up to
+        // the diagonal holds the blocks before it too).
         with(base(1, 600, 4, 32, 96, 1, 256), [](Case &c) {
           c.d = DKind::perHead, c.stepScale = 4;
         }),
+        with(base(1, 600, 4, 32, 96, 1, 256), [](Case &c) {
+          c.d = DKind::perHead, c.stepScale = 4, c.splitDiagonal = 1;
+        }),
         with(base(2, 300, 4, 32, 32, 1, 128), [](Case &c) {
-          c.stepScale = 4, c.z = true;
+          c.stepScale = 4, c.z = true, c.splitDiagonal = 2;
         }),
         // Padding tokens (dt = 0) among large steps, on the headline's path
         // (Q = 256, n in loops, D folded into the diagonal).
