@@ -8,6 +8,8 @@
 #   here (with LLVM/MLIR):   sh bench/pending-gpu-checks.sh prepare
 #   on the H200, carrying build/gpu, build/tunexz and build/abl:
 #                            sh bench/pending-gpu-checks.sh run
+# (And the A/B of compute_out's split_diagonal, 2026-12-06-split-diagonal.md,
+# measured on an H100 only.)
 # `run` prints: the GPU suite, racecheck on the newest test kernels, a
 # re-tune of the H200 table over the sweep below (chunk_state's rows date
 # from eb00cf4, compute_out has none since Nov 30), the kernel timeline of
@@ -40,6 +42,15 @@ case "${1:-}" in
     ninja -C build tessel_mamba2
     xz -T2 -c build/gpu/libtessel_mamba2.so > build/abl/prefetch-all.so.xz
     git checkout HEAD -- kernels/mamba2/ComputeOut.cpp
+    # And split_diagonal off (0) against its default (2 at Q = 256), measured
+    # on an H100 only (bench/results/2026-12-06-split-diagonal.md).
+    sed -i 's/tunable("split_diagonal", {-1, 0, 1, 2}, -1,/tunable("split_diagonal", {-1, 0, 1, 2}, 0,/' \
+      kernels/mamba2/ComputeOut.cpp
+    git diff --quiet HEAD -- kernels/mamba2/ComputeOut.cpp && {
+      echo "split_diagonal's default not found" >&2; exit 1; }
+    ninja -C build tessel_mamba2
+    xz -T2 -c build/gpu/libtessel_mamba2.so > build/abl/split-diagonal-0.so.xz
+    git checkout HEAD -- kernels/mamba2/ComputeOut.cpp
     trap - EXIT
     ninja -C build tessel_mamba2
     cat build/gpu/COMMIT ;;
@@ -48,7 +59,7 @@ case "${1:-}" in
     nvidia-smi --query-gpu=name --format=csv,noheader
     build/gpu/tessel-gpu-tests build/gpu > "$OUT/suite.txt" 2>&1
     grep -E "attention|row_reduce|column vector|cases,|FAIL" "$OUT/suite.txt"
-    TESSEL_GPU_CASES=row_reduce,attention,column_words TESSEL_GPU_NO_TIMING=1 \
+    TESSEL_GPU_CASES=row_reduce,attention,column_words,item_branch TESSEL_GPU_NO_TIMING=1 \
       compute-sanitizer --tool racecheck build/gpu/tessel-gpu-tests build/gpu \
       > "$OUT/racecheck.txt" 2>&1
     grep -E "cases,|SUMMARY" "$OUT/racecheck.txt"
@@ -64,7 +75,11 @@ case "${1:-}" in
       *H200*) timeout 150 sh bench/ab.sh build/abl/head.so.xz build/abl/prefetch-all.so.xz \
                 1,65536,80,128,1,128 4,65536,8,256,1,128 1,65536,80,128,1,64 \
                 > "$OUT/ab-prefetch-l2.txt" 2>&1
-              cut -c1-150 "$OUT/ab-prefetch-l2.txt" ;;
+              cut -c1-150 "$OUT/ab-prefetch-l2.txt"
+              timeout 150 sh bench/ab.sh build/abl/head.so.xz build/abl/split-diagonal-0.so.xz \
+                1,65536,80,128,1,256 1,16384,80,128,1,256 4,65536,80,128,1,256 \
+                > "$OUT/ab-split-diagonal.txt" 2>&1
+              cut -c1-150 "$OUT/ab-split-diagonal.txt" ;;
     esac
     [ "${BENCH:-0}" = 1 ] || exit 0
     TESSEL_MAMBA2_LIBRARY=build/gpu/libtessel_mamba2.so timeout 180 \
