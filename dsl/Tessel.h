@@ -358,11 +358,9 @@ Tile saturating_cast(const Tile &x, Loc loc = Loc::current()) {
 }
 
 /// The element of a one-element tile (any rank), as a scalar of its element
-/// type. Every thread of the program holds a tile's value alike only where
-/// the tile is one value for the program (a load of one element, a
-/// reduction of a whole tile, arithmetic on those): on the GPU the scalar
-/// is each thread's copy, so a branch on it is uniform (what a branch around
-/// an mma needs) exactly when the tile is.
+/// type. Every thread of the program holds a one-element tile's element (its
+/// layout wraps around), so the scalar is the same in every thread and a
+/// branch on it is uniform (what a branch around an mma needs).
 Scalar item(const Tile &x, Loc loc = Loc::current());
 
 /// A tile of `shape` filled with `value` (a traced scalar or a number).

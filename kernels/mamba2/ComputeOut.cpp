@@ -369,7 +369,10 @@ void computeOut(const Config &cfg,
   // does not: f32 there), else in f32. A CTA whose block spans more (a
   // decay below 2^-64 within 64 tokens) takes the exact path, the branch
   // uniform (one Acs per CTA). Not with the producer warpgroup: it would
-  // have to evaluate the branch, on a loaded value.
+  // have to evaluate the branch, on a loaded value. (At 2 a far block's
+  // column factor may flush to 0 below 2^-126, where the row factor would
+  // have scaled it by at most 2^64: an error below 2^-62 |C·B dt|.)
+  // sm_100a/sm_103a: compiled (112 registers, no spills), not run.
   // 2: every block of the chunk up to the diagonal in that one loop (the
   // diagonal block's copies then issued an iteration ahead, like the
   // others', and one loop's setup instead of two); 1: the masked loop
@@ -420,13 +423,16 @@ void computeOut(const Config &cfg,
       return mma(packed ? p : cast<X>(p), xs, acc);
     });
     };
-    // (split_diagonal 2 runs it only where the span is too wide.)
+    // (split_diagonal 2 runs it only on the exact path: where the span is
+    // too wide or the block reaches past L. Under seq_idx firstMasked is
+    // chunkStart, so there acc1 = acc0 is what the loop would give.)
     if (!wholeChunkSplit)
       acc1 = beforeDiagonal();
   }
   // The blocks from firstMasked up to and including the diagonal, in two
   // loops when reading chunk_cb's blocks: one with seq_idx (`sequences`),
-  // one without. Without seq_idx, with row blocks of at most kCbZeroSpan
+  // one without (and with split_diagonal a third, factored, which at 2
+  // starts from the chunk's first block instead). Without seq_idx, with row blocks of at most kCbZeroSpan
   // tokens, no mask is needed: chunk_cb stores the entries of future tokens
   // in such a block as 0, and the decay's exponent, at most 0 for every
   // kept entry (Acs does not grow along a chunk: A <= 0 and dt >= 0, as

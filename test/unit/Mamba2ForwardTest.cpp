@@ -41,6 +41,10 @@ struct Case {
   // spans 2^8 to 2^130 by the head's A, so that some of compute_out's
   // blocks take split_diagonal's factored path and others the exact one.
   double stepScale = 1;
+  // A per head (cycled) instead of -U(1, 16): with stepScale 4 a 64-token
+  // block spans about 8 |A| in log2 units (mean dt 0.086), so |A| = 1 and 4
+  // fall well inside split_diagonal's span of 64 and 12 and 16 well past it.
+  std::vector<double> aHeads;
   int64_t splitDiagonal = -1; // compute_out's split_diagonal
   double dtMin = 0, dtMax = std::numeric_limits<double>::infinity();
   // Tunables, to exercise blocks that do not divide the shape.
@@ -202,7 +206,11 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
   fill(x, ref.x, [&] { return normal(rng); });
   fill(B, ref.B, [&] { return normal(rng); });
   fill(C, ref.C, [&] { return normal(rng); });
-  fill(A, ref.A, [&] { return -aU(rng); });
+  int64_t head = 0;
+  fill(A, ref.A, [&] {
+    return c.aHeads.empty() ? -aU(rng)
+                            : c.aHeads[head++ % c.aHeads.size()];
+  });
   std::vector<double> biasV;
   fill(bias, biasV, [&] { return bU(rng); });
   if (c.bias)
@@ -458,13 +466,20 @@ INSTANTIATE_TEST_SUITE_P(
         // alone (1), and at Q = 128 (off by default; where the loop up to
         // the diagonal holds the blocks before it too).
         with(base(1, 600, 4, 32, 96, 1, 256), [](Case &c) {
-          c.d = DKind::perHead, c.stepScale = 4;
+          c.d = DKind::perHead, c.stepScale = 4, c.aHeads = {-1, -12, -4, -16};
         }),
         with(base(1, 600, 4, 32, 96, 1, 256), [](Case &c) {
           c.d = DKind::perHead, c.stepScale = 4, c.splitDiagonal = 1;
+          c.aHeads = {-1, -12, -4, -16};
         }),
         with(base(2, 300, 4, 32, 32, 1, 128), [](Case &c) {
           c.stepScale = 4, c.z = true, c.splitDiagonal = 2;
+          c.aHeads = {-16, -4, -12, -1};
+        }),
+        // ... in f16 (the factors in f32 there: 2^64 is past f16's range).
+        with(base(1, 600, 4, 32, 96, 1, 256), [](Case &c) {
+          c.x = DType::f16, c.d = DKind::perHead, c.stepScale = 4;
+          c.aHeads = {-1, -12, -4, -16};
         }),
         // Padding tokens (dt = 0) among large steps, on the headline's path
         // (Q = 256, n in loops, D folded into the diagonal).
