@@ -379,18 +379,25 @@ LogicalResult KernelEmitter::emitPrefetch(tile::PrefetchOp op) {
   return success();
 }
 
+/// Each value as `type` (32-bit values, bitcast where their type differs):
+/// packWords' and unpackWords' 32-bit case.
+static SmallVector<Value> bitcastEach(OpBuilder &b, Location loc, Type type,
+                                      ArrayRef<Value> values) {
+  SmallVector<Value> out;
+  for (Value v : values)
+    out.push_back(v.getType() == type
+                      ? v
+                      : Value(LLVM::BitcastOp::create(b, loc, type, v)));
+  return out;
+}
+
 SmallVector<Value> KernelEmitter::packWords(ArrayRef<Value> values) {
   SmallVector<Value> words;
   if (values.empty())
     return words;
   Type element = values.front().getType(), word = b.getI32Type();
-  if (element.getIntOrFloatBitWidth() == 32) {
-    for (Value v : values)
-      words.push_back(v.getType() == word
-                          ? v
-                          : Value(LLVM::BitcastOp::create(b, loc, word, v)));
-    return words;
-  }
+  if (element.getIntOrFloatBitWidth() == 32)
+    return bitcastEach(b, loc, word, values);
   auto pairType = VectorType::get({2}, element);
   for (size_t i = 0; i < values.size(); i += 2) {
     Value pair = LLVM::ZeroOp::create(b, loc, pairType);
@@ -404,14 +411,9 @@ SmallVector<Value> KernelEmitter::packWords(ArrayRef<Value> values) {
 
 SmallVector<Value> KernelEmitter::unpackWords(Type element,
                                               ArrayRef<Value> words) {
+  if (element.getIntOrFloatBitWidth() == 32)
+    return bitcastEach(b, loc, element, words);
   SmallVector<Value> out;
-  if (element.getIntOrFloatBitWidth() == 32) {
-    for (Value w : words)
-      out.push_back(w.getType() == element
-                        ? w
-                        : Value(LLVM::BitcastOp::create(b, loc, element, w)));
-    return out;
-  }
   auto pairType = VectorType::get({2}, element);
   for (Value w : words) {
     Value pair = LLVM::BitcastOp::create(b, loc, pairType, w);

@@ -407,21 +407,21 @@ void computeOut(const Config &cfg,
     const bool packed = cfg["packed_decay"] != 0;
     Tile rowFactor = packed ? cast<X>(rowF) : rowF;
     beforeDiagonal = [&, acsT0, rowFactor, packed] {
-    return for_range({chunkStart, firstMasked}, acc0,
-                     [&](Scalar s, Tile acc) {
-      // Acs, dt and x_s are read first (x_s: its copy is issued before the
-      // stored block's wait either way), Acs and dt used after the stored
-      // block's copy is waited for and scaled by the rows: their latency
-      // then overlaps that wait (used at once, ncu found 2.7% of
-      // compute_out's stall samples on the first use of Acs).
-      Tile acsS = load(acs, {bi, hi, s}, {drop, drop, BS});
-      Tile dtS = load(dt, {bi, hi, s}, {drop, drop, BS});
-      Tile xs = load(x, {bi, s, hi, pb}, {drop, BS, drop, BP});
-      Tile rows = (packed ? storedBlock16(s) : storedBlock(s)) * rowFactor;
-      Tile colF = exp2(acsT0 - acsS) * dtS;
-      Tile p = rows * reshape(packed ? cast<X>(colF) : colF, {1, BS});
-      return mma(packed ? p : cast<X>(p), xs, acc);
-    });
+      return for_range({chunkStart, firstMasked}, acc0,
+                       [&](Scalar s, Tile acc) {
+        // Acs, dt and x_s are read first (x_s: its copy is issued before the
+        // stored block's wait either way), Acs and dt used after the stored
+        // block's copy is waited for and scaled by the rows: their latency
+        // then overlaps that wait (used at once, ncu found 2.7% of
+        // compute_out's stall samples on the first use of Acs).
+        Tile acsS = load(acs, {bi, hi, s}, {drop, drop, BS});
+        Tile dtS = load(dt, {bi, hi, s}, {drop, drop, BS});
+        Tile xs = load(x, {bi, s, hi, pb}, {drop, BS, drop, BP});
+        Tile rows = (packed ? storedBlock16(s) : storedBlock(s)) * rowFactor;
+        Tile colF = exp2(acsT0 - acsS) * dtS;
+        Tile p = rows * reshape(packed ? cast<X>(colF) : colF, {1, BS});
+        return mma(packed ? p : cast<X>(p), xs, acc);
+      });
     };
     // (split_diagonal 2 runs it only on the exact path: where the span is
     // too wide or the block reaches past L. Under seq_idx firstMasked is
@@ -432,8 +432,8 @@ void computeOut(const Config &cfg,
   // The blocks from firstMasked up to and including the diagonal, in two
   // loops when reading chunk_cb's blocks: one with seq_idx (`sequences`),
   // one without (and with split_diagonal a third, factored, which at 2
-  // starts from the chunk's first block instead). Without seq_idx, with row blocks of at most kCbZeroSpan
-  // tokens, no mask is needed: chunk_cb stores the entries of future tokens
+  // starts from the chunk's first block instead). Without seq_idx, with row
+  // blocks of at most kCbZeroSpan tokens, no mask is needed: chunk_cb stores the entries of future tokens
   // in such a block as 0, and the decay's exponent, at most 0 for every
   // kept entry (Acs does not grow along a chunk: A <= 0 and dt >= 0, as
   // MAMBA2.md's model has them; mamba_ssm's chunk_scan clamps the same
@@ -448,13 +448,13 @@ void computeOut(const Config &cfg,
   // (Acs_l as a one-element tile in the factors: a scalar there was splat
   // once for the rows and the columns alike, and the columns then took the
   // rows' layout, moved through shared memory.)
-  Tile acsLast = zeros({1});
+  std::optional<Tile> acsLast;
   std::optional<Scalar> spanFits;
   if (splitDiagonal) {
     acsLast = load(acs, {bi, hi, r * BM + (BM - 1)}, {drop, drop, 1},
                    {.padding = Padding::nan});
     spanFits = item(load(acs, {bi, hi, r * BM}, {drop, drop, 1})) -
-                   item(acsLast) <=
+                   item(*acsLast) <=
                kSplitSpan;
   }
   auto maskedBlocks = [&](bool sequences, bool split = false,
@@ -462,11 +462,11 @@ void computeOut(const Config &cfg,
                           std::optional<Scalar> from = std::nullopt) {
     const bool packedSplit =
         std::is_same_v<X, bf16> && cfg["packed_decay"] != 0;
-    Tile rowF = zeros({1, 1});
+    std::optional<Tile> rowF;
     if (split) {
-      rowF = exp2(acsCol - reshape(acsLast, {1, 1}));
+      rowF = exp2(acsCol - reshape(*acsLast, {1, 1}));
       if (packedSplit)
-        rowF = cast<X>(rowF);
+        rowF = cast<X>(*rowF);
     }
     return for_range(
         {from ? *from : firstMasked, (r + 1) * sourcePerBlock},
@@ -497,9 +497,9 @@ void computeOut(const Config &cfg,
             return reshape(seqT, {BM, 1}) == reshape(seqS, {1, BS});
           };
           if (split) {
-            Tile colF = reshape(exp2(acsLast - acsS) * dtS, {1, BS});
-            Tile p = packedSplit ? storedBlock16(s) * cast<X>(colF) * rowF
-                                 : cast<X>(storedBlock(s) * colF * rowF);
+            Tile colF = reshape(exp2(*acsLast - acsS) * dtS, {1, BS});
+            Tile p = packedSplit ? storedBlock16(s) * cast<X>(colF) * *rowF
+                                 : cast<X>(storedBlock(s) * colF * *rowF);
             Tile xs = load(x, {bi, s, hi, pb}, {drop, BS, drop, BP});
             return mma(withD(p), xs, acc);
           }
@@ -593,21 +593,23 @@ void computeOut(const Config &cfg,
                            [&] {
                              if (!splitDiagonal)
                                return maskedBlocks(false);
-                             if (wholeChunkSplit)
-                               return if_(
-                                   *spanFits,
-                                   [&] {
-                                     return maskedBlocks(false, true, acc0,
-                                                         chunkStart);
-                                   },
-                                   [&] {
-                                     return maskedBlocks(false, false,
-                                                         beforeDiagonal());
-                                   });
+                             // At 2 the factored loop starts from the
+                             // chunk's first block, and the exact path runs
+                             // the blocks before the diagonal first.
                              return if_(
                                  *spanFits,
-                                 [&] { return maskedBlocks(false, true); },
-                                 [&] { return maskedBlocks(false); });
+                                 [&] {
+                                   return wholeChunkSplit
+                                              ? maskedBlocks(false, true, acc0,
+                                                             chunkStart)
+                                              : maskedBlocks(false, true);
+                                 },
+                                 [&] {
+                                   return maskedBlocks(
+                                       false, false,
+                                       wholeChunkSplit ? beforeDiagonal()
+                                                       : acc1);
+                                 });
                            });
 
   out = if_(
