@@ -9,7 +9,8 @@
 #   on the H200, carrying build/gpu, build/tunexz and build/abl:
 #                            sh bench/pending-gpu-checks.sh run
 # (And the A/B of compute_out's split_diagonal, 2026-12-06-split-diagonal.md,
-# measured on an H100 only.)
+# and of its L2 prefetch at Q = 256 with split_diagonal 2,
+# 2026-12-06-prefetch-l2-split-ab.txt: measured on an H100 only.)
 # `run` prints: the GPU suite, racecheck on the newest test kernels, a
 # re-tune of the H200 table over the sweep below (chunk_state's rows date
 # from eb00cf4, compute_out has none since Nov 30), the kernel timeline of
@@ -52,6 +53,15 @@ case "${1:-}" in
     ninja -C build tessel_mamba2
     xz -T2 -c build/gpu/libtessel_mamba2.so > build/abl/split-diagonal-0.so.xz
     git checkout HEAD -- kernels/mamba2/ComputeOut.cpp
+    # And the L2 prefetch forced on (1) against its default (off at Q = 256
+    # with split_diagonal 2 since the H100 measured it 1.3-3.7% slower).
+    sed -i 's/tunable("prefetch_l2", {-1, 0, 1}, -1,/tunable("prefetch_l2", {-1, 0, 1}, 1,/' \
+      kernels/mamba2/ComputeOut.cpp
+    git diff --quiet HEAD -- kernels/mamba2/ComputeOut.cpp && {
+      echo "prefetch_l2's default not found" >&2; exit 1; }
+    ninja -C build tessel_mamba2
+    xz -T2 -c build/gpu/libtessel_mamba2.so > build/abl/prefetch-on.so.xz
+    git checkout HEAD -- kernels/mamba2/ComputeOut.cpp
     trap - EXIT
     ninja -C build tessel_mamba2
     cat build/gpu/COMMIT ;;
@@ -80,7 +90,11 @@ case "${1:-}" in
               timeout 150 sh bench/ab.sh build/abl/head.so.xz build/abl/split-diagonal-0.so.xz \
                 1,65536,80,128,1,256 1,16384,80,128,1,256 4,65536,80,128,1,256 1,65536,80,128,1,128 \
                 > "$OUT/ab-split-diagonal.txt" 2>&1
-              cut -c1-150 "$OUT/ab-split-diagonal.txt" ;;
+              cut -c1-150 "$OUT/ab-split-diagonal.txt"
+              timeout 120 sh bench/ab.sh build/abl/head.so.xz build/abl/prefetch-on.so.xz \
+                1,65536,80,128,1,256 1,16384,80,128,1,256 1,4096,80,128,1,256 \
+                > "$OUT/ab-prefetch-l2-q256.txt" 2>&1
+              cut -c1-150 "$OUT/ab-prefetch-l2-q256.txt" ;;
     esac
     [ "${BENCH:-0}" = 1 ] || exit 0
     TESSEL_MAMBA2_LIBRARY=build/gpu/libtessel_mamba2.so timeout 180 \

@@ -211,8 +211,23 @@ void computeOut(const Config &cfg,
   // 7% at b=4 L=65536 h=8 n=256 Q=128 (0.644 -> 0.599) and 5% at b=1
   // L=65536 h=80 n=128 Q=64 (0.975 -> 0.924; bench/results/
   // 2026-12-06-h100.md). Not measured on the H200 at Q < 256.
+  // With split_diagonal 2 (below) the diagonal block is the last iteration
+  // of the loop over the chunk's blocks, its copies issued an iteration
+  // ahead like the others': there the prefetch only added instructions and
+  // requests. Without it compute_out was 1.3-1.7% faster on an H100 at b=1
+  // L=65536 and 16384 h=80 n=128 Q=256 (0.886 -> 0.873 ms, 0.230 ->
+  // 0.226), 1.4% at b=4, 3.7% at L=4096 (0.068 -> 0.065;
+  // bench/results/2026-12-06-prefetch-l2-split-ab.txt). Not measured on
+  // the H200.
+  const int64_t splitMode = cfg["split_diagonal"] >= 0 ? cfg["split_diagonal"]
+                            : Q >= 256                 ? 2
+                                                       : 0;
+  const bool splitDiagonal =
+      splitMode != 0 && stored && !ws && BM <= kCbZeroSpan && BS == BM;
+  const bool wholeChunkSplit = splitDiagonal && splitMode == 2;
   if (cfg["prefetch_l2"] > 0 ||
-      (cfg["prefetch_l2"] < 0 && cfg["CB_STORED"] != 0 && Q >= 256)) {
+      (cfg["prefetch_l2"] < 0 && cfg["CB_STORED"] != 0 && Q >= 256 &&
+       !wholeChunkSplit)) {
     prefetch(dt, {bi, hi, r}, {1, 1, BM});
     prefetch(x, {bi, r, hi, pb}, {1, BM, 1, BP});
   }
@@ -382,12 +397,8 @@ void computeOut(const Config &cfg,
   // ms at b=1 L=65536 h=80 n=128, 0.237 -> 0.231 at L=16384, level at
   // L=4096), 1 2% slower; at Q = 128 and 64 both 1% slower. -1: 2 at
   // Q = 256, else off.
-  const int64_t splitMode = cfg["split_diagonal"] >= 0 ? cfg["split_diagonal"]
-                            : Q >= 256                 ? 2
-                                                       : 0;
-  const bool splitDiagonal =
-      splitMode != 0 && stored && !ws && BM <= kCbZeroSpan && BS == BM;
-  const bool wholeChunkSplit = splitDiagonal && splitMode == 2;
+  // (splitMode, splitDiagonal and wholeChunkSplit: above, where the L2
+  // prefetch is decided.)
   Scalar firstMasked = chunkStart;
   Tile acc1 = acc0;
   std::function<Tile()> beforeDiagonal = [&] { return acc0; };
@@ -396,8 +407,6 @@ void computeOut(const Config &cfg,
     firstMasked = if_(
         hasSeqIdx != 0, [&] { return chunkStart; },
         [&] { return offDiagonal; });
-    Tile acsT0 = load(acs, {bi, hi, r * BM}, {drop, drop, 1});
-    Tile rowF = reshape(exp2(acsT - acsT0), {BM, 1});
     // packed_decay: the block scaled in x's 16-bit type, two elements per
     // instruction (mul.rn.bf16x2 or mul.rn.f16x2 on the block as chunk_cb
     // stored it), instead of widened to f32, scaled and narrowed again: the
@@ -405,8 +414,14 @@ void computeOut(const Config &cfg,
     // entry of P instead of one). 2.3-3.2% faster on the H200 at Q = 256
     // (bench/results/2026-12-02-packed-decay.md).
     const bool packed = cfg["packed_decay"] != 0;
-    Tile rowFactor = packed ? cast<X>(rowF) : rowF;
-    beforeDiagonal = [&, acsT0, rowFactor, packed] {
+    // (Called below, within this function, where the references it
+    // captures are alive; packed, of this block, by value. Its row factor
+    // is traced where it is called, so that at split_diagonal 2 the
+    // factored path does not compute it.)
+    beforeDiagonal = [&, packed] {
+      Tile acsT0 = load(acs, {bi, hi, r * BM}, {drop, drop, 1});
+      Tile rowF = reshape(exp2(acsT - acsT0), {BM, 1});
+      Tile rowFactor = packed ? cast<X>(rowF) : rowF;
       return for_range({chunkStart, firstMasked}, acc0,
                        [&](Scalar s, Tile acc) {
         // Acs, dt and x_s are read first (x_s: its copy is issued before the
@@ -782,8 +797,10 @@ const Register registration{{
             tunable("prefetch_l2", {-1, 0, 1}, -1,
                     "dt and x of the diagonal block (this block's own "
                     "tokens) prefetched into L2 at the start (-1: with "
-                    "CB_STORED at Q = 256; at Q = 64 and 128 5-13% "
-                    "slower on an H100)"),
+                    "CB_STORED at Q = 256 where split_diagonal does not "
+                    "take the diagonal into the loop over the chunk's "
+                    "blocks; at Q = 64 and 128 5-13% slower on an H100, "
+                    "with split_diagonal 2 1.3-3.7%)"),
         },
     // (token block x head, p block, batch)
     .grid = {{"x", 1, "BLOCK_M", "x", 2}, {"x", 3, "BLOCK_P"}, {"x", 0, ""}},
