@@ -22,7 +22,7 @@
 # with bench/ab.sh on the H200. (On an H100 the tune is not an H200 table:
 # 2026-12-06-h100.md.)
 set -eu
-SWEEP="compute_out:occupancy=-1,3 compute_out:early_copies=0,1 compute_out:prefetch_l2=0,1 compute_out:split_decay=-1,1 chunk_state:occupancy=-1,2,3 chunk_state:prefetch_registers=32,64 chunk_state:wgmma_interleave=0,1 chunk_state:tma_register_loads=0,1 state_passing:BLOCK_P=8,16,32 state_passing:BLOCK_N=64,128 state_passing:num_warps=2,4 state_passing:prefetch_depth=1,2,3 state_passing:unroll=2,4 chunk_cb:occupancy=0,3,4 chunk_cumsum:BLOCK_H=4,8,16 chunk_cumsum:num_warps=2,4,8"
+SWEEP="compute_out:occupancy=-1,3 compute_out:early_copies=0,1 compute_out:prefetch_l2=0,1 compute_out:split_decay=-1,1 compute_out:refresh_in_loops=0,1 chunk_state:occupancy=-1,2,3 chunk_state:prefetch_registers=32,64 chunk_state:wgmma_interleave=0,1 chunk_state:tma_register_loads=0,1 state_passing:BLOCK_P=8,16,32 state_passing:BLOCK_N=64,128 state_passing:num_warps=2,4 state_passing:prefetch_depth=1,2,3 state_passing:unroll=2,4 chunk_cb:occupancy=0,3,4 chunk_cumsum:BLOCK_H=4,8,16 chunk_cumsum:num_warps=2,4,8"
 case "${1:-}" in
   prepare)
     cmake build -DTESSEL_MAMBA2_TUNE_SWEEP="$SWEEP" > /dev/null
