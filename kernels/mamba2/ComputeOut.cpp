@@ -723,8 +723,10 @@ const Register registration{{
                     "iteration, before its A is pinned, with a spare ring "
                     "buffer: 1 where A is read from shared memory (the "
                     "state term), 2 also where it is computed in registers "
-                    "(88 bytes spilled; sm_90a; at 1 on the H200 1% "
-                    "slower, bench/results/2026-12-05-eleventh-gpu.md)"),
+                    "(sm_90a; at 1 on the H200 1% slower, bench/results/"
+                    "2026-12-05-eleventh-gpu.md, level on an H100; at 2, "
+                    "no spills since split_diagonal, 2-4.3% slower on an "
+                    "H100, 2026-12-06-defer-wait-2-ab.txt)"),
             // 4 CTAs per SM (128 registers; since refresh_in_loops no
             // spills on sm_90a, 24 bytes before; 4 fit in
             // shared memory only with wgmma_register_a and without
