@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TestUtil.h"
+#include "kernels/mamba2/Kernels.h"
 #include "kernels/mamba2/Reference.h"
 #include "kernels/mamba2/Validate.h"
 
@@ -22,6 +23,7 @@
 using namespace tessel;
 using namespace tessel::dsl;
 using namespace tessel::test;
+using tessel::mamba2::kCbZeroSpan;
 
 namespace {
 
@@ -349,7 +351,8 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
 bool runChunkCb(int64_t blk, HostTensor &B, HostTensor &C, HostTensor &cbt) {
   static mlir::MLIRContext ctx;
   std::vector<mlir::OwningOpRef<mlir::ModuleOp>> keep;
-  const int64_t L = 128, Q = 128;
+  // (b = 1, one chunk: cbt is 1 x 1 x 1 x Q x Q.)
+  const int64_t L = B.sizes[1], Q = cbt.sizes[3];
   auto cbK = traceOne(ctx, "chunk_cb",
                       {{"Q", Q},
                        {"X_DTYPE", static_cast<int64_t>(B.dtype)},
@@ -369,8 +372,8 @@ bool runChunkCb(int64_t blk, HostTensor &B, HostTensor &C, HostTensor &cbt) {
 // chunk_cb with f16 sums past f16's range stores them clamped to +-65504
 // (not inf, which a decay of 0 would turn into NaN in compute_out), 0 for
 // a source token after its target in a diagonal block (compute_out reads
-// those blocks unmasked), and leaves the blocks above the diagonal as they
-// were (64-token blocks: kCbZeroSpan).
+// those blocks unmasked), and for the block above the diagonal 0 where it
+// lies in the same span of kCbZeroSpan tokens, else leaves it as it was.
 TEST(Mamba2ChunkCb, ClampsF16SumsAndZeroesFutureTokens) {
   const int64_t L = 128, n = 16, Q = 128;
   HostTensor B(DType::f16, {1, L, 1, n}), C(DType::f16, {1, L, 1, n}),
@@ -388,18 +391,23 @@ TEST(Mamba2ChunkCb, ClampsF16SumsAndZeroesFutureTokens) {
   EXPECT_EQ(cbt.get(5 * Q + 20), -65504.0);
   EXPECT_EQ(cbt.get(10 * Q + 100), 800.0);   // s < 64 <= t: 16 x 100 x 0.5
   EXPECT_EQ(cbt.get(100 * Q + 120), 4.0);    // both >= 64
-  EXPECT_TRUE(std::isnan(cbt.get(100 * Q + 10))); // above the diagonal
+  // Above the diagonal (64-token blocks: zeroed where one span of
+  // kCbZeroSpan tokens holds both).
+  if (100 / kCbZeroSpan == 10 / kCbZeroSpan)
+    EXPECT_EQ(cbt.get(100 * Q + 10), 0.0);
+  else
+    EXPECT_TRUE(std::isnan(cbt.get(100 * Q + 10)));
   EXPECT_EQ(cbt.get(20 * Q + 5), 0.0);       // s > t in a diagonal block
   EXPECT_EQ(cbt.get(127 * Q + 64), 0.0);
   EXPECT_EQ(cbt.get(127 * Q + 127), 4.0);
 }
 
-// With 32-token blocks, chunk_cb also zeroes the block above the diagonal
-// inside each aligned span of kCbZeroSpan = 64 tokens (compute_out's 64-token
-// row blocks read it unmasked), and leaves the others as they were. Small
-// integers: every sum is exact in bf16.
+// With 32-token blocks, chunk_cb also zeroes the blocks above the diagonal
+// inside each aligned span of kCbZeroSpan tokens (compute_out's row blocks
+// of at most that many tokens read them unmasked), and leaves the others
+// as they were. Small integers: every sum is exact in bf16.
 TEST(Mamba2ChunkCb, ZeroesFutureTokensWithinTheSpan) {
-  const int64_t L = 128, n = 16, Q = 128;
+  const int64_t L = 256, n = 16, Q = 256;
   HostTensor B(DType::bf16, {1, L, 1, n}), C(DType::bf16, {1, L, 1, n}),
       cbt(DType::bf16, {1, 1, 1, Q, Q});
   const unsigned seed = freshSeed();
@@ -418,7 +426,7 @@ TEST(Mamba2ChunkCb, ZeroesFutureTokensWithinTheSpan) {
         for (int64_t k = 0; k < n; ++k)
           want += B.get(s * n + k) * C.get(t * n + k);
         ASSERT_EQ(got, want) << "s " << s << " t " << t << " seed " << seed;
-      } else if (s / 64 == t / 64) {
+      } else if (s / kCbZeroSpan == t / kCbZeroSpan) {
         ASSERT_EQ(got, 0.0) << "s " << s << " t " << t << " seed " << seed;
       } else {
         ASSERT_TRUE(std::isnan(got)) << "s " << s << " t " << t;
@@ -503,8 +511,18 @@ INSTANTIATE_TEST_SUITE_P(
         with(base(1, 200, 2, 32, 32, 1, 128), [](Case &c) { c.blockCb = 32; }),
         // ... and twice them: compute_out's 128-token row blocks, past
         // kCbZeroSpan, keep their causal mask (a block chunk_cb leaves
-        // unwritten lies in their diagonal), with and without seq_idx.
+        // unwritten lies in their diagonal), with 128-token source blocks
+        // and 64-token ones (A by head: decays both within and past
+        // split_diagonal's span, which the exact path takes either way),
+        // and with seq_idx.
         with(base(1, 300, 2, 32, 32, 1, 256), [](Case &c) { c.blockM = 128; }),
+        with(base(1, 600, 4, 32, 96, 1, 256), [](Case &c) {
+          c.blockM = 128, c.blockS = 64, c.d = DKind::perHead;
+          c.stepScale = 4, c.aHeads = {-1, -6, -2, -16};
+        }),
+        with(base(1, 600, 2, 32, 96, 1, 256), [](Case &c) {
+          c.blockM = 128, c.blockS = 64, c.z = true;
+        }),
         with(base(1, 300, 2, 32, 32, 1, 256), [](Case &c) {
           c.blockM = 128, c.seq = true, c.d = DKind::perHead;
         }),
