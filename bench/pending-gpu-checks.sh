@@ -22,6 +22,19 @@
 # with bench/ab.sh on the H200. (On an H100 the tune is not an H200 table:
 # 2026-12-06-h100.md.)
 set -eu
+# build/abl/OUT.so.xz: the library built with compute_out's tunable NAME
+# (values VALUES, as ComputeOut.cpp spells them) defaulting to TO instead of
+# FROM; ComputeOut.cpp restored from HEAD after.
+#   library_with_default NAME VALUES FROM TO OUT
+library_with_default() {
+  sed -i "s/tunable(\"$1\", $2, $3,/tunable(\"$1\", $2, $4,/" \
+    kernels/mamba2/ComputeOut.cpp
+  git diff --quiet HEAD -- kernels/mamba2/ComputeOut.cpp && {
+    echo "$1's default $3 not found" >&2; exit 1; }
+  ninja -C build tessel_mamba2
+  xz -T2 -c build/gpu/libtessel_mamba2.so > "build/abl/$5.so.xz"
+  git checkout HEAD -- kernels/mamba2/ComputeOut.cpp
+}
 SWEEP="compute_out:occupancy=-1,3 compute_out:early_copies=0,1 compute_out:prefetch_l2=0,1 compute_out:split_decay=-1,1 compute_out:refresh_in_loops=0,1 chunk_state:occupancy=-1,2,3 chunk_state:prefetch_registers=32,64 chunk_state:wgmma_interleave=0,1 chunk_state:tma_register_loads=0,1 state_passing:BLOCK_P=8,16,32 state_passing:BLOCK_N=64,128 state_passing:num_warps=2,4 state_passing:prefetch_depth=1,2,3 state_passing:unroll=2,4 chunk_cb:occupancy=0,3,4 chunk_cumsum:BLOCK_H=4,8,16 chunk_cumsum:num_warps=2,4,8"
 case "${1:-}" in
   prepare)
@@ -32,7 +45,7 @@ case "${1:-}" in
     # compute_out's L2 prefetch at every Q (before ab15172) against HEAD's
     # rule (Q = 256 only): the library built both ways.
     # (The file must be unchanged here: it is restored from HEAD after, or
-    # if the build fails. Two more builds of the library, about 3 minutes
+    # if the build fails. Three more builds of the library, about 3 minutes
     # each.)
     git diff --quiet HEAD -- kernels/mamba2/ComputeOut.cpp || {
       echo "kernels/mamba2/ComputeOut.cpp has uncommitted changes" >&2; exit 1; }
@@ -46,22 +59,10 @@ case "${1:-}" in
     # And split_diagonal off (0) against its default (2 at Q = 256, off
     # below; at Q = 128 the two libraries are the same kernel: a control),
     # measured on an H100 only (bench/results/2026-12-06-split-diagonal.md).
-    sed -i 's/tunable("split_diagonal", {-1, 0, 1, 2}, -1,/tunable("split_diagonal", {-1, 0, 1, 2}, 0,/' \
-      kernels/mamba2/ComputeOut.cpp
-    git diff --quiet HEAD -- kernels/mamba2/ComputeOut.cpp && {
-      echo "split_diagonal's default not found" >&2; exit 1; }
-    ninja -C build tessel_mamba2
-    xz -T2 -c build/gpu/libtessel_mamba2.so > build/abl/split-diagonal-0.so.xz
-    git checkout HEAD -- kernels/mamba2/ComputeOut.cpp
+    library_with_default split_diagonal "{-1, 0, 1, 2}" -1 0 split-diagonal-0
     # And the L2 prefetch forced on (1) against its default (off at Q = 256
     # with split_diagonal 2 since the H100 measured it 1.3-3.7% slower).
-    sed -i 's/tunable("prefetch_l2", {-1, 0, 1}, -1,/tunable("prefetch_l2", {-1, 0, 1}, 1,/' \
-      kernels/mamba2/ComputeOut.cpp
-    git diff --quiet HEAD -- kernels/mamba2/ComputeOut.cpp && {
-      echo "prefetch_l2's default not found" >&2; exit 1; }
-    ninja -C build tessel_mamba2
-    xz -T2 -c build/gpu/libtessel_mamba2.so > build/abl/prefetch-on.so.xz
-    git checkout HEAD -- kernels/mamba2/ComputeOut.cpp
+    library_with_default prefetch_l2 "{-1, 0, 1}" -1 1 prefetch-on
     trap - EXIT
     ninja -C build tessel_mamba2
     cat build/gpu/COMMIT ;;
