@@ -65,10 +65,17 @@ const KernelDef *findKernel(const std::string &name) {
   return nullptr;
 }
 
-Config defaultConfig(const KernelDef &kernel) {
+Config defaultConfig(const KernelDef &kernel,
+                     const std::map<std::string, int64_t> &assigned) {
   Config config;
-  for (const Param &p : kernel.params)
-    config.set(p.name, p.defaultValue);
+  for (const Param &p : kernel.params) {
+    auto it = assigned.find(p.name);
+    config.set(p.name, it != assigned.end() ? it->second : p.defaultValue);
+  }
+  if (kernel.variantDefaults)
+    for (const auto &[name, value] : kernel.variantDefaults(config))
+      if (!assigned.count(name) && config.has(name))
+        config.set(name, value);
   return config;
 }
 
@@ -157,6 +164,29 @@ expandConfigs(const KernelDef &kernel, const Config &base,
   forEachConfig(kernel, base, vary,
                 [&](const Config &c) { valid.push_back(c); });
   return valid;
+}
+
+std::vector<Config>
+variantConfigs(const KernelDef &kernel,
+               const std::map<std::string, int64_t> &fixed) {
+  // The variants are walked unchecked: the check judges each at its own
+  // defaults, not at the defaults of another variant.
+  KernelDef unchecked = kernel;
+  unchecked.check = nullptr;
+  std::vector<Config> out;
+  forEachConfig(
+      unchecked, defaultConfig(kernel, fixed),
+      [&](const Param &p) { return !p.tunable && !fixed.count(p.name); },
+      [&](const Config &v) {
+        std::map<std::string, int64_t> assigned = fixed;
+        for (const Param &p : kernel.params)
+          if (!p.tunable)
+            assigned[p.name] = v.all().at(p.name);
+        Config c = defaultConfig(kernel, assigned);
+        if (!kernel.check || kernel.check(c).empty())
+          out.push_back(std::move(c));
+      });
+  return out;
 }
 
 std::vector<Config> enumerateConfigs(const KernelDef &kernel) {

@@ -22,6 +22,7 @@
 
 #include "dsl/Tessel.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -85,6 +86,15 @@ struct KernelDef {
   /// Rejects configurations that make no sense together (returns a reason),
   /// e.g. a block larger than what it tiles.
   std::function<std::string(const Config &)> check = nullptr;
+  /// Defaults that depend on the variant (optional; what Triton's
+  /// heuristics decorator does): given a configuration whose variant
+  /// constants are set, the tunables whose default differs for that variant
+  /// and their values there, e.g. {{"BLOCK_M", 128}} at Q = 256. Tunables
+  /// not named keep their declared default. defaultConfig applies it to the
+  /// tunables a caller does not set; tesselc compiles each variant's
+  /// defaults so, and its launchers fall back to them.
+  std::function<std::map<std::string, int64_t>(const Config &)>
+      variantDefaults = nullptr;
 };
 
 /// Registers a kernel at static-initialisation time.
@@ -96,8 +106,21 @@ struct Register {
 std::vector<const KernelDef *> registeredKernels();
 const KernelDef *findKernel(const std::string &name);
 
-/// The configuration made of every parameter's default value.
-Config defaultConfig(const KernelDef &kernel);
+/// The default configuration with the constants in `assigned` (variants or
+/// tunables) set: the assigned values, every other variant constant at its
+/// declared default, and every other tunable at its default for the
+/// variant this makes (the kernel's variantDefaults, else the declared
+/// default).
+Config defaultConfig(const KernelDef &kernel,
+                     const std::map<std::string, int64_t> &assigned = {});
+/// Every variant of `kernel` at its defaults: the constants in `fixed`
+/// (variants or tunables) keep those values, the other variant constants
+/// take each of theirs (their cartesian product), and the other tunables
+/// their default for that variant (defaultConfig); skipping those the
+/// kernel's check rejects.
+std::vector<Config>
+variantConfigs(const KernelDef &kernel,
+               const std::map<std::string, int64_t> &fixed = {});
 /// `Q=256,BLOCK_H=16,DT=bf16`: a configuration, for messages and file names.
 std::string configString(const KernelDef &kernel, const Config &config);
 /// Parses `NAME=VALUE` (values of dtype parameters by name) into `config`;

@@ -13,14 +13,18 @@
 // accumulator layout its mask is applied in, and the load is read as mma
 // fragments from its TMA copy (tilegpu-assign-layouts). The entries of
 // future tokens (source after target) are stored as 0 within each aligned
-// span of kCbZeroSpan tokens (Kernels.h): in the diagonal blocks, and in
+// span of cbZeroSpan(Q) tokens (Kernels.h): in the diagonal blocks, and in
 // the blocks above them inside the span where the blocks are smaller than
 // it. compute_out then scales its diagonal block without a causal mask.
 // The other blocks above the diagonal are never written: compute_out reads
-// them only with its causal mask after the product (128-token row blocks,
-// or seq_idx), which drops whatever they hold. (Zeroing more of them cost:
-// at a span of 128 tokens, two more zero blocks per chunk with BLOCK_M = 64,
-// chunk_cb + compute_out were 0.9% slower at g = 8 on the H200.)
+// them only with its causal mask after the product (row blocks wider than
+// the span, or seq_idx), which drops whatever they hold. (Zeroing more of
+// them costs: the 128-token span's two more zero blocks per chunk with
+// BLOCK_M = 64 made chunk_cb + compute_out 0.9% slower at g = 8 on the H200
+// and 1.4% at the headline shape on an H100 with 64-token row blocks, both
+// measured with the zero blocks as a second store, which cost chunk_cb its
+// TMA store (below); the span is taken at Q = 256 for compute_out's
+// 128-token rows, Kernels.h.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,15 +59,18 @@ void chunkCb(const Config &cfg,
   auto c = t / blocksPerChunk, tl = t % blocksPerChunk;
   auto numK = (N + (BK - 1)) / BK;
   const bool tmaStore = cfg["tma_store"] != 0;
-  // Blocks above the diagonal within a span of kCbZeroSpan tokens.
-  if (const int64_t perSpan = kCbZeroSpan / BM; perSpan > 1)
-    if_(sl > tl && sl / perSpan == tl / perSpan, [&] {
-      store(cbt, {bi, c, gi, sl, tl}, zeros({BM, BM}, dtypeOf<X>()),
-            {.squeeze = {0, 1, 2}, .tma = tmaStore});
-    });
-  if_(sl <= tl, [&] {
+  // The blocks up to the diagonal, and those above it within a span of
+  // cbZeroSpan(Q) tokens: the latter with no K steps, so that the causal
+  // mask below stores them as 0 (every source token there follows every
+  // target). One store for both keeps it a TMA store (the TMA takes a
+  // view's only store: a separate store of zeros left both to st.global).
+  const int64_t perSpan = cbZeroSpan(Q) / BM;
+  auto written = perSpan > 1 ? (sl <= tl || sl / perSpan == tl / perSpan)
+                             : sl <= tl;
+  if_(written, [&] {
     auto s = c * blocksPerChunk + sl;
-    Tile acc = for_range({0, numK}, zeros({BM, BM}), [&](Scalar k, Tile a) {
+    auto steps = perSpan > 1 ? where(sl <= tl, numK, 0) : numK;
+    Tile acc = for_range({0, steps}, zeros({BM, BM}), [&](Scalar k, Tile a) {
       Tile Bs = load(B, {bi, s, gi, k}, {drop, BM, drop, BK});
       Tile Ct = load(C, {bi, t, gi, k}, {drop, BM, drop, BK});
       return mma(Bs, transpose(Ct), a);

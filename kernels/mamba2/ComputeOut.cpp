@@ -56,7 +56,8 @@ void computeOut(const Config &cfg,
                 I32 hasSeqIdx, I32 hasD, I32 hasZ) {
   const int64_t Q = cfg["Q"], BM = cfg["BLOCK_M"], BP = cfg["BLOCK_P"],
                 BK = cfg["BLOCK_K"],
-                BS = cfg["BLOCK_S"] ? cfg["BLOCK_S"] : BM;
+                BS = cfg["BLOCK_S"]             ? cfg["BLOCK_S"]
+                     : std::min<int64_t>(BM, 64);
   const int64_t blocksPerChunk = Q / BM;
   hint("default", "num_warps", cfg["num_warps"]);
   pdlHint(cfg);
@@ -120,6 +121,12 @@ void computeOut(const Config &cfg,
   if (cfg["tcgen05_tmem_a"] && !tmaStore) {
     occupancyHint(cfg, 4, "sm_100a");
     occupancyHint(cfg, 4, "sm_103a");
+  }
+  // 128-token rows on sm_100a/sm_103a: 256 tensor-memory columns, two
+  // CTAs per SM (not measured: no Blackwell GPU here).
+  if (BM > 64) {
+    occupancyHint(cfg, 2, "sm_100a");
+    occupancyHint(cfg, 2, "sm_103a");
   }
   // Warp-specialised (the default with CB_STORED 0), the rings live as long
   // as the kernel: with ring_slots, one ring of that many 8 KB buffers that
@@ -222,8 +229,11 @@ void computeOut(const Config &cfg,
   const int64_t splitMode = cfg["split_diagonal"] >= 0 ? cfg["split_diagonal"]
                             : Q >= 256                 ? 2
                                                        : 0;
+  // (Source blocks may be smaller than the row block: the factors then run
+  // alike over the row block's source blocks on its diagonal, through its
+  // last token.)
   const bool splitDiagonal =
-      splitMode != 0 && stored && !ws && BM <= kCbZeroSpan && BS == BM;
+      splitMode != 0 && stored && !ws && BM <= cbZeroSpan(Q);
   const bool wholeChunkSplit = splitDiagonal && splitMode == 2;
   if (cfg["prefetch_l2"] > 0 ||
       (cfg["prefetch_l2"] < 0 && cfg["CB_STORED"] != 0 && Q >= 256 &&
@@ -448,7 +458,8 @@ void computeOut(const Config &cfg,
   // loops when reading chunk_cb's blocks: one with seq_idx (`sequences`),
   // one without (and with split_diagonal a third, factored, which at 2
   // starts from the chunk's first block instead). Without seq_idx, with row
-  // blocks of at most kCbZeroSpan tokens, no mask is needed: chunk_cb stores the entries of future tokens
+  // blocks of at most cbZeroSpan(Q) tokens, no mask is needed: chunk_cb
+  // stores the entries of future tokens
   // in such a block as 0, and the decay's exponent, at most 0 for every
   // kept entry (Acs does not grow along a chunk: A <= 0 and dt >= 0, as
   // MAMBA2.md's model has them; mamba_ssm's chunk_scan clamps the same
@@ -518,7 +529,7 @@ void computeOut(const Config &cfg,
             Tile xs = load(x, {bi, s, hi, pb}, {drop, BS, drop, BP});
             return mma(withD(p), xs, acc);
           }
-          if (stored && !sequences && BM <= kCbZeroSpan) {
+          if (stored && !sequences && BM <= cbZeroSpan(Q)) {
             // (The loop runs over the diagonal block alone where
             // split_decay takes the blocks before it.)
             // (In f16 a dt past 65504 would make the factor inf, and a
@@ -651,13 +662,18 @@ const Register registration{{
         {
             variant("Q", {64, 128, 256}, 256, "chunk length"),
             xDtypeVariant("element type of x, B, C, z and y"),
-            tunable("BLOCK_M", {32, 64, 128}, 64, "tokens per program"),
+            tunable("BLOCK_M", {32, 64, 128}, 64,
+                    "tokens per program (by variant: 128 at Q = 256 with "
+                    "CB_STORED, else 64)"),
             tunable("BLOCK_P", {32, 64, 128}, 64, "head-dim columns per program"),
             // Smaller source blocks: 16-22% slower at 32, 50-70% at 16 on
             // the H200 (bench/results/2026-11-30-compute-out-source-block.md).
-            tunable("BLOCK_S", {0, 16, 32, 64}, 0,
+            // 128 (BLOCK_M 128): 133 KB of shared memory, one CTA per SM,
+            // 4-6x slower on an H100 (bench/results/2026-12-06-h100-
+            // compute-out-block-m.md).
+            tunable("BLOCK_S", {0, 16, 32, 64, 128}, 0,
                     "source tokens per step of the intra-chunk loop (a "
-                    "divisor of BLOCK_M; 0: BLOCK_M)"),
+                    "divisor of BLOCK_M; 0: BLOCK_M, at most 64)"),
             tunable("BLOCK_K", {16, 32, 64, 128}, 64,
                     "state dimension per mma step"),
             tunable("num_warps", {4, 8}, 4, "warps per program"),
@@ -826,6 +842,26 @@ const Register registration{{
         return "ring_slots shares the producer's ring: it needs "
                "warp_specialize";
       return "";
+    },
+    // 128-token row blocks reading chunk_cb's blocks at Q = 256 (chunk_cb's
+    // zero span is 128 tokens there, Kernels.h, so the diagonal takes
+    // split_diagonal's factored path). One warpgroup over two m64 halves
+    // that share the chunk state and each source block's x and C·Bᵀ copy:
+    // some 15% fewer bytes through L2 per row, compute_out's busiest unit
+    // (78% of its throughput at 64-token rows). 168 registers, 3 CTAs per
+    // SM; ptxas spills 516 bytes, nearly all in the loop only seq_idx runs
+    // (SASS). On an H100 against 64-token rows chunk_cb + compute_out 4.4%
+    // faster at b=1 L=65536 h=80 n=128 (0.875 -> 0.836 ms, the forward
+    // 1.8%), 5.7% at n=256, 3.5% at g=8, 2.6% at L=16384, 0.6% in fp16; and
+    // before chunk_cb's TMA store came back, 4.3% at n=64, 2.7% at b=4
+    // L=16384, 2.3% at L=4096 (bench/results/2026-12-06-block-m-128-
+    // default.md). Not measured on the H200, with
+    // seq_idx or on sm_100a/sm_103a. (At Q < 256 the span stays 64:
+    // 128-token rows there take the exact, masked path.)
+    .variantDefaults = [](const Config &cfg) -> std::map<std::string, int64_t> {
+      if (cfg.get("Q") >= 256 && cfg.get("CB_STORED"))
+        return {{"BLOCK_M", 128}};
+      return {};
     },
 }};
 

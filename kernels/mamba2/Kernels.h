@@ -11,14 +11,24 @@ namespace tessel::mamba2 {
 inline constexpr double kLog2e = 1.4426950408889634;
 
 /// chunk_cb writes the C·Bᵀ entries of future tokens (source after target)
-/// as 0 within every aligned span of kCbZeroSpan tokens of a chunk (in its
-/// diagonal blocks, and in the blocks above them when its blocks are
+/// as 0 within every aligned span of cbZeroSpan(Q) tokens of a chunk (in
+/// its diagonal blocks, and in the blocks above them when its blocks are
 /// smaller than the span). compute_out reads its blocks up to the diagonal
 /// unmasked (without seq_idx) when its row block fits in the span: it then
 /// never reaches an entry chunk_cb left unwritten, whatever chunk_cb's
 /// block, except in target rows past the sequence's end (a ragged last
 /// chunk), whose outputs the store drops.
-inline constexpr int64_t kCbZeroSpan = 64;
+///
+/// 128 tokens at Q = 256, where compute_out's row blocks are 128 tokens by
+/// default (its variantDefaults), else 64. The wider span costs chunk_cb
+/// two more zero blocks per chunk (64-token blocks): with 64-token row
+/// blocks chunk_cb + compute_out were 1.4% slower with it on an H100 at
+/// b=1 L=65536 h=80 n=128 (bench/results/2026-12-06-span128.md, chunk_cb
+/// then without its TMA store, ChunkCb.cpp), while
+/// with 128-token rows chunk_cb + compute_out were 2.3-5.7% faster at
+/// every bf16 Q = 256 shape measured, 0.6% in fp16 (2026-12-06-block-m-
+/// 128-default.md).
+inline constexpr int64_t cbZeroSpan(int64_t Q) { return Q >= 256 ? 128 : 64; }
 
 /// The `occupancy` tunable as the kernel's hint for `target`: CTAs per SM to
 /// fit, -1 for `automatic` (the kernel's measured rule), 0 for none (ptxas

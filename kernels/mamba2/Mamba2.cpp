@@ -45,14 +45,12 @@ struct Timing {
 };
 thread_local Timing timing;
 
-/// Per-kernel tunables forced by tessel_mamba2_set_tunables.
+/// Per-kernel tunables forced by tessel_mamba2_set_tunables, as given
+/// ("NAME=VALUE,..."): the names not given take the launched variant's
+/// defaults (aot::<kernel>_defaults), so they are parsed at each launch.
 struct Overrides {
-  std::optional<aot::chunk_cumsum_tunables> chunk_cumsum;
-  std::optional<aot::chunk_state_tunables> chunk_state;
-  std::optional<aot::state_passing_tunables> state_passing;
-  std::optional<aot::fwd_pass_state_tunables> fwd_pass_state;
-  std::optional<aot::chunk_cb_tunables> chunk_cb;
-  std::optional<aot::compute_out_tunables> compute_out;
+  std::optional<std::string> chunk_cumsum, chunk_state, state_passing,
+      fwd_pass_state, chunk_cb, compute_out;
 };
 thread_local Overrides overrides;
 /// What the last timed forward launched (tessel_mamba2_last_launches).
@@ -64,13 +62,20 @@ thread_local std::string lastLaunches;
 /// records what it would launch (tessel_mamba2_last_launches).
 #define TESSEL_MAMBA2_LAUNCH(kernel, variant, ...)                            \
   do {                                                                        \
+    std::optional<aot::kernel##_tunables> forced;                             \
+    if (overrides.kernel) {                                                   \
+      aot::kernel##_tunables t;                                               \
+      TESSEL_RT_TRY(aot::kernel##_parse(*overrides.kernel, &t,                \
+                                        aot::kernel##_defaults(variant)));    \
+      forced = t;                                                             \
+    }                                                                         \
     if (describeOnly) {                                                       \
       aot::kernel##_tunables chosen;                                          \
       std::string shape;                                                      \
       TESSEL_RT_TRY(aot::kernel##_choose(variant, __VA_ARGS__, &chosen,       \
                                          &shape));                            \
-      if (overrides.kernel)                                                   \
-        chosen = *overrides.kernel;                                           \
+      if (forced)                                                             \
+        chosen = *forced;                                                     \
       std::string target, compiled;                                           \
       TESSEL_RT_TRY(rt::currentTarget(&target));                              \
       for (const auto &t : aot::kernel##_compiled(variant, target))           \
@@ -81,9 +86,8 @@ thread_local std::string lastLaunches;
                       "\n";                                                   \
       break;                                                                  \
     }                                                                         \
-    if (overrides.kernel)                                                     \
-      TESSEL_RT_TRY(                                                          \
-          aot::kernel(variant, *overrides.kernel, __VA_ARGS__, stream));      \
+    if (forced)                                                               \
+      TESSEL_RT_TRY(aot::kernel(variant, *forced, __VA_ARGS__, stream));      \
     else                                                                      \
       TESSEL_RT_TRY(aot::kernel(variant, __VA_ARGS__, stream));               \
   } while (false)
@@ -278,29 +282,37 @@ Status setTunables(const char *kernel, const char *tunables) {
   if (!kernel)
     return Status::error("kernel: null pointer");
   const std::string_view text = tunables ? tunables : "";
-  auto set = [&](auto &slot, auto parse) -> Status {
+  // Checked here (names and integers, over the declared defaults); each
+  // launch parses the text again over its variant's defaults.
+  auto set = [&](std::optional<std::string> &slot, auto parse,
+                 auto scratch) -> Status {
     if (text.empty()) {
       slot.reset();
       return Status();
     }
-    typename std::remove_reference_t<decltype(slot)>::value_type t;
-    TESSEL_RT_TRY(parse(text, &t));
-    slot = t;
+    TESSEL_RT_TRY(parse(text, &scratch, scratch));
+    slot = std::string(text);
     return Status();
   };
   const std::string_view name = kernel;
   if (name == "chunk_cumsum")
-    return set(overrides.chunk_cumsum, aot::chunk_cumsum_parse);
+    return set(overrides.chunk_cumsum, aot::chunk_cumsum_parse,
+               aot::chunk_cumsum_tunables());
   if (name == "chunk_state")
-    return set(overrides.chunk_state, aot::chunk_state_parse);
+    return set(overrides.chunk_state, aot::chunk_state_parse,
+               aot::chunk_state_tunables());
   if (name == "state_passing")
-    return set(overrides.state_passing, aot::state_passing_parse);
+    return set(overrides.state_passing, aot::state_passing_parse,
+               aot::state_passing_tunables());
   if (name == "fwd_pass_state")
-    return set(overrides.fwd_pass_state, aot::fwd_pass_state_parse);
+    return set(overrides.fwd_pass_state, aot::fwd_pass_state_parse,
+               aot::fwd_pass_state_tunables());
   if (name == "chunk_cb")
-    return set(overrides.chunk_cb, aot::chunk_cb_parse);
+    return set(overrides.chunk_cb, aot::chunk_cb_parse,
+               aot::chunk_cb_tunables());
   if (name == "compute_out")
-    return set(overrides.compute_out, aot::compute_out_parse);
+    return set(overrides.compute_out, aot::compute_out_parse,
+               aot::compute_out_tunables());
   return Status::error("kernel: no kernel named '" + std::string(name) +
                        "' (chunk_cumsum, chunk_state, state_passing, "
                        "fwd_pass_state, chunk_cb, compute_out)");

@@ -1,7 +1,7 @@
 // RUN: tessel-opt %s -split-input-file -verify-diagnostics --tilegpu-assign-layouts --convert-tilegpu-to-llvm
 // And through tesselc, at the DSL source line: compute_out's three products on
 // 8 warps (64-row blocks).
-// RUN: rm -rf %t && mkdir -p %t && tesselc --emit=ptx --target=sm_90a -D num_warps=8 -o %t compute_out 2>&1 | FileCheck %s --check-prefix=TESSELC
+// RUN: rm -rf %t && mkdir -p %t && tesselc --emit=ptx --target=sm_90a -D num_warps=8 -D BLOCK_M=64 -o %t compute_out 2>&1 | FileCheck %s --check-prefix=TESSELC
 // TESSELC-COUNT-3: tesselc: warning: {{.*}}ComputeOut.cpp:{{[0-9]+}}:{{[0-9]+}}: warpgroup MMA asked for (hint 'wgmma'), but this 64x64x64 mma runs on mma.sync
 
 // A kernel that asks for warpgroup MMAs but has an mma the warpgroup MMA

@@ -9,6 +9,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
+#include <tuple>
+
 using namespace tessel;
 using namespace tessel::dsl;
 using tessel::test::trace;
@@ -316,6 +320,93 @@ TEST(DslRegistry, CountsConfigurationsAsTheFullListDoes) {
   EXPECT_EQ(countConfigs(def), size_t(116));
   def.check = nullptr;
   EXPECT_EQ(countConfigs(def), size_t(3 * 2 * 4 * 3 * 2));
+}
+
+// Defaults that depend on the variant (KernelDef::variantDefaults) apply
+// to the tunables a caller does not assign, after the variant is known.
+TEST(DslRegistry, VariantDefaultsApplyToTheTunablesNotAssigned) {
+  KernelDef def;
+  def.name = "by_variant";
+  def.params = {variant("Q", {64, 256}, 256), tunable("BM", {32, 64, 128}, 64),
+                tunable("W", {4, 8}, 4)};
+  def.variantDefaults = [](const Config &cfg) {
+    return cfg.get("Q") >= 256 ? std::map<std::string, int64_t>{{"BM", 128}}
+                               : std::map<std::string, int64_t>{};
+  };
+  auto values = [](const Config &c) {
+    return std::make_tuple(c.get("Q"), c.get("BM"), c.get("W"));
+  };
+  EXPECT_EQ(values(defaultConfig(def)), std::make_tuple(256, 128, 4));
+  EXPECT_EQ(values(defaultConfig(def, {{"Q", 64}})),
+            std::make_tuple(64, 64, 4));
+  EXPECT_EQ(values(defaultConfig(def, {{"Q", 256}, {"BM", 32}})),
+            std::make_tuple(256, 32, 4));
+  EXPECT_EQ(values(defaultConfig(def, {{"W", 8}})),
+            std::make_tuple(256, 128, 8));
+  // Each variant is judged at its own defaults: Q = 64 is not dropped for
+  // the 128 of Q = 256's.
+  def.check = [](const Config &cfg) -> std::string {
+    return cfg.get("Q") % cfg.get("BM") ? "BM must divide Q" : "";
+  };
+  std::vector<Config> variants = variantConfigs(def);
+  ASSERT_EQ(variants.size(), size_t(2));
+  EXPECT_EQ(values(variants[0]), std::make_tuple(64, 64, 4));
+  EXPECT_EQ(values(variants[1]), std::make_tuple(256, 128, 4));
+  // -D W=8 kept in every variant; -D BM=128 leaves Q = 64 out.
+  variants = variantConfigs(def, {{"W", 8}});
+  ASSERT_EQ(variants.size(), size_t(2));
+  EXPECT_EQ(values(variants[0]), std::make_tuple(64, 64, 8));
+  variants = variantConfigs(def, {{"BM", 128}});
+  ASSERT_EQ(variants.size(), size_t(1));
+  EXPECT_EQ(values(variants[0]), std::make_tuple(256, 128, 4));
+  def.variantDefaults = nullptr;
+  EXPECT_EQ(values(defaultConfig(def)), std::make_tuple(256, 64, 4));
+}
+
+// Every registered kernel's defaults, for every variant it accepts, are
+// values its tunables allow and a configuration its check accepts (a
+// variant default that names a missing tunable, takes a value outside its
+// list or breaks the check fails here, not in a build).
+TEST(DslRegistry, EveryVariantsDefaultsAreValid) {
+  ASSERT_NE(findKernel("compute_out"), nullptr);
+  for (const KernelDef *k : registeredKernels()) {
+    if (k->variantDefaults)
+      for (const auto &[name, value] : k->variantDefaults(defaultConfig(*k))) {
+        auto p = std::find_if(k->params.begin(), k->params.end(),
+                              [&](const Param &q) { return q.name == name; });
+        ASSERT_NE(p, k->params.end()) << k->name << ": " << name;
+        EXPECT_TRUE(p->tunable) << k->name << ": " << name;
+      }
+    // Every variant the check accepts at its declared defaults (what
+    // tesselc compiled before variant defaults existed) is one it accepts
+    // at its own defaults.
+    std::vector<Config> declared =
+        expandConfigs(*k, [&] {
+          Config c;
+          for (const Param &p : k->params)
+            c.set(p.name, p.defaultValue);
+          return c;
+        }(), [](const Param &p) { return !p.tunable; });
+    std::vector<Config> variants = variantConfigs(*k);
+    EXPECT_EQ(variants.size(), declared.size()) << k->name;
+    for (const Config &c : variants)
+      for (const Param &p : k->params)
+        EXPECT_NE(std::find(p.values.begin(), p.values.end(),
+                            c.all().at(p.name)),
+                  p.values.end())
+            << k->name << " [" << configString(*k, c) << "]: " << p.name;
+  }
+  // compute_out: Q x X_DTYPE x N_MAX x CB_STORED.
+  EXPECT_EQ(variantConfigs(*findKernel("compute_out")).size(), size_t(24));
+  // compute_out's 128-token rows: at Q = 256 reading chunk_cb's blocks.
+  const KernelDef &out = *findKernel("compute_out");
+  auto blockM = [&](int64_t q, int64_t stored) {
+    return defaultConfig(out, {{"Q", q}, {"CB_STORED", stored}}).get("BLOCK_M");
+  };
+  EXPECT_EQ(blockM(256, 1), 128);
+  EXPECT_EQ(blockM(256, 0), 64);
+  EXPECT_EQ(blockM(128, 1), 64);
+  EXPECT_EQ(blockM(64, 1), 64);
 }
 
 int signalLine = 0;

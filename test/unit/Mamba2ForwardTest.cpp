@@ -23,7 +23,7 @@
 using namespace tessel;
 using namespace tessel::dsl;
 using namespace tessel::test;
-using tessel::mamba2::kCbZeroSpan;
+using tessel::mamba2::cbZeroSpan;
 
 namespace {
 
@@ -51,7 +51,7 @@ struct Case {
   double dtMin = 0, dtMax = std::numeric_limits<double>::infinity();
   // Tunables, to exercise blocks that do not divide the shape.
   int64_t blockP = 64, blockN = 64, blockT = 64, blockM = 64, blockK = 64;
-  int64_t blockS = 0; // compute_out's source block (0: BLOCK_M)
+  int64_t blockS = 0; // compute_out's source block (0: BLOCK_M, at most 64)
   // chunk_cb's block: smaller or larger than compute_out's boxes, whose
   // reads then span blocks it wrote and blocks it left poisoned.
   int64_t blockCb = 64;
@@ -373,7 +373,8 @@ bool runChunkCb(int64_t blk, HostTensor &B, HostTensor &C, HostTensor &cbt) {
 // (not inf, which a decay of 0 would turn into NaN in compute_out), 0 for
 // a source token after its target in a diagonal block (compute_out reads
 // those blocks unmasked), and for the block above the diagonal 0 where it
-// lies in the same span of kCbZeroSpan tokens, else leaves it as it was.
+// lies in the same span of cbZeroSpan(Q) tokens (64 at Q = 128), else
+// leaves it as it was.
 TEST(Mamba2ChunkCb, ClampsF16SumsAndZeroesFutureTokens) {
   const int64_t L = 128, n = 16, Q = 128;
   HostTensor B(DType::f16, {1, L, 1, n}), C(DType::f16, {1, L, 1, n}),
@@ -392,8 +393,8 @@ TEST(Mamba2ChunkCb, ClampsF16SumsAndZeroesFutureTokens) {
   EXPECT_EQ(cbt.get(10 * Q + 100), 800.0);   // s < 64 <= t: 16 x 100 x 0.5
   EXPECT_EQ(cbt.get(100 * Q + 120), 4.0);    // both >= 64
   // Above the diagonal (64-token blocks: zeroed where one span of
-  // kCbZeroSpan tokens holds both).
-  if (100 / kCbZeroSpan == 10 / kCbZeroSpan)
+  // cbZeroSpan(Q) tokens holds both).
+  if (100 / cbZeroSpan(Q) == 10 / cbZeroSpan(Q))
     EXPECT_EQ(cbt.get(100 * Q + 10), 0.0);
   else
     EXPECT_TRUE(std::isnan(cbt.get(100 * Q + 10)));
@@ -403,35 +404,48 @@ TEST(Mamba2ChunkCb, ClampsF16SumsAndZeroesFutureTokens) {
 }
 
 // With 32-token blocks, chunk_cb also zeroes the blocks above the diagonal
-// inside each aligned span of kCbZeroSpan tokens (compute_out's row blocks
-// of at most that many tokens read them unmasked), and leaves the others
-// as they were. Small integers: every sum is exact in bf16.
+// inside each aligned span of cbZeroSpan(Q) tokens (compute_out's row
+// blocks of at most that many tokens read them unmasked): 64 at Q = 128,
+// 128 at Q = 256. It leaves the others as they were. Small integers: every
+// sum is exact in bf16.
 TEST(Mamba2ChunkCb, ZeroesFutureTokensWithinTheSpan) {
-  const int64_t L = 256, n = 16, Q = 256;
-  HostTensor B(DType::bf16, {1, L, 1, n}), C(DType::bf16, {1, L, 1, n}),
-      cbt(DType::bf16, {1, 1, 1, Q, Q});
-  const unsigned seed = freshSeed();
-  std::mt19937 rng(seed);
-  std::uniform_int_distribution<int> small(-2, 2);
-  for (int64_t i = 0; i < L * n; ++i) {
-    B.set(i, small(rng));
-    C.set(i, small(rng));
-  }
-  ASSERT_TRUE(runChunkCb(32, B, C, cbt));
-  for (int64_t s = 0; s < Q; ++s)
-    for (int64_t t = 0; t < Q; ++t) {
-      double got = cbt.get(s * Q + t);
-      if (s <= t) {
-        double want = 0;
-        for (int64_t k = 0; k < n; ++k)
-          want += B.get(s * n + k) * C.get(t * n + k);
-        ASSERT_EQ(got, want) << "s " << s << " t " << t << " seed " << seed;
-      } else if (s / kCbZeroSpan == t / kCbZeroSpan) {
-        ASSERT_EQ(got, 0.0) << "s " << s << " t " << t << " seed " << seed;
-      } else {
-        ASSERT_TRUE(std::isnan(got)) << "s " << s << " t " << t;
-      }
+  for (const int64_t Q : {128, 256}) {
+    const int64_t L = Q, n = 16, span = cbZeroSpan(Q);
+    EXPECT_EQ(span, Q == 256 ? 128 : 64);
+    HostTensor B(DType::bf16, {1, L, 1, n}), C(DType::bf16, {1, L, 1, n}),
+        cbt(DType::bf16, {1, 1, 1, Q, Q});
+    const unsigned seed = freshSeed();
+    std::mt19937 rng(seed);
+    std::uniform_int_distribution<int> small(-2, 2);
+    for (int64_t i = 0; i < L * n; ++i) {
+      B.set(i, small(rng));
+      C.set(i, small(rng));
     }
+    ASSERT_TRUE(runChunkCb(32, B, C, cbt));
+    int64_t zeroed = 0, left = 0;
+    for (int64_t s = 0; s < Q; ++s)
+      for (int64_t t = 0; t < Q; ++t) {
+        double got = cbt.get(s * Q + t);
+        if (s <= t) {
+          double want = 0;
+          for (int64_t k = 0; k < n; ++k)
+            want += B.get(s * n + k) * C.get(t * n + k);
+          ASSERT_EQ(got, want)
+              << "Q " << Q << " s " << s << " t " << t << " seed " << seed;
+        } else if (s / span == t / span) {
+          ASSERT_EQ(got, 0.0)
+              << "Q " << Q << " s " << s << " t " << t << " seed " << seed;
+          ++zeroed;
+        } else {
+          ASSERT_TRUE(std::isnan(got)) << "Q " << Q << " s " << s << " t "
+                                       << t;
+          ++left;
+        }
+      }
+    // Both kinds of entries above the diagonal exist at each Q.
+    EXPECT_GT(zeroed, 0);
+    EXPECT_GT(left, 0);
+  }
 }
 
 Case base(int64_t b, int64_t L, int64_t h, int64_t p, int64_t n, int64_t g,
@@ -509,13 +523,27 @@ INSTANTIATE_TEST_SUITE_P(
         // ... and chunk_cb's blocks half compute_out's (its 64-token box
         // then spans a written block and an unwritten one).
         with(base(1, 200, 2, 32, 32, 1, 128), [](Case &c) { c.blockCb = 32; }),
-        // ... and twice them: compute_out's 128-token row blocks, past
-        // kCbZeroSpan, keep their causal mask (a block chunk_cb leaves
-        // unwritten lies in their diagonal), with 128-token source blocks
-        // and 64-token ones (A by head: decays both within and past
-        // split_diagonal's span, which the exact path takes either way),
-        // and with seq_idx.
-        with(base(1, 300, 2, 32, 32, 1, 256), [](Case &c) { c.blockM = 128; }),
+        // ... and twice them: compute_out's 128-token row blocks. At
+        // Q = 256 (the library's default there) within chunk_cb's zero
+        // span, unmasked: with 128-token source blocks and 64-token ones
+        // (A by head: decays both within and past split_diagonal's span,
+        // factored on one side and exact on the other), with the factored
+        // diagonal alone (split_diagonal 1), and with seq_idx (masked).
+        // At Q = 128, past the span (64 there), they keep their causal
+        // mask: a block chunk_cb leaves unwritten lies in their diagonal.
+        with(base(1, 300, 2, 32, 32, 1, 256), [](Case &c) {
+          c.blockM = 128, c.blockS = 128;
+        }),
+        with(base(1, 600, 4, 32, 96, 1, 256), [](Case &c) {
+          c.blockM = 128, c.blockS = 64, c.d = DKind::perHead;
+          c.stepScale = 4, c.aHeads = {-1, -6, -2, -16}, c.splitDiagonal = 1;
+        }),
+        with(base(1, 300, 2, 32, 32, 1, 128), [](Case &c) {
+          c.blockM = 128, c.d = DKind::perHead;
+        }),
+        with(base(2, 400, 2, 32, 96, 1, 128), [](Case &c) {
+          c.blockM = 128, c.blockS = 128, c.z = true;
+        }),
         with(base(1, 600, 4, 32, 96, 1, 256), [](Case &c) {
           c.blockM = 128, c.blockS = 64, c.d = DKind::perHead;
           c.stepScale = 4, c.aHeads = {-1, -6, -2, -16};
@@ -525,6 +553,10 @@ INSTANTIATE_TEST_SUITE_P(
         }),
         with(base(1, 300, 2, 32, 32, 1, 256), [](Case &c) {
           c.blockM = 128, c.seq = true, c.d = DKind::perHead;
+        }),
+        with(base(1, 600, 4, 32, 96, 1, 256), [](Case &c) {
+          c.x = DType::f16, c.blockM = 128, c.blockS = 64, c.stepScale = 4;
+          c.aHeads = {-1, -12, -4, -16};
         }),
         // Groups, f16, dt dtypes, Q = 256, blocks that do not divide.
         base(1, 140, 4, 32, 16, 2, 64),

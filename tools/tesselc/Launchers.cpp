@@ -174,8 +174,8 @@ std::string generateHeader(const std::string &library, const std::string &ns,
     out += "};\n";
     out += fmt::format(
         "/// The tunable constants of one compiled configuration (their\n"
-        "/// defaults: the kernel's documented choice without a tuned "
-        "table).\nstruct {}_tunables {{\n",
+        "/// declared defaults; where a variant's differ, {0}_defaults "
+        "gives them).\nstruct {0}_tunables {{\n",
         k.name);
     for (const TunableParam &t : k.tunables)
       out += fmt::format("  int64_t {} = {}; // {}\n", t.name, t.defaultValue,
@@ -219,10 +219,18 @@ std::string generateHeader(const std::string &library, const std::string &ns,
         "tables spell it.\n"
         "std::string {0}_variant_text(const {0}_variant &variant);\n"
         "/// \"NAME=VALUE,...\" of every tunable, and back (names not given "
-        "keep their\n/// defaults).\n"
+        "keep their\n/// values in `base`: the declared defaults unless "
+        "given, {0}_defaults(variant)\n/// for a variant's).\n"
         "std::string {0}_text(const {0}_tunables &tunables);\n"
         "::tessel::rt::Status {0}_parse(std::string_view text, {0}_tunables "
-        "*out);\n",
+        "*out,\n"
+        "                              const {0}_tunables &base = "
+        "{0}_tunables());\n"
+        "/// The tunables `variant` launches without a tuned row or forced "
+        "tunables:\n/// the kernel's defaults for that variant (which may "
+        "differ from the struct's\n/// declared ones), or the declared ones "
+        "where the variant is not compiled.\n"
+        "{0}_tunables {0}_defaults(const {0}_variant &variant);\n",
         k.name, sig.params);
   }
   out += fmt::format("\n}} // namespace {}\n", ns);
@@ -590,15 +598,24 @@ std::string generateSource(const std::string &library, const std::string &ns,
     }
     out += "  return out;\n}\n\n";
     out += fmt::format(
-        "Status {0}_parse(std::string_view text, {0}_tunables *out) {{\n"
+        "Status {0}_parse(std::string_view text, {0}_tunables *out,\n"
+        "                 const {0}_tunables &base) {{\n"
         "  static const char *const names[] = {{{1}}};\n"
-        "  {0}_tunables t;\n"
+        "  const {0}_tunables &t = base;\n"
         "  int64_t values[] = {{{2}}};\n"
         "  if (Status s = parseTunables(\"{0}\", text, names, values, {3}); "
         "!s.ok())\n    return s;\n"
-        "  *out = {0}_fromValues(values);\n  return Status();\n}}\n\n",
+        "  *out = {0}_fromValues(values);\n  return Status();\n}}\n\n"
+        "{0}_tunables {0}_defaults(const {0}_variant &variant) {{\n"
+        "  const int64_t key[] = {{{4}}};\n"
+        "  const Entry *e = findEntry({0}_entries, std::size({0}_entries), "
+        "key, {5},\n"
+        "                             nullptr, 0);\n"
+        "  return e ? {0}_fromValues(e->tunables.data()) : {0}_tunables();\n"
+        "}}\n\n",
         k.name, tunableNames.empty() ? "\"\"" : tunableNames,
-        tunablesOf.empty() ? "0" : tunablesOf, k.tunables.size());
+        tunablesOf.empty() ? "0" : tunablesOf, k.tunables.size(),
+        keyOf.empty() ? "0" : keyOf, k.variants.size());
     out += fmt::format(
         "std::vector<{0}_tunables> {0}_compiled(const {0}_variant &variant, "
         "std::string_view target) {{\n"

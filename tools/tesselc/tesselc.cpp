@@ -195,12 +195,9 @@ std::string parseTable(const std::string &path, std::vector<TableRow> &rows) {
     if (std::string e = assignments(f[4], true, row.tunables); !e.empty())
       return row.where + ": " + e;
     if (std::string e = k->check ? k->check([&] {
-          Config c = defaultConfig(*k);
-          for (auto &[n, v] : row.variant)
-            c.set(n, v);
-          for (auto &[n, v] : row.tunables)
-            c.set(n, v);
-          return c;
+          std::map<std::string, int64_t> assigned = row.variant;
+          assigned.insert(row.tunables.begin(), row.tunables.end());
+          return defaultConfig(*k, assigned);
         }())
                                  : "";
         !e.empty())
@@ -396,6 +393,12 @@ static int fail(const std::string &message) {
 static void printKernelList() {
   for (const KernelDef *k : registeredKernels()) {
     fmt::print("{}: {}\n", k->name, k->summary);
+    // The defaults of tunables that differ by variant (variantDefaults).
+    std::map<std::string, std::set<int64_t>> byVariant;
+    if (k->variantDefaults)
+      for (const Config &c : variantConfigs(*k))
+        for (const auto &[name, value] : c.all())
+          byVariant[name].insert(value);
     for (const Param &p : k->params) {
       std::string values;
       for (int64_t v : p.values)
@@ -405,6 +408,12 @@ static void printKernelList() {
       std::string def = p.isDType
                             ? dtypeName(static_cast<DType>(p.defaultValue))
                             : std::to_string(p.defaultValue);
+      if (p.tunable && byVariant[p.name].size() > 1) {
+        std::string all;
+        for (int64_t v : byVariant[p.name])
+          all += (all.empty() ? "" : "/") + std::to_string(v);
+        def += " (by variant: " + all + ")";
+      }
       fmt::print("  {:<12} {:<8} {{{}}} default {}  {}\n", p.name,
                  p.tunable ? "tunable" : "variant", values, def, p.doc);
     }
@@ -550,11 +559,16 @@ int main(int argc, char **argv) {
           return fail(error);
         fixed.insert(d.substr(0, d.find('=')));
       }
-      configs.push_back(config);
+      // Each variant's tunables at their defaults for it (the kernel's
+      // variantDefaults), those given by -D kept.
+      std::map<std::string, int64_t> assigned;
+      for (const std::string &name : fixed)
+        if (config.has(name)) // (-D of a constant only others have: skipped)
+          assigned[name] = config.all().at(name);
       if (variants)
-        configs = expandConfigs(*kernel, config, [&](const Param &p) {
-          return !p.tunable && !fixed.count(p.name);
-        });
+        configs = variantConfigs(*kernel, assigned);
+      else
+        configs.push_back(defaultConfig(*kernel, assigned));
       std::erase_if(configs, [&](const Config &c) {
         for (const auto &[name, values] : only)
           if (!values.count(c.all().at(name)))
