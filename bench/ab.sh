@@ -9,6 +9,7 @@
 # A library whose outputs fail bench/mamba2.py's check stops the run, unless
 # AB_TIMING_ONLY=1 (a timing-only build, e.g. a kernel with a term removed to
 # see what it costs): the run goes on, each failed row marked with its check.
+# AB_ARGS adds options to every bench/mamba2.py call (e.g. "--seq-idx 8").
 set -eu
 libs=""; shapes=""
 for arg in "$@"; do
@@ -33,7 +34,7 @@ for shape in $shapes; do
     for lib in $libs; do
       printf '%s %s: ' "$(basename "$lib")" "$shape"
       out=$(TESSEL_MAMBA2_LIBRARY=$lib python3 bench/mamba2.py \
-        --shape "$shape" --runs 50 --warmup 10 2>&1) ||
+        --shape "$shape" --runs 50 --warmup 10 ${AB_ARGS:-} 2>&1) ||
         [ "${AB_TIMING_ONLY:-0}" = 1 ] || {
           echo "bench/mamba2.py failed:"; echo "$out"; exit 1; }
       # A row ends in its check: dropped where ok, else kept, marked.

@@ -100,8 +100,11 @@ def log_uniform(shape, lo, hi, gen, device):
     return torch.exp(math.log(lo) + u * (math.log(hi) - math.log(lo)))
 
 
-def make_inputs(b, L, h, n, g, dtype, dt_dtype, plain, gen, device="cuda"):
+def make_inputs(b, L, h, n, g, dtype, dt_dtype, plain, gen, device="cuda", seqs=0):
     kw = {}
+    if seqs > 1:  # packed sequences: `seqs` runs of (nearly) equal length per row
+        ids = torch.arange(L, device=device, dtype=torch.int64) * seqs // L
+        kw["seq_idx"] = ids.to(torch.int32).expand(b, L).contiguous()
     kw["x"] = torch.randn(b, L, h, P, generator=gen, device=device, dtype=dtype)
     kw["B"] = torch.randn(b, L, g, n, generator=gen, device=device, dtype=dtype)
     kw["C"] = torch.randn(b, L, g, n, generator=gen, device=device, dtype=dtype)
@@ -136,7 +139,7 @@ def sanity(kw, Q):
     bad = (~torch.isfinite(fs)).sum().item()
     if bad:
         return "final_states: %d non-finite" % bad
-    opts = {k: kw[k] for k in ("D", "dt_bias", "dt_softplus") if k in kw}
+    opts = {k: kw[k] for k in ("D", "dt_bias", "dt_softplus", "seq_idx") if k in kw}
     tol = y_tolerance(x.dtype)
     if b * L <= 4096:  # the whole problem against float64
         y_ref, f_ref = reference(x, kw["dt"], kw["A"], B, kw["C"], **opts)
@@ -150,6 +153,8 @@ def sanity(kw, Q):
     # A prefix of row 0 for up to 8 heads (y_t depends only on tokens <= t).
     Lp = min(L, 1024)
     heads = sorted({round(i * (h - 1) / 7) for i in range(8)}) if h > 1 else [0]
+    if "seq_idx" in opts:
+        opts["seq_idx"] = opts["seq_idx"][:1, :Lp]
     y_ref, _ = reference(x[:1, :Lp], kw["dt"][:1, :Lp], kw["A"], B[:1, :Lp], kw["C"][:1, :Lp],
                          heads=heads, **opts)
     err = rel_l2(y[:1, :Lp][:, :, heads], y_ref)
@@ -298,9 +303,11 @@ def bench_shape(shape, args, gen):
     b, L, h, n, g, Q, dts, dtdts = shape
     row = dict(b=b, L=L, h=h, n=n, g=g, Q=Q, dtype=dts, dt_dtype=dtdts)
     tri = (TRITON.get((b, L, h, n, g, Q))
-           if (dts, dtdts) == ("bf16", "bf16") and args.triton_here else None)
+           if (dts, dtdts) == ("bf16", "bf16") and args.triton_here and args.seq_idx < 2
+           else None)
     row["triton_call_ms"], row["triton_kernels_ms"] = (tri[0], tri[1]) if tri else (None, None)
-    kw = make_inputs(b, L, h, n, g, DTYPES[dts], DTYPES[dtdts], args.plain, gen)
+    kw = make_inputs(b, L, h, n, g, DTYPES[dts], DTYPES[dtdts], args.plain, gen,
+                     seqs=args.seq_idx)
     try:
         reason = sanity(kw, Q)
     except tm.TesselMamba2Error as e:
@@ -346,6 +353,9 @@ def main():
     ap.add_argument("--runs", type=int, default=None, help="timed runs per shape (default 100, quick 50)")
     ap.add_argument("--warmup", type=int, default=None, help="warm-up runs (default 20, quick 10)")
     ap.add_argument("--plain", action="store_true", help="no D, dt_bias, softplus")
+    ap.add_argument("--seq-idx", type=int, default=0, metavar="K",
+                    help="packed sequences: seq_idx with K runs of equal length per batch row "
+                         "(no Triton columns: MAMBA2.md's times are without)")
     ap.add_argument("--triton-any-gpu", action="store_true",
                     help="show the Triton columns (MAMBA2.md's H200 times) on another GPU too")
     ap.add_argument("--seed", type=int, default=None)
@@ -382,7 +392,8 @@ def main():
               "--triton-any-gpu shows them anyway); the floor is the H200's too")
     print("# library %s; %d runs after %d warm-ups; seed %d; options: %s" % (
         tm.LIBRARY_PATH, args.runs, args.warmup, seed,
-        "none" if args.plain else "D (h), dt_bias, dt_softplus"))
+        ("none" if args.plain else "D (h), dt_bias, dt_softplus") +
+        (", seq_idx with %d sequences per row" % args.seq_idx if args.seq_idx > 1 else "")))
     rows = []
     shapes = QUICK_SHAPES if args.quick else SHAPES
     if only:

@@ -664,7 +664,7 @@ const Register registration{{
             xDtypeVariant("element type of x, B, C, z and y"),
             tunable("BLOCK_M", {32, 64, 128}, 64,
                     "tokens per program (by variant: 128 at Q = 256 with "
-                    "CB_STORED, else 64)"),
+                    "CB_STORED and SEQ_IDX 0, else 64)"),
             tunable("BLOCK_P", {32, 64, 128}, 64, "head-dim columns per program"),
             // Smaller source blocks: 16-22% slower at 32, 50-70% at 16 on
             // the H200 (bench/results/2026-11-30-compute-out-source-block.md).
@@ -706,6 +706,17 @@ const Register registration{{
             variant("CB_STORED", {0, 1}, 1,
                     "C·Bᵀ read from chunk_cb's blocks (CBt) instead of "
                     "formed here for every head"),
+            // With seq_idx every source block goes through the masked f32
+            // loop, which at 128-token rows holds nearly all of ptxas's
+            // spills: there compute_out was 43-45% slower than with
+            // 64-token rows on an H100 (1.11 -> 1.59 ms at b=1 L=65536 h=80
+            // n=128 with 8 sequences per row, bench/results/2026-12-06-
+            // block-m-128-default.md).
+            variant("SEQ_IDX", {0, 1}, 0,
+                    "the caller passes seq_idx (has_seq_idx 1); picks the "
+                    "defaults (64-token rows at Q = 256), both variants "
+                    "honour has_seq_idx; 1 only at Q = 256 with CB_STORED, "
+                    "where the defaults differ"),
             // 10% faster on the H200 with the TMA-staged operands (2.55 ->
             // 2.29 ms at b=1 L=65536 h=80 n=128: 2026-11-29-tma.md).
             tunable("wgmma", {0, 1}, 1,
@@ -836,6 +847,9 @@ const Register registration{{
         return "BLOCK_S must divide BLOCK_M";
       if (cfg.get("N_MAX") % cfg.get("BLOCK_K"))
         return "BLOCK_K must divide N_MAX";
+      if (cfg.get("SEQ_IDX") && (cfg.get("Q") < 256 || !cfg.get("CB_STORED")))
+        return "SEQ_IDX 1 only where it changes the defaults: Q = 256 with "
+               "CB_STORED";
       if (cfg.get("warp_specialize") > 0 && !cfg.get("wgmma"))
         return "warp_specialize is built and measured with wgmma only";
       if (cfg.get("ring_slots") > 0 && !producerWarpgroup(cfg))
@@ -859,7 +873,7 @@ const Register registration{{
     // seq_idx or on sm_100a/sm_103a. (At Q < 256 the span stays 64:
     // 128-token rows there take the exact, masked path.)
     .variantDefaults = [](const Config &cfg) -> std::map<std::string, int64_t> {
-      if (cfg.get("Q") >= 256 && cfg.get("CB_STORED"))
+      if (cfg.get("Q") >= 256 && cfg.get("CB_STORED") && !cfg.get("SEQ_IDX"))
         return {{"BLOCK_M", 128}};
       return {};
     },

@@ -20,7 +20,7 @@ inline constexpr double kLog2e = 1.4426950408889634;
 /// chunk), whose outputs the store drops.
 ///
 /// 128 tokens at Q = 256, where compute_out's row blocks are 128 tokens by
-/// default (its variantDefaults), else 64. The wider span costs chunk_cb
+/// default without seq_idx (its variantDefaults), else 64. The wider span costs chunk_cb
 /// two more zero blocks per chunk (64-token blocks): with 64-token row
 /// blocks chunk_cb + compute_out were 1.4% slower with it on an H100 at
 /// b=1 L=65536 h=80 n=128 (bench/results/2026-12-06-span128.md, chunk_cb

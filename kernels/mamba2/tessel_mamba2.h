@@ -160,7 +160,7 @@ TESSEL_MAMBA2_API int tessel_mamba2_last_kernel_times(float out[4]);
  *  makes the following forward calls on this thread launch that compiled
  *  configuration instead (tunables not named take the launched variant's
  *  defaults, which for some differ by variant: compute_out's BLOCK_M is 128
- *  at chunk 256 and 64 otherwise; a forward
+ *  at chunk 256 without seq_idx and 64 otherwise; a forward
  *  whose variant lacks it fails with TESSEL_MAMBA2_UNSUPPORTED, listing those
  *  compiled); NULL or "" goes back to the tuned choice. The kernels:
  *  chunk_cumsum, chunk_state, state_passing, fwd_pass_state, chunk_cb,
