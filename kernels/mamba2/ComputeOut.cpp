@@ -869,9 +869,11 @@ const Register registration{{
     // 1.8%), 5.7% at n=256, 3.5% at g=8, 2.6% at L=16384, 0.6% in fp16; and
     // before chunk_cb's TMA store came back, 4.3% at n=64, 2.7% at b=4
     // L=16384, 2.3% at L=4096 (bench/results/2026-12-06-block-m-128-
-    // default.md). Not measured on the H200, with
-    // seq_idx or on sm_100a/sm_103a. (At Q < 256 the span stays 64:
-    // 128-token rows there take the exact, masked path.)
+    // default.md). On the H200 the forward 1.0% faster at the headline,
+    // 4.2% at n=256 (2026-12-06-9faaf38-h200-bench.txt). With seq_idx
+    // 43-45% slower: 64-token rows there (SEQ_IDX). Not measured on
+    // sm_100a/sm_103a. (At Q < 256 the span stays 64: 128-token rows there
+    // take the exact, masked path.)
     .variantDefaults = [](const Config &cfg) -> std::map<std::string, int64_t> {
       if (cfg.get("Q") >= 256 && cfg.get("CB_STORED") && !cfg.get("SEQ_IDX"))
         return {{"BLOCK_M", 128}};

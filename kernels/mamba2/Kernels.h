@@ -20,14 +20,13 @@ inline constexpr double kLog2e = 1.4426950408889634;
 /// chunk), whose outputs the store drops.
 ///
 /// 128 tokens at Q = 256, where compute_out's row blocks are 128 tokens by
-/// default without seq_idx (its variantDefaults), else 64. The wider span costs chunk_cb
-/// two more zero blocks per chunk (64-token blocks): with 64-token row
-/// blocks chunk_cb + compute_out were 1.4% slower with it on an H100 at
-/// b=1 L=65536 h=80 n=128 (bench/results/2026-12-06-span128.md, chunk_cb
-/// then without its TMA store, ChunkCb.cpp), while
-/// with 128-token rows chunk_cb + compute_out were 2.3-5.7% faster at
-/// every bf16 Q = 256 shape measured, 0.6% in fp16 (2026-12-06-block-m-
-/// 128-default.md).
+/// default without seq_idx (its variantDefaults), else 64. The wider span
+/// costs chunk_cb two more blocks per chunk (64-token blocks): with
+/// 64-token row blocks chunk_cb + compute_out were 1.4% slower with it on
+/// an H100 at b=1 L=65536 h=80 n=128 (bench/results/2026-12-06-span128.md,
+/// chunk_cb then without its TMA store, ChunkCb.cpp), while with 128-token
+/// rows they were 2.3-5.7% faster at every bf16 Q = 256 shape measured,
+/// 0.6% in fp16 (2026-12-06-block-m-128-default.md).
 inline constexpr int64_t cbZeroSpan(int64_t Q) { return Q >= 256 ? 128 : 64; }
 
 /// The `occupancy` tunable as the kernel's hint for `target`: CTAs per SM to
