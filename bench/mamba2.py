@@ -102,7 +102,7 @@ def log_uniform(shape, lo, hi, gen, device):
 
 def make_inputs(b, L, h, n, g, dtype, dt_dtype, plain, gen, device="cuda", seqs=0):
     kw = {}
-    if seqs > 1:  # packed sequences: `seqs` runs of (nearly) equal length per row
+    if seqs > 0:  # packed sequences: `seqs` runs of (nearly) equal length per row
         ids = torch.arange(L, device=device, dtype=torch.int64) * seqs // L
         kw["seq_idx"] = ids.to(torch.int32).expand(b, L).contiguous()
     kw["x"] = torch.randn(b, L, h, P, generator=gen, device=device, dtype=dtype)
@@ -303,7 +303,7 @@ def bench_shape(shape, args, gen):
     b, L, h, n, g, Q, dts, dtdts = shape
     row = dict(b=b, L=L, h=h, n=n, g=g, Q=Q, dtype=dts, dt_dtype=dtdts)
     tri = (TRITON.get((b, L, h, n, g, Q))
-           if (dts, dtdts) == ("bf16", "bf16") and args.triton_here and args.seq_idx < 2
+           if (dts, dtdts) == ("bf16", "bf16") and args.triton_here and not args.seq_idx
            else None)
     row["triton_call_ms"], row["triton_kernels_ms"] = (tri[0], tri[1]) if tri else (None, None)
     kw = make_inputs(b, L, h, n, g, DTYPES[dts], DTYPES[dtdts], args.plain, gen,
@@ -354,7 +354,7 @@ def main():
     ap.add_argument("--warmup", type=int, default=None, help="warm-up runs (default 20, quick 10)")
     ap.add_argument("--plain", action="store_true", help="no D, dt_bias, softplus")
     ap.add_argument("--seq-idx", type=int, default=0, metavar="K",
-                    help="packed sequences: seq_idx with K runs of equal length per batch row "
+                    help="packed sequences: seq_idx with K >= 1 runs of equal length per batch row "
                          "(no Triton columns: MAMBA2.md's times are without)")
     ap.add_argument("--triton-any-gpu", action="store_true",
                     help="show the Triton columns (MAMBA2.md's H200 times) on another GPU too")
@@ -369,6 +369,8 @@ def main():
     ap.add_argument("--tunables", action="append", default=[], metavar="KERNEL:NAME=V,...",
                     help="force a kernel's tunables (tessel_mamba2_set_tunables; repeatable)")
     args = ap.parse_args()
+    if args.seq_idx < 0:
+        ap.error("--seq-idx takes a number of sequences per row, at least 1")
     for forced in args.tunables:
         kernel, _, text = forced.partition(":")
         tm.set_tunables(kernel, text)
@@ -393,7 +395,7 @@ def main():
     print("# library %s; %d runs after %d warm-ups; seed %d; options: %s" % (
         tm.LIBRARY_PATH, args.runs, args.warmup, seed,
         ("none" if args.plain else "D (h), dt_bias, dt_softplus") +
-        (", seq_idx with %d sequences per row" % args.seq_idx if args.seq_idx > 1 else "")))
+        (", seq_idx with %d sequences per row" % args.seq_idx if args.seq_idx else "")))
     rows = []
     shapes = QUICK_SHAPES if args.quick else SHAPES
     if only:

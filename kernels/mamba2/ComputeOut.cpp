@@ -392,7 +392,7 @@ void computeOut(const Config &cfg,
   // 64 factors instead of 4096 exp2, minimums and products: in x's 16-bit
   // pairs with packed_decay in bf16, where 2^kSplitSpan fits (in f16 it
   // does not: f32 there), else in f32. A CTA whose block spans more (a
-  // decay below 2^-64 within 64 tokens) takes the exact path, the branch
+  // decay below 2^-64 within the row block) takes the exact path, the branch
   // uniform (one Acs per CTA). Not with the producer warpgroup: it would
   // have to evaluate the branch, on a loaded value. (At 2 a far block's
   // column factor may flush to 0 below 2^-126, where the row factor would
