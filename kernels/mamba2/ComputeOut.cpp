@@ -187,7 +187,15 @@ void computeOut(const Config &cfg,
   // spills either way.
   // With one block of tokens per chunk (oneBlock, above) sm_90a keeps it off
   // (no spills at 3 CTAs per SM without it: 161 registers; 16 bytes with).
-  if (cfg["refresh_in_loops"] && cfg["N_MAX"] == 0) {
+  // At 128-token rows (-1: off) registers are capped at 168 either way (3
+  // CTAs per SM), and re-reading the parameters only adds instructions: on
+  // an H100 compute_out was 4.3% faster without it at b=1 L=65536 h=80
+  // n=128 (0.852 -> 0.815 ms), 3.4% at L=16384, 1.6% at b=4, 1.2% at
+  // n=256, level at L=4096; ptxas spills 632 bytes instead of 516
+  // (bench/results/2026-12-06-h100-block-m-128-knobs.md).
+  const bool refresh =
+      cfg["refresh_in_loops"] > 0 || (cfg["refresh_in_loops"] < 0 && BM <= 64);
+  if (refresh && cfg["N_MAX"] == 0) {
     if (!oneBlock)
       hint("sm_90a", "refresh_in_loops", 1);
     for (const char *target : {"sm_100a", "sm_103a"})
@@ -788,10 +796,10 @@ const Register registration{{
             // (49408 bytes), and it was still 3-4% slower (2026-12-04-
             // epilogue-staging.md).
             stagesTunable("3: 16-26% slower on the H200"),
-            tunable("refresh_in_loops", {0, 1}, 1,
+            tunable("refresh_in_loops", {-1, 0, 1}, -1,
                     "with N_MAX = 0: each loop iteration re-reads "
                     "the thread index and parameters (fewer registers "
-                    "held)"),
+                    "held; -1: with rows of at most 64 tokens)"),
             persistentTunable(0, "on the H200 0-15% slower, bench/results/2026-11-30-persistent.md"),
             tunable("warp_specialize", {-1, 0, 1}, -1,
                     "the loops' TMA copies issued by a producer warpgroup "
@@ -863,8 +871,8 @@ const Register registration{{
     // that share the chunk state and each source block's x and C·Bᵀ copy:
     // some 15% fewer bytes through L2 per row, compute_out's busiest unit
     // (78% of its throughput at 64-token rows). 168 registers, 3 CTAs per
-    // SM; ptxas spills 516 bytes, nearly all in the loop only seq_idx runs
-    // (SASS). On an H100 against 64-token rows chunk_cb + compute_out 4.4%
+    // SM; ptxas spills 632 bytes (516 with refresh_in_loops, where SASS
+    // put nearly all in the loop only seq_idx runs). On an H100 against 64-token rows chunk_cb + compute_out 4.4%
     // faster at b=1 L=65536 h=80 n=128 (0.875 -> 0.836 ms, the forward
     // 1.8%), 5.7% at n=256, 3.5% at g=8, 2.6% at L=16384, 0.6% in fp16; and
     // before chunk_cb's TMA store came back, 4.3% at n=64, 2.7% at b=4
