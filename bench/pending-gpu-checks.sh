@@ -1,30 +1,24 @@
 #!/bin/sh
-# What the sixteenth and seventeenth sessions left for the H200 (none came;
-# bench/results/2026-12-05-sixteenth-gpu.md, 2026-12-06-h100.md: the suite
-# and the sanitizers ran on an H100 at 0d93133, and so did a tune, which is
-# not an H200 table). Still to do on an H200: the re-tune (below), the
-# benchmark (BENCH=1), and the A/B of compute_out's prefetch_l2 at Q < 256
-# (2026-12-06-h100.md, section 3). Two parts:
+# What is left for an H200 (none came in the sixteenth to twenty-first
+# sessions but twice: bench/results/2026-12-05-sixteenth-gpu.md,
+# 2026-12-06-h100.md, 2026-12-06-9faaf38-h200-bench.txt): the re-tune of the
+# shipped table (chunk_state's rows date from eb00cf4, compute_out has none
+# since Nov 30; the sweep below includes compute_out's BLOCK_M and
+# refresh_in_loops), and the A/Bs of compute_out's split_diagonal
+# (2026-12-06-split-diagonal.md) and of its L2 prefetch at Q = 256 with
+# split_diagonal 2 (2026-12-06-prefetch-l2-split-ab.txt), measured on an
+# H100 only. Three calls at most (a command may take 10 minutes):
 #   here (with LLVM/MLIR):   sh bench/pending-gpu-checks.sh prepare
 #   on the H200, carrying build/gpu, build/tunexz and build/abl:
 #                            sh bench/pending-gpu-checks.sh run
-# (And the A/B of compute_out's split_diagonal, 2026-12-06-split-diagonal.md,
-# and of its L2 prefetch at Q = 256 with split_diagonal 2,
-# 2026-12-06-prefetch-l2-split-ab.txt, and its 128-token rows at Q = 256,
-# 2026-12-06-block-m-128-default.md: measured on an H100 only; the re-tune
-# sweeps BLOCK_M instead of compute_out's occupancy: its automatic choice
-# is 3 at 128-token rows, where 2 was 17% slower on an H100, and 4 at 64,
-# which beat 3 by 7-12% on the H200.)
-# `run` prints: the GPU suite, racecheck on the newest test kernels, a
-# re-tune of the H200 table over the sweep below (chunk_state's rows date
-# from eb00cf4, compute_out has none since Nov 30), the kernel timeline of
-# one forward at L=4096, on an H200 the A/B of compute_out's L2 prefetch at
-# Q < 256 (build/abl: prepare builds the library with and without it), and
-# with BENCH=1 the whole benchmark with the shipped table. Then, here: merge
-# $OUT/h200.tsv into kernels/mamba2/tuned/h200.tsv (keep state_passing's
-# L=1024 row at unroll=1, set by hand), rebuild, and A/B the two libraries
-# with bench/ab.sh on the H200. (On an H100 the tune is not an H200 table:
-# 2026-12-06-h100.md.)
+#                            sh bench/pending-gpu-checks.sh ab
+#                            BENCH=1 ... run, or bench/mamba2.py alone
+# `run` prints the GPU suite, racecheck on the newest test kernels, the
+# re-tune (to $OUT/h200.tsv) and the kernel timeline of one forward at
+# L=4096. Then, here: merge $OUT/h200.tsv into kernels/mamba2/tuned/h200.tsv
+# (keep state_passing's L=1024 row at unroll=1, set by hand), rebuild, and
+# A/B the two libraries with bench/ab.sh on the H200. (On an H100 the tune
+# is not an H200 table: 2026-12-06-h100.md.)
 set -eu
 # build/abl/OUT.so.xz: the library built with compute_out's tunable NAME
 # (values VALUES, as ComputeOut.cpp spells them) defaulting to TO instead of
@@ -46,20 +40,14 @@ case "${1:-}" in
     ninja -C build gpu-tests tessel_mamba2_tune   # about 8 + 6 minutes on 2 cores
     mkdir -p build/tunexz
     xz -T2 -c build/tune/libtessel_mamba2_tune.so > build/tunexz/libtessel_mamba2_tune.so.xz
-    # compute_out's L2 prefetch at every Q (before ab15172) against HEAD's
-    # rule (Q = 256 only): the library built both ways.
-    # (The file must be unchanged here: it is restored from HEAD after, or
-    # if the build fails. Three more builds of the library, about 3 minutes
-    # each.)
+    # The library as it is, and with two of compute_out's defaults changed
+    # (ComputeOut.cpp must be unchanged here: it is restored from HEAD
+    # after each; two more builds of the library, about 3 minutes each).
     git diff --quiet HEAD -- kernels/mamba2/ComputeOut.cpp || {
       echo "kernels/mamba2/ComputeOut.cpp has uncommitted changes" >&2; exit 1; }
     mkdir -p build/abl
     xz -T2 -c build/gpu/libtessel_mamba2.so > build/abl/head.so.xz
     trap 'git checkout HEAD -- kernels/mamba2/ComputeOut.cpp' EXIT
-    git show ab15172 -- kernels/mamba2/ComputeOut.cpp | git apply -R
-    ninja -C build tessel_mamba2
-    xz -T2 -c build/gpu/libtessel_mamba2.so > build/abl/prefetch-all.so.xz
-    git checkout HEAD -- kernels/mamba2/ComputeOut.cpp
     # And split_diagonal off (0) against its default (2 at Q = 256, off
     # below; at Q = 128 the two libraries are the same kernel: a control),
     # measured on an H100 only (bench/results/2026-12-06-split-diagonal.md).
@@ -87,12 +75,17 @@ case "${1:-}" in
     TESSEL_MAMBA2_LIBRARY=build/gpu/libtessel_mamba2.so timeout 60 \
       python3 bench/timeline.py --shape 1,4096,80,128,1,256 > "$OUT/timeline-4096.txt" 2>&1
     tail -12 "$OUT/timeline-4096.txt"
+    [ "${BENCH:-0}" = 1 ] || exit 0
+    # (Alone in a call: with the steps above it passes the 10 minutes a
+    # command may take.)
+    TESSEL_MAMBA2_LIBRARY=build/gpu/libtessel_mamba2.so timeout 180 \
+      python3 bench/mamba2.py --runs 50 --warmup 10 > "$OUT/bench.txt" 2>&1
+    grep "^b=" "$OUT/bench.txt" | cut -c1-150 ;;
+  ab)
+    # The A/Bs of compute_out's defaults on an H200 (its own call).
+    set +e
     case "$(nvidia-smi --query-gpu=name --format=csv,noheader)" in
-      *H200*) timeout 150 sh bench/ab.sh build/abl/head.so.xz build/abl/prefetch-all.so.xz \
-                1,65536,80,128,1,128 4,65536,8,256,1,128 1,65536,80,128,1,64 \
-                > "$OUT/ab-prefetch-l2.txt" 2>&1
-              cut -c1-150 "$OUT/ab-prefetch-l2.txt"
-              timeout 150 sh bench/ab.sh build/abl/head.so.xz build/abl/split-diagonal-0.so.xz \
+      *H200*) timeout 150 sh bench/ab.sh build/abl/head.so.xz build/abl/split-diagonal-0.so.xz \
                 1,65536,80,128,1,256 1,16384,80,128,1,256 4,65536,80,128,1,256 1,65536,80,128,1,128 \
                 > "$OUT/ab-split-diagonal.txt" 2>&1
               cut -c1-150 "$OUT/ab-split-diagonal.txt"
@@ -101,10 +94,7 @@ case "${1:-}" in
                 > "$OUT/ab-prefetch-l2-q256.txt" 2>&1
               cut -c1-150 "$OUT/ab-prefetch-l2-q256.txt" ;;
     esac
-    [ "${BENCH:-0}" = 1 ] || exit 0
-    TESSEL_MAMBA2_LIBRARY=build/gpu/libtessel_mamba2.so timeout 180 \
-      python3 bench/mamba2.py --runs 50 --warmup 10 > "$OUT/bench.txt" 2>&1
-    grep "^b=" "$OUT/bench.txt" | cut -c1-150 ;;
+    ;;
   *)
-    echo "usage: sh bench/pending-gpu-checks.sh prepare|run" >&2; exit 2 ;;
+    echo "usage: sh bench/pending-gpu-checks.sh prepare|run|ab" >&2; exit 2 ;;
 esac
