@@ -3,11 +3,14 @@
 # sessions but twice: bench/results/2026-12-05-sixteenth-gpu.md,
 # 2026-12-06-h100.md, 2026-12-06-9faaf38-h200-bench.txt): the re-tune of the
 # shipped table (chunk_state's rows date from eb00cf4, compute_out has none
-# since Nov 30; the sweep below includes compute_out's BLOCK_M and
-# refresh_in_loops), and the A/Bs of compute_out's split_diagonal
+# since Nov 30; the sweep below includes compute_out's BLOCK_M, which also
+# moves refresh_in_loops' -1 rule), and the A/Bs of compute_out's split_diagonal
 # (2026-12-06-split-diagonal.md) and of its L2 prefetch at Q = 256 with
 # split_diagonal 2 (2026-12-06-prefetch-l2-split-ab.txt), measured on an
 # H100 only. Three calls at most (a command may take 10 minutes):
+# (Run prepare at the commit to tune: a tuning build from before 51d61b2
+# has refresh_in_loops 1 as compute_out's default point, which a table row
+# would then bring back at 128-token rows.)
 #   here (with LLVM/MLIR):   sh bench/pending-gpu-checks.sh prepare
 #   on the H200, carrying build/gpu, build/tunexz and build/abl:
 #                            sh bench/pending-gpu-checks.sh run
@@ -33,7 +36,7 @@ library_with_default() {
   xz -T2 -c build/gpu/libtessel_mamba2.so > "build/abl/$5.so.xz"
   git checkout HEAD -- kernels/mamba2/ComputeOut.cpp
 }
-SWEEP="compute_out:BLOCK_M=64,128 compute_out:early_copies=0,1 compute_out:prefetch_l2=0,1 compute_out:split_decay=-1,1 compute_out:refresh_in_loops=0,1 chunk_state:occupancy=-1,2,3 chunk_state:prefetch_registers=32,64 chunk_state:wgmma_interleave=0,1 chunk_state:tma_register_loads=0,1 state_passing:BLOCK_P=8,16,32 state_passing:BLOCK_N=64,128 state_passing:num_warps=2,4 state_passing:prefetch_depth=1,2,3 state_passing:unroll=2,4 chunk_cb:occupancy=0,3,4 chunk_cumsum:BLOCK_H=4,8,16 chunk_cumsum:num_warps=2,4,8"
+SWEEP="compute_out:BLOCK_M=64,128 compute_out:early_copies=0,1 compute_out:prefetch_l2=0,1 compute_out:split_decay=-1,1 chunk_state:occupancy=-1,2,3 chunk_state:prefetch_registers=32,64 chunk_state:wgmma_interleave=0,1 chunk_state:tma_register_loads=0,1 state_passing:BLOCK_P=8,16,32 state_passing:BLOCK_N=64,128 state_passing:num_warps=2,4 state_passing:prefetch_depth=1,2,3 state_passing:unroll=2,4 chunk_cb:occupancy=0,3,4 chunk_cumsum:BLOCK_H=4,8,16 chunk_cumsum:num_warps=2,4,8"
 case "${1:-}" in
   prepare)
     cmake build -DTESSEL_MAMBA2_TUNE_SWEEP="$SWEEP" > /dev/null
