@@ -451,10 +451,46 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   SmallVector<unsigned> groupOf =
       ringStageGroups(plan, /*share=*/!perLoad || !perLoad.getInt());
   DenseMap<unsigned, int64_t> groupMbar;
+  // A loop whose prologue is issued ahead (`outer`) keeps the buffers of
+  // that prologue until the enclosing body ends: the copies for its next
+  // run land there while the rest of the body runs, and the body's later
+  // loops take the shared memory above them. Its rings are then laid out
+  // stage by stage where they are all issued as far ahead (buffer j of
+  // every ring in stage j), so that the prologue's d stages are the
+  // bottom of the rings and the stage above them is free again once the
+  // loop ends; otherwise the whole rings stay taken.
+  int64_t keptTop = -1;
+  if (outer && !plan.empty()) {
+    int64_t d = plan.front().distance;
+    bool stageMajor = !spare && llvm::all_of(plan, [&](const Prefetch &p) {
+      return p.distance == d;
+    });
+    if (stageMajor) {
+      // Each buffer at its alignment within a stage; stages 1024-aligned
+      // (the strictest alignment, swizzled tiles').
+      int64_t within = 0;
+      SmallVector<int64_t> at;
+      for (const Prefetch &p : plan) {
+        within = alignFor(within, p.layout);
+        at.push_back(within);
+        within += p.stageBytes;
+      }
+      int64_t stage = (within + 1023) / 1024 * 1024;
+      int64_t base = (dynamicTop + 1023) / 1024 * 1024;
+      for (auto [p, w] : llvm::zip(plan, at)) {
+        p.offset = base + w;
+        p.stride = stage;
+      }
+      dynamicTop = base + ringSize(d) * stage;
+      keptTop = base + d * stage;
+    }
+  }
   for (auto [i, p] : llvm::enumerate(plan)) {
     anyCpAsync |= !p.layout.tma();
-    p.offset = alignFor(dynamicTop, p.layout);
-    dynamicTop = p.offset + ringSize(p.distance) * p.stageBytes;
+    if (!p.stride) {
+      p.offset = alignFor(dynamicTop, p.layout);
+      dynamicTop = p.offset + ringSize(p.distance) * p.stageBytes;
+    }
     if (p.layout.tma()) {
       auto [it, fresh] = groupMbar.try_emplace(groupOf[i], numMbarriers);
       if (fresh)
@@ -466,6 +502,8 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
       distances.push_back(p.distance);
   }
   llvm::sort(distances);
+  if (outer && keptTop < 0)
+    keptTop = dynamicTop;
   // Whether a ring is filled by multicast copies (every CTA of the cluster
   // then frees its buffers before any refills them).
   const bool multicastRing = llvm::any_of(plan, [&](const Prefetch &p) {
@@ -938,7 +976,9 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     preloaded.erase(load);
     preloadedWords.erase(load);
   }
-  dynamicTop = savedTop;
+  // (Issued ahead: the prologue's buffers stay taken until the enclosing
+  // body ends, which restores its own top.)
+  dynamicTop = outer && !plan.empty() ? keptTop : savedTop;
   loadedViews.insert(pendingLoads.begin(), pendingLoads.end());
   mergeStores(pendingStores);
   noteAccesses(op);

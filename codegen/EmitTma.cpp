@@ -369,6 +369,13 @@ LogicalResult KernelEmitter::emitTmaStore(tile::StoreOp op) {
   // follows the kernel's last store.
   bool last = op->getBlock() == &kernel.getBody().front() &&
               isa<func::ReturnOp>(op->getNextNode());
+  // The same at the end of a persistent kernel's program (what is still
+  // allocated there: the buffers of a prologue issued ahead for the next
+  // program); the barrier after the copy has read the tile frees the
+  // buffer for the next program.
+  auto programLoop = dyn_cast<scf::ForOp>(op->getParentOp());
+  bool programEnd = programLoop && programLoop->hasAttr(kProgramLoopAttr) &&
+                    isa<scf::YieldOp>(op->getNextNode());
   // The kernel's last store stages its tile in the dynamic shared memory
   // above what is still allocated there (at the top level: the rings are
   // free), as a GEMM's epilogue reuses its main loop's buffers, instead of
@@ -382,7 +389,7 @@ LogicalResult KernelEmitter::emitTmaStore(tile::StoreOp op) {
   // (ldmatrix) before the writes. The top level's own buffers lie below
   // dynamicTop. Not with a producer warpgroup (its rings live as long as
   // the kernel).
-  stagingInRings = last && !warpSpecialized && dynamicBytes > 0;
+  stagingInRings = (last || programEnd) && !warpSpecialized && dynamicBytes > 0;
   int64_t at = stagingInRings ? (dynamicTop + 1023) / 1024 * 1024 : 0;
   // Earlier readers of the buffer are done.
   if (stagingInRings)

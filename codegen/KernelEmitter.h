@@ -977,6 +977,10 @@ private:
     StageLayout layout;
     int64_t distance = 1;
     int64_t stageBytes = 0, offset = 0;
+    // Bytes from one buffer of the ring to the next: stageBytes, or, where
+    // the loop's rings are laid out stage by stage (a loop whose prologue is
+    // issued ahead, emitFor), the bytes of one stage of all of them.
+    int64_t stride = 0;
     int64_t mbar = -1; // TMA loads: the first mbarrier (one per buffer)
   };
   /// Warp-specialised, the loads whose kernel-long rings the producer fills
@@ -1024,7 +1028,7 @@ private:
   /// dynamic shared memory; of a prefetch's ring (stage 0 to distance).
   Value ringBuffer(int64_t offset, int64_t bytes, Value stage);
   Value prefetchBuffer(const Prefetch &p, Value stage) {
-    return ringBuffer(p.offset, p.stageBytes, stage);
+    return ringBuffer(p.offset, p.stride ? p.stride : p.stageBytes, stage);
   }
   /// Per load result, the buffer the current iteration reads.
   DenseMap<Value, Value> prefetchedAt;

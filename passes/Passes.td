@@ -300,13 +300,17 @@ def TileGPUScheduleLoads : Pass<"tilegpu-schedule-loads", "mlir::ModuleOp"> {
 
     In a kernel with the hint `prologue_ahead = 1`, a loop nested directly
     in another whose loads ahead are all TMA copies is marked
-    `tilegpu.prologue_ahead` when nothing else in the enclosing body takes
-    ring memory, the enclosing loop writes none of the views, and the
+    `tilegpu.prologue_ahead` when nothing before it in the enclosing body
+    takes ring memory that is freed before it (another loop's rings, a
+    loop-invariant TMA buffer in a nested region), the enclosing loop
+    writes none of the views, and the
     bounds and indices can be evaluated for its next iteration
     (passes/PipelinePlan.h, prologueAheadProblem): the lowering then issues
     its prologue for the enclosing loop's next iteration right after it
     ends (after a barrier), and where it starts only in the enclosing
-    loop's first iteration.
+    loop's first iteration. The prologue's buffers stay taken until the
+    enclosing body ends: the loads after it there are scheduled in the
+    ring memory above them.
 
     With `remarks=true` every load with a latency says how far ahead it is
     issued, or why not, and every loop with loads ahead that stands directly

@@ -105,12 +105,42 @@ struct ScheduleLoads
       }
       if (auto loop = dyn_cast<scf::ForOp>(op)) {
         scheduleLoop(loop, used);
+        // A loop whose prologue will be issued ahead (runOnOperation marks
+        // it by the same test) keeps that prologue's buffers until the
+        // enclosing body ends: what follows it there goes above them.
+        if (isa<scf::ForOp>(block.getParentOp()) &&
+            hintOrZero(loop->getParentOfType<func::FuncOp>(),
+                       "prologue_ahead") &&
+            prologueAheadProblem(loop).empty())
+          used = llvm::alignTo(used, 1024) + keptPrologueBytes(loop);
         continue;
       }
       for (Region &region : op.getRegions())
         for (Block &inner : region)
           scheduleBlock(inner, used);
     }
+  }
+
+  /// At most the bytes of `loop`'s rings the lowering keeps taken after
+  /// the loop when its prologue is issued ahead: the prologue's stages (its
+  /// rings laid out stage by stage) where every load is issued as far
+  /// ahead, else the whole rings (with a spare buffer each where the
+  /// kernel may defer its wgmma waits).
+  int64_t keptPrologueBytes(scf::ForOp loop) {
+    auto kernel = loop->getParentOfType<func::FuncOp>();
+    SmallVector<std::pair<int64_t, int64_t>> rings; // distance, bytes
+    for (Operation &op : loop.getBody()->without_terminator())
+      if (auto load = dyn_cast<tile::LoadOp>(op))
+        if (auto d = load->getAttrOfType<IntegerAttr>(kDistanceAttr))
+          rings.push_back(
+              {d.getInt(), llvm::alignTo(ringBufferBytes(load), 1024)});
+    bool stageMajor =
+        !hintOrZero(kernel, "wgmma_defer_wait") &&
+        llvm::all_of(rings, [&](auto r) { return r.first == rings[0].first; });
+    int64_t bytes = 0;
+    for (auto [d, b] : rings)
+      bytes += (stageMajor ? d : d + 2) * b;
+    return bytes;
   }
 
   void setDistance(tile::LoadOp load, int64_t distance) {

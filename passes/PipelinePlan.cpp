@@ -134,19 +134,20 @@ std::string prologueAheadProblem(scf::ForOp inner,
       return "it issues a cp.async copy ahead (its groups are counted per "
              "loop)";
   }
-  // Nothing else in the enclosing body may take the dynamic shared memory
-  // of the rings while the early copies sit there: the rings are a stack,
-  // so another loop's rings (before or after this loop), a loop-invariant
-  // TMA buffer allocated after it, or one in a nested region (freed where
-  // the region ends) would share those bytes. A loop-invariant TMA buffer
-  // directly in the body before the loop lies below the rings.
+  // Nothing before it in the enclosing body may take the dynamic shared
+  // memory its early copies land in: the rings are a stack, and the
+  // lowering keeps the buffers of the loop's prologue taken from where the
+  // loop ends to the end of the enclosing body, so that whatever comes
+  // after it there (another loop's rings, a loop-invariant TMA buffer)
+  // goes above them; but a loop's rings before it, or a loop-invariant TMA
+  // buffer in a nested region before it (freed where the region ends),
+  // would lie where the copies for the next iteration wait. A
+  // loop-invariant TMA buffer directly in the body before the loop lies
+  // below the rings.
   std::string problem;
-  bool after = false;
   for (Operation &op : outer.getBody()->without_terminator()) {
-    if (&op == inner.getOperation()) {
-      after = true;
-      continue;
-    }
+    if (&op == inner.getOperation())
+      break;
     op.walk([&](Operation *nested) {
       if (!problem.empty())
         return;
@@ -155,11 +156,11 @@ std::string prologueAheadProblem(scf::ForOp inner,
         return;
       if (load->hasAttr(kDistanceAttr) &&
           load->getParentOfType<scf::ForOp>() != outer)
-        problem = "another loop in the enclosing body has rings";
+        problem = "a loop before it in the enclosing body has rings";
       else if (load->hasAttr(tma) && residentOperand(load) &&
-               (after || load->getBlock() != outer.getBody()))
-        problem = "a loop-invariant TMA buffer is allocated after the "
-                  "loop or in a nested region of the enclosing body";
+               load->getBlock() != outer.getBody())
+        problem = "a loop-invariant TMA buffer is allocated in a nested "
+                  "region before it in the enclosing body";
     });
     if (!problem.empty())
       return problem;

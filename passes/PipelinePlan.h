@@ -83,10 +83,12 @@ inline constexpr llvm::StringLiteral kPrologueAheadAttr =
 /// Why `inner`'s prologue cannot be issued during the previous iteration of
 /// the loop around it, or "": it stands directly in an scf.for body, the
 /// loads it issues ahead are all TMA copies (no cp.async groups to count,
-/// no registers to carry), no other loop of that body has rings and no
-/// loop-invariant TMA buffer is allocated there after it or in a nested region
-/// (their buffers would share the ring's shared memory), the enclosing
-/// loop writes none of their views,
+/// no registers to carry), no loop before it in that body has rings and no
+/// loop-invariant TMA buffer is allocated in a nested region before it
+/// (their bytes would be where the early copies wait: the lowering keeps
+/// the prologue's buffers taken until the enclosing body ends, and what
+/// follows the loop there goes above them), the enclosing loop writes none
+/// of their views,
 /// and its bounds and their indices can be evaluated for the enclosing
 /// loop's next iteration.
 /// With `outerSlice`, the ops of the enclosing body those depend on (body

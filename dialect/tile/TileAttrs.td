@@ -157,9 +157,14 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
       are all TMA copies, issue its prologue for the enclosing loop's next
       iteration as soon as it ends (tilegpu-schedule-loads marks it), so
       that the copies' latency overlaps the rest of the enclosing iteration:
-      a persistent kernel's next program, a GEMM's next column block. It
-      costs a CTA barrier after the loop; 0 or absent: off (compute_out on
-      the H200 was 3-6% slower with it).
+      a persistent kernel's next program, a GEMM's next column block. The
+      buffers of that prologue stay taken until the enclosing iteration
+      ends (the loop's rings laid out stage by stage where its loads are
+      all issued as far ahead: the prologue's stages alone), and later
+      loops of the enclosing body take the shared memory above them; a
+      loop with rings before it in that body keeps it off. It costs a CTA
+      barrier after the loop; 0 or absent: off (compute_out on the H200 was
+      3-6% slower with it).
     - `refresh_in_loops`: 1 makes every loop iteration read the thread index
       and the kernel's parameters afresh (opaque moves LLVM cannot hoist),
       so that addresses and sizes derived from them are recomputed per

@@ -101,6 +101,9 @@ void computeOut(const Config &cfg,
   // faster than without a producer at 3 CTAs per SM (1.135 against 1.368
   // ms at b=1 L=65536 h=80 n=128 Q=64; refresh_in_loops there spills 152).
   const bool ws = producerWarpgroup(cfg);
+  // (The producer warpgroup issues the copies across programs itself.)
+  if (!ws)
+    hint("default", "prologue_ahead", cfg["prologue_ahead"]);
   // Reading chunk_cb's C·Bᵀ blocks (CB_STORED), without the producer: y
   // through the TMA too, 4 CTAs per SM with 4 warps and 64 x 64 tiles
   // (33024 bytes of shared memory, y staged in the rings' memory once they
@@ -802,6 +805,11 @@ const Register registration{{
                     "the thread index and parameters (fewer registers "
                     "held; -1: with rows of at most 64 tokens)"),
             persistentTunable(0, "on the H200 0-15% slower, bench/results/2026-11-30-persistent.md"),
+            tunable("prologue_ahead", {0, 1}, 0,
+                    "with persistent: the state term's first copies for "
+                    "the CTA's next program issued as its state term ends, "
+                    "their buffers kept under the intra-chunk loop's "
+                    "rings"),
             tunable("warp_specialize", {-1, 0, 1}, -1,
                     "the loops' TMA copies issued by a producer warpgroup "
                     "(1; with one shared ring and tma_store 1-12.5% faster "

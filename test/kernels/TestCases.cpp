@@ -1256,6 +1256,23 @@ std::vector<Case> opCases(std::mt19937 &rng) {
       c.label += ctas ? ", 25 programs on 4 CTAs" : ", on the CTAs that fit";
       cases.push_back(std::move(c));
     }
+  // K in two loops, the first issuing the next program's copies ahead while
+  // the second runs above them: K blocks 2 + 2, and 0 + 1 (the first loop
+  // runs none).
+  const std::pair<const char *, const char *> split[] = {
+      {"test_persistent_ahead_split_bf16",
+       "persistent tma wgmma 2/2 in two K loops, the first's prologue ahead,"},
+      {"test_persistent_ahead_split23_bf16",
+       "persistent tma wgmma 2/3 in two K loops, the first's prologue ahead,"}};
+  for (auto [kernel, what] : split)
+    for (auto [K, ctas] : {std::pair<int64_t, int64_t>{200, 4}, {200, 0},
+                           {40, 4}}) {
+      Case c = matmulCase(rng, kernel, what, DType::bf16, 300, 520, K, 64,
+                          128, false, true, true);
+      c.persistentCtas = ctas;
+      c.label += ctas ? ", 25 programs on 4 CTAs" : ", on the CTAs that fit";
+      cases.push_back(std::move(c));
+    }
   cases.push_back(nestedTriCase(
       rng, "test_tma_nested_tri_bf16",
       "tma bf16 150x200x300 B^T, K loops of 0-3 tiles by column block, "

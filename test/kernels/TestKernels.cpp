@@ -695,6 +695,19 @@ const Register registrations[] = {
     add("test_persistent_ahead_bf16",
         tmaMatmulBf16,
         pipelinedGemm({{"PERSISTENT", 1}, {"PROLOGUE_AHEAD", 1}})),
+    // ... with K in two loops (SPLIT_K): the first issues the next
+    // program's first copies as it ends and keeps their buffers while the
+    // second runs on rings above them: with both loads 2 ahead, its rings
+    // laid out stage by stage and only the prologue's stages kept; with
+    // A 2 and B 3 ahead, its whole rings kept.
+    add("test_persistent_ahead_split_bf16",
+        tmaMatmulBf16,
+        pipelinedGemm({{"PERSISTENT", 1}, {"PROLOGUE_AHEAD", 1},
+                       {"SPLIT_K", 1}, {"LAT_B", 2}})),
+    add("test_persistent_ahead_split23_bf16",
+        tmaMatmulBf16,
+        pipelinedGemm({{"PERSISTENT", 1}, {"PROLOGUE_AHEAD", 1},
+                       {"SPLIT_K", 1}})),
     add("test_tma_nested_pipe_bf16",
         [](const Config &c) {
           define(tessel::test::nestedPipeKernel<bf16>, c, {"a", "b", "c"});

@@ -58,7 +58,8 @@ inline void matmulKernel(const Config &cfg, View<T, 2> a, View<T, 2> b,
 /// whole 128-byte panels are copied by the TMA (read by mma.sync, or by
 /// wgmma through 128-byte-swizzle descriptors). LOOP = 0 (default 1) takes
 /// one K block (K <= BK) without a loop, so the copies go to the mma's
-/// scratch buffer instead of the loop's prefetch buffers.
+/// scratch buffer instead of the loop's prefetch buffers; SPLIT_K = 1 walks
+/// K in two loops.
 template <class T, unsigned F = kNoAssumptions>
 inline void matmulTransposedKernel(const Config &cfg, View<T, 2, F> a,
                                    View<T, 2, F> b, View<float, 2> c) {
@@ -80,8 +81,17 @@ inline void matmulTransposedKernel(const Config &cfg, View<T, 2, F> a,
   Tile acc = zeros({BM, BN});
   if (!cfg.has("LOOP") || cfg["LOOP"]) {
     Scalar kTiles = (dim(a, ta ? 0 : 1) + int(BK - 1)) / int(BK);
-    acc = for_range({0, kTiles}, acc,
-                    [&](Scalar k, Tile carried) { return product(k, carried); });
+    auto step = [&](Scalar k, Tile carried) { return product(k, carried); };
+    // SPLIT_K = 1: the K blocks in two loops one after the other (the
+    // first half, possibly none, then the rest), each with rings of its
+    // own.
+    if (cfg.has("SPLIT_K") && cfg["SPLIT_K"]) {
+      Scalar half = kTiles / 2;
+      acc = for_range({0, half}, acc, step);
+      acc = for_range({half, kTiles}, acc, step);
+    } else {
+      acc = for_range({0, kTiles}, acc, step);
+    }
   } else {
     acc = product(0, acc);
   }
