@@ -492,9 +492,9 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
       dynamicTop = p.offset + ringSize(p.distance) * p.stageBytes;
     }
     if (p.layout.tma()) {
-      auto [it, fresh] = groupMbar.try_emplace(groupOf[i], numMbarriers);
+      auto [it, fresh] = groupMbar.try_emplace(groupOf[i], -1);
       if (fresh)
-        numMbarriers += ringSize(p.distance);
+        it->second = ringMbarriers(ringSize(p.distance));
       p.mbar = it->second;
       anyTma = true;
     }

@@ -44,10 +44,8 @@ void KernelEmitter::emitResident(tile::LoadOp load) {
                                   ArrayRef<LLVM::GEPArg>{offset});
   // The phase this copy completes: every use waits for it (a completed
   // phase answers at once).
-  Value slot = phaseSlot(bar);
-  Value parity = LLVM::LoadOp::create(b, loc, b.getI32Type(), slot);
-  LLVM::StoreOp::create(b, loc,
-                        arith::XOrIOp::create(b, loc, parity, i32(1)), slot);
+  Value parity = phaseBit(bar, Value());
+  flipPhase(bar, Value());
   issueTma(load, dst, MbarRef{bar, Value()}, /*multicast=*/true);
   residentAt[load.getResult()] = {dst, MbarRef{bar, Value(), 2, parity}};
 }
@@ -181,11 +179,34 @@ Value KernelEmitter::newSlot() {
 }
 
 Value KernelEmitter::phaseSlot(int64_t i) {
-  if (Value slot = phaseSlots.lookup(i))
+  int64_t word = i / 32;
+  if (Value slot = phaseSlots.lookup(word))
     return slot;
   Value slot = newSlot();
-  phaseSlots[i] = slot;
+  phaseSlots[word] = slot;
   return slot;
+}
+
+Value KernelEmitter::phaseBit(int64_t first, Value stage) {
+  Value word = LLVM::LoadOp::create(b, loc, b.getI32Type(), phaseSlot(first));
+  Value at = i32(first % 32);
+  if (stage)
+    at = arith::AddIOp::create(b, loc, at, stage);
+  return arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, word, at), i32(1));
+}
+
+void KernelEmitter::flipPhase(int64_t first, Value stage) {
+  Value slot = phaseSlot(first);
+  Value word = LLVM::LoadOp::create(b, loc, b.getI32Type(), slot);
+  Value at = i32(first % 32);
+  if (stage)
+    at = arith::AddIOp::create(b, loc, at, stage);
+  LLVM::StoreOp::create(
+      b, loc,
+      arith::XOrIOp::create(b, loc, word,
+                            arith::ShLIOp::create(b, loc, i32(1), at)),
+      slot);
 }
 
 void KernelEmitter::waitTma(MbarRef bar) {
@@ -195,7 +216,6 @@ void KernelEmitter::waitTma(MbarRef bar) {
         return;
       it->second = true;
     }
-  Type i32Type = b.getI32Type();
   Value addr = mbarAddress(bar);
   // 10 ms: the suspend-time hint of each try (the op loops until the phase
   // completes).
@@ -204,53 +224,14 @@ void KernelEmitter::waitTma(MbarRef bar) {
     NVVM::MBarrierTryWaitParityOp::create(b, loc, addr, bar.parity, ticks);
     return;
   }
-  if (!bar.stage) {
-    Value slot = phaseSlot(bar.first);
-    Value phase = LLVM::LoadOp::create(b, loc, i32Type, slot);
-    NVVM::MBarrierTryWaitParityOp::create(b, loc, addr, phase, ticks);
-    LLVM::StoreOp::create(
-        b, loc, arith::XOrIOp::create(b, loc, phase, i32(1)), slot);
-    return;
-  }
-  if (bar.slots > 2) {
-    // A deeper ring: the parity bit of the buffer this stage names, and
-    // that one flipped (selects, so that the bits stay in registers).
-    SmallVector<Value> slots, bits, named;
-    Value phase;
-    for (int64_t j = 0; j < bar.slots; ++j) {
-      slots.push_back(phaseSlot(bar.first + j));
-      bits.push_back(LLVM::LoadOp::create(b, loc, i32Type, slots.back()));
-      named.push_back(arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::eq, bar.stage, i32(j)));
-      phase = j == 0 ? bits[0]
-                     : arith::SelectOp::create(b, loc, named[j], bits[j],
-                                               phase)
-                           .getResult();
-    }
-    NVVM::MBarrierTryWaitParityOp::create(b, loc, addr, phase, ticks);
-    Value flipped = arith::XOrIOp::create(b, loc, phase, i32(1));
-    for (int64_t j = 0; j < bar.slots; ++j)
-      LLVM::StoreOp::create(
-          b, loc, arith::SelectOp::create(b, loc, named[j], flipped, bits[j]),
-          slots[j]);
-    return;
-  }
-  // Two buffers: the parity bit of the one this stage names (selects, so
-  // that the bits stay in registers).
-  Value s0 = phaseSlot(bar.first), s1 = phaseSlot(bar.first + 1);
-  Value p0 = LLVM::LoadOp::create(b, loc, i32Type, s0);
-  Value p1 = LLVM::LoadOp::create(b, loc, i32Type, s1);
-  Value second = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                                       bar.stage, i32(0));
-  Value phase = arith::SelectOp::create(b, loc, second, p1, p0);
+  // The thread's parity bit of the mbarrier (of a ring: of the buffer this
+  // stage names), then that bit flipped. The bits of 32 mbarriers share a
+  // register (phaseSlot), which a loop carries as one value: a persistent
+  // kernel carries every mbarrier's across its programs (a ring's lie in
+  // one: ringMbarriers).
+  Value phase = phaseBit(bar.first, bar.stage);
   NVVM::MBarrierTryWaitParityOp::create(b, loc, addr, phase, ticks);
-  Value flipped = arith::XOrIOp::create(b, loc, phase, i32(1));
-  LLVM::StoreOp::create(b, loc,
-                        arith::SelectOp::create(b, loc, second, p0, flipped),
-                        s0);
-  LLVM::StoreOp::create(b, loc,
-                        arith::SelectOp::create(b, loc, second, flipped, p1),
-                        s1);
+  flipPhase(bar.first, bar.stage);
 }
 
 void KernelEmitter::issueTmaGroup(

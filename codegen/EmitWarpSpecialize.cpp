@@ -182,8 +182,7 @@ LogicalResult KernelEmitter::planWarpSpecialization() {
   // N above that leaves the producer room to run ahead.
   // `slots` buffers' `full` and `empty` mbarriers (the first of each).
   auto ringBarriers = [&](int64_t slots) {
-    int64_t full = numMbarriers, empty = numMbarriers + slots;
-    numMbarriers += 2 * slots;
+    int64_t full = ringMbarriers(slots), empty = ringMbarriers(slots);
     for (int64_t j = 0; j < slots; ++j)
       mbarArrivals[empty + j] = numWarps; // one per consumer warp
     return std::make_pair(full, empty);

@@ -650,11 +650,26 @@ private:
   /// An i32 the running thread keeps (an alloca in the entry block, 0 at
   /// the start; promoted to a register).
   Value newSlot();
-  /// The running thread's parity bit of mbarrier `i`.
+  /// The running thread's parity bits of mbarriers 32 w .. 32 w + 31 (w =
+  /// i / 32; bit i % 32 is mbarrier i's).
   Value phaseSlot(int64_t i);
+  /// The running thread's parity bit of mbarrier `first` (+ `stage`, within
+  /// the same 32), and that bit flipped.
+  Value phaseBit(int64_t first, Value stage);
+  void flipPhase(int64_t first, Value stage);
   /// mbarriers: two for operands staged in the scratch buffer (A, B), two
   /// per TMA load a loop prefetches (one per buffer).
   int64_t numMbarriers = 0;
+  /// `n` consecutive mbarriers (a ring's, n <= 32): the first's index,
+  /// after skipping to the next multiple of 32 where they would straddle
+  /// one (the parity bits of a ring then lie in one register, phaseSlot).
+  int64_t ringMbarriers(int64_t n) {
+    if (numMbarriers % 32 + n > 32)
+      numMbarriers = (numMbarriers + 31) / 32 * 32;
+    int64_t first = numMbarriers;
+    numMbarriers += n;
+    return first;
+  }
   int64_t scratchMbar[2] = {-1, -1};
   DenseMap<int64_t, Value> phaseSlots;
   Block *entryBlock = nullptr;

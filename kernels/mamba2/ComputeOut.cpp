@@ -808,8 +808,10 @@ const Register registration{{
             tunable("prologue_ahead", {0, 1}, 0,
                     "with persistent: the state term's first copies for "
                     "the CTA's next program issued as its state term ends, "
-                    "their buffers kept under the intra-chunk loop's "
-                    "rings"),
+                    "their buffers kept under the intra-chunk loop's rings "
+                    "(1.5-1.9x the default's time on an H100: bench/"
+                    "results/2026-12-06-packed-phases-and-persistent-"
+                    "ahead.md)"),
             tunable("warp_specialize", {-1, 0, 1}, -1,
                     "the loops' TMA copies issued by a producer warpgroup "
                     "(1; with one shared ring and tma_store 1-12.5% faster "

@@ -96,8 +96,23 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
 // CHECK-NOT: nvvm.mbarrier.arrive
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
-// CHECK: %[[PHASE:.*]] = arith.select
+// The thread's parity bits of every mbarrier in one register: the bit of
+// the buffer the stage names (first mbarrier + stage), then that bit
+// flipped.
+// CHECK: %[[WORD:.*]] = llvm.load
+// CHECK-NEXT: arith.constant 0 : i32
+// CHECK-NEXT: %[[BIT:.*]] = arith.addi %{{.*}}, %[[STAGE:.*]] : i32
+// CHECK-NEXT: %[[SHIFTED:.*]] = arith.shrui %[[WORD]], %[[BIT]]
+// CHECK-NEXT: arith.constant 1 : i32
+// CHECK-NEXT: %[[PHASE:.*]] = arith.andi %[[SHIFTED]]
 // CHECK-NEXT: nvvm.mbarrier.try_wait.parity %{{.*}}, %[[PHASE]]
+// CHECK-NEXT: %[[AGAIN:.*]] = llvm.load
+// CHECK-NEXT: arith.constant 0 : i32
+// CHECK-NEXT: %[[BIT2:.*]] = arith.addi %{{.*}}, %[[STAGE]] : i32
+// CHECK-NEXT: arith.constant 1 : i32
+// CHECK-NEXT: %[[MASK:.*]] = arith.shli %{{.*}}, %[[BIT2]]
+// CHECK-NEXT: %[[FLIPPED:.*]] = arith.xori %[[AGAIN]], %[[MASK]]
+// CHECK-NEXT: llvm.store %[[FLIPPED]]
 // CHECK-NOT: nvvm.mbarrier.try_wait.parity
 // CHECK-NOT: nvvm.barrier0
 // CHECK: nvvm.ldmatrix
@@ -132,7 +147,7 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
 // CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c8192_i32
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
-// CHECK: %[[PHASE:.*]] = arith.select
+// CHECK: %[[PHASE:.*]] = arith.andi
 // CHECK-NEXT: nvvm.mbarrier.try_wait.parity %{{.*}}, %[[PHASE]]
 // CHECK: nvvm.mbarrier.try_wait.parity
 // CHECK: nvvm.ldmatrix
@@ -326,7 +341,8 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
 // CHECK-LABEL: llvm.func @tma_resident
 // CHECK: nvvm.fence.proxy
 // CHECK-NEXT: nvvm.barrier0
-// CHECK: %[[PARITY:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i32
+// CHECK: llvm.load %{{.*}} : !llvm.ptr -> i32
+// CHECK: %[[PARITY:.*]] = arith.andi
 // CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c16384_i32
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
@@ -355,8 +371,8 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
 
 // Deeper rings (latency 2: three buffers per load, 3 x 8192 x 2 bytes, and
 // three mbarriers the two loads share). Each thread keeps a parity bit per
-// buffer and waits once per iteration on the one the stage names (a select
-// per buffer), then flips it.
+// buffer (bits of one register) and waits once per iteration on the one the
+// stage names (bit first + stage), then flips it.
 // CHECK: module attributes {tilegpu.dynamic_shared_bytes = 49152 : i64
 // CHECK: llvm.mlir.global internal @tessel_mbar() {{.*}} : !llvm.array<3 x i64>
 // CHECK-LABEL: llvm.func @tma_deep
@@ -367,15 +383,20 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
 // CHECK: arith.remsi %{{.*}}, %c3_i32
 // CHECK: nvvm.barrier0
 // CHECK-COUNT-2: nvvm.cp.async.bulk.tensor.shared.cluster.global
-// CHECK: arith.cmpi eq, %[[STAGE:.*]], %c0
-// CHECK: arith.cmpi eq, %[[STAGE]], %c1
-// CHECK-NEXT: arith.select
-// CHECK: arith.cmpi eq, %[[STAGE]], %c2
-// CHECK-NEXT: %[[PHASE:.*]] = arith.select
+// CHECK: %[[WORD:.*]] = llvm.load
+// CHECK-NEXT: arith.constant 0 : i32
+// CHECK-NEXT: %[[BIT:.*]] = arith.addi %{{.*}}, %[[STAGE:.*]] : i32
+// CHECK-NEXT: %[[SHIFTED:.*]] = arith.shrui %[[WORD]], %[[BIT]]
+// CHECK-NEXT: arith.constant 1 : i32
+// CHECK-NEXT: %[[PHASE:.*]] = arith.andi %[[SHIFTED]]
 // CHECK-NEXT: nvvm.mbarrier.try_wait.parity %{{.*}}, %[[PHASE]]
-// CHECK-NEXT: arith.constant 1
-// CHECK-NEXT: arith.xori %[[PHASE]]
-// CHECK-COUNT-3: llvm.store
+// CHECK-NEXT: %[[AGAIN:.*]] = llvm.load
+// CHECK-NEXT: arith.constant 0 : i32
+// CHECK-NEXT: %[[BIT2:.*]] = arith.addi %{{.*}}, %[[STAGE]] : i32
+// CHECK-NEXT: arith.constant 1 : i32
+// CHECK-NEXT: %[[MASK:.*]] = arith.shli %{{.*}}, %[[BIT2]]
+// CHECK-NEXT: arith.xori %[[AGAIN]], %[[MASK]]
+// CHECK-NEXT: llvm.store
 // CHECK-NOT: nvvm.mbarrier.try_wait.parity
 // CHECK: scf.yield
 module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
