@@ -187,11 +187,15 @@ Value KernelEmitter::phaseSlot(int64_t i) {
   return slot;
 }
 
+/// Where mbarrier `first` (+ `stage`) has its bit in its parity word.
+static Value phasePosition(OpBuilder &b, Location loc, Value at,
+                           Value stage) {
+  return stage ? arith::AddIOp::create(b, loc, at, stage).getResult() : at;
+}
+
 Value KernelEmitter::phaseBit(int64_t first, Value stage) {
   Value word = LLVM::LoadOp::create(b, loc, b.getI32Type(), phaseSlot(first));
-  Value at = i32(first % 32);
-  if (stage)
-    at = arith::AddIOp::create(b, loc, at, stage);
+  Value at = phasePosition(b, loc, i32(first % 32), stage);
   return arith::AndIOp::create(
       b, loc, arith::ShRUIOp::create(b, loc, word, at), i32(1));
 }
@@ -199,9 +203,7 @@ Value KernelEmitter::phaseBit(int64_t first, Value stage) {
 void KernelEmitter::flipPhase(int64_t first, Value stage) {
   Value slot = phaseSlot(first);
   Value word = LLVM::LoadOp::create(b, loc, b.getI32Type(), slot);
-  Value at = i32(first % 32);
-  if (stage)
-    at = arith::AddIOp::create(b, loc, at, stage);
+  Value at = phasePosition(b, loc, i32(first % 32), stage);
   LLVM::StoreOp::create(
       b, loc,
       arith::XOrIOp::create(b, loc, word,
