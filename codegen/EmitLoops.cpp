@@ -9,6 +9,7 @@
 #include "codegen/KernelEmitter.h"
 
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/ScopeExit.h"
 
 namespace tessel::codegen::emitter {
 
@@ -305,6 +306,172 @@ tile::MmaOp KernelEmitter::deferredWgmma(scf::ForOp loop) {
   return mma;
 }
 
+void KernelEmitter::evaluatedAt(scf::ForOp loop, ArrayRef<Operation *> ops,
+                                Value iv, function_ref<void()> fn) {
+  DenseMap<Value, SmallVector<Value>> saved;
+  auto save = [&](Value v) {
+    auto it = regs.find(v);
+    saved[v] = it == regs.end() ? SmallVector<Value>() : it->second;
+  };
+  save(loop.getInductionVar());
+  for (Operation *o : ops)
+    save(o->getResult(0));
+  regs[loop.getInductionVar()] = {iv};
+  for (Operation *o : ops)
+    (void)emitOp(*o); // (scalar index ops: cannot fail)
+  fn();
+  for (auto &[v, r] : saved) {
+    if (r.empty())
+      regs.erase(v);
+    else
+      regs[v] = r;
+  }
+}
+
+LogicalResult KernelEmitter::planEarlyLoops(scf::ForOp anchor,
+                                            SmallVector<EarlyLoop, 2> &early) {
+  // (tilegpu-schedule-loads marked them: a mark on a loop whose anchor is
+  // another, or that the rules refuse, is an error.)
+  SmallVector<scf::ForOp> marked;
+  for (Operation *op = anchor->getNextNode(); op; op = op->getNextNode())
+    op->walk([&](scf::ForOp loop) {
+      if (loop->hasAttr(kPrologueEarlyAttr))
+        marked.push_back(loop);
+    });
+  // The stages lie from the top 1024-aligned (the strictest alignment,
+  // swizzled tiles'), each early loop's from there: they lie on different
+  // paths (each the first loop after the anchor on its own), so only one
+  // prologue is issued.
+  int64_t base = (dynamicTop + 1023) / 1024 * 1024, kept = dynamicTop;
+  for (scf::ForOp loop : marked) {
+    EarlyPrologue where;
+    if (!earlyAnchorProblem(loop, &where).empty() || where.anchor != anchor)
+      continue; // (another loop's; a mark without one: emitFor)
+    if (std::string problem = prologueEarlyProblem(loop); !problem.empty())
+      return loop.emitError() << "'" << kPrologueEarlyAttr
+                              << "' on a loop whose prologue cannot be "
+                                 "issued early: "
+                              << problem;
+    if (warpSpecialized)
+      return loop.emitError() << "'" << kPrologueEarlyAttr
+                              << "' in a warp-specialised kernel";
+    EarlyLoop e{loop, {}, {}, where.conditions, where.outerSlice};
+    SmallVector<WsRing *> wsHere;
+    FailureOr<SmallVector<Prefetch>> planned =
+        planPrefetch(loop, e.slice, wsHere);
+    if (failed(planned))
+      return failure();
+    e.plan = std::move(*planned);
+    FailureOr<SmallVector<tile::LoadOp>> inRegisters =
+        planRegisterPrefetch(loop, e.slice);
+    if (failed(inRegisters))
+      return failure();
+    if (!inRegisters->empty() || !wsHere.empty() ||
+        llvm::any_of(e.plan, [](const Prefetch &p) { return !p.layout.tma(); }))
+      return loop.emitError()
+             << "'" << kPrologueEarlyAttr
+             << "' on a loop that issues other than TMA copies ahead";
+    earlyPlans[loop] = e;
+    if (e.plan.empty())
+      continue; // (nothing to issue: its loads are copied where they stand)
+    int64_t d = e.plan.front().distance;
+    if (llvm::any_of(e.plan,
+                     [&](const Prefetch &p) { return p.distance != d; }))
+      return loop.emitError() << "'" << kPrologueEarlyAttr
+                              << "' on a loop whose loads are issued at "
+                                 "different distances";
+    // Stage by stage (buffer j of every ring in stage j): the prologue's d
+    // stages at the bottom, kept while the anchor runs; the others above
+    // them, taken when the loop starts (the anchor's rings are free then).
+    int64_t within = 0;
+    SmallVector<int64_t> at;
+    for (const Prefetch &p : e.plan) {
+      within = alignFor(within, p.layout);
+      at.push_back(within);
+      within += p.stageBytes;
+    }
+    int64_t stage = (within + 1023) / 1024 * 1024;
+    for (auto [p, w] : llvm::zip(e.plan, at)) {
+      p.offset = base + w;
+      p.stride = stage;
+    }
+    IntegerAttr perLoad = kernelHint("ring_barrier_per_load");
+    SmallVector<unsigned> groupOf =
+        ringStageGroups(e.plan, /*share=*/!perLoad || !perLoad.getInt());
+    DenseMap<unsigned, int64_t> groupMbar;
+    for (auto [i, p] : llvm::enumerate(e.plan)) {
+      auto [it, fresh] = groupMbar.try_emplace(groupOf[i], -1);
+      if (fresh)
+        it->second = ringMbarriers(d + 1);
+      p.mbar = it->second;
+    }
+    kept = std::max(kept, base + d * stage);
+    dynamicBytes = std::max(dynamicBytes, base + d * stage);
+    earlyPlans[loop] = e;
+    early.push_back(std::move(e));
+  }
+  dynamicTop = kept;
+  return success();
+}
+
+void KernelEmitter::emitEarlyPrologue(const EarlyLoop &early) {
+  scf::ForOp loop = early.loop;
+  // The scalar index ops after the anchor that the bounds, indices and
+  // conditions need, evaluated here (and again where they stand).
+  DenseMap<Value, SmallVector<Value>> saved;
+  for (Operation *o : early.outerSlice) {
+    Value v = o->getResult(0);
+    auto it = regs.find(v);
+    saved[v] = it == regs.end() ? SmallVector<Value>() : it->second;
+    (void)emitOp(*o); // (scalar index ops: cannot fail)
+  }
+  auto restore = llvm::make_scope_exit([&] {
+    for (auto &[v, r] : saved) {
+      if (r.empty())
+        regs.erase(v);
+      else
+        regs[v] = r;
+    }
+  });
+  Value lb = regs[loop.getLowerBound()][0], ub = regs[loop.getUpperBound()][0],
+        step = regs[loop.getStep()][0];
+  int64_t d = early.plan.front().distance;
+  // Iteration lb + t step into buffer t of each ring (t < d), where it runs
+  // and the path leads to the loop.
+  Value runs = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, lb, ub);
+  for (auto [condition, then] : early.conditions) {
+    Value c = regs[condition][0];
+    if (!then)
+      c = arith::XOrIOp::create(b, loc, c,
+                                arith::ConstantIntOp::create(b, loc, 1, 1));
+    runs = arith::AndIOp::create(b, loc, runs, c);
+  }
+  Value iv = lb;
+  for (int64_t t = 0; t < d; ++t) {
+    if (t > 0) {
+      // (Step by step: an iteration past INT_MAX wraps around and is none.)
+      Value next = arith::AddIOp::create(b, loc, iv, step);
+      Value ok = arith::AndIOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next, ub),
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, next, iv));
+      runs = arith::AndIOp::create(b, loc, runs, ok);
+      iv = next;
+    }
+    ifElse(runs, {}, [&] {
+      evaluatedAt(loop, early.slice, iv, [&] {
+        llvm::MapVector<int64_t, SmallVector<std::pair<tile::LoadOp, Value>>>
+            onto;
+        for (const Prefetch &p : early.plan)
+          onto[p.mbar].push_back({p.load, prefetchBuffer(p, i32(t))});
+        for (auto &[mbar, copies] : onto)
+          issueTmaGroup(copies, MbarRef{mbar, i32(t), d + 1});
+      });
+      return SmallVector<Value>();
+    }, [&] { return SmallVector<Value>(); });
+  }
+}
+
 /// scf.for keeps its shape, carrying the per-thread registers. Loads that
 /// only feed mma operands and that tilegpu-schedule-loads issued d
 /// iterations ahead (`tilegpu.distance`) are software-pipelined: a ring of
@@ -329,7 +496,29 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   // `wsHere`; the loop waits for them where they are used and frees their
   // buffers when an iteration ends.
   SmallVector<WsRing *> wsHere;
-  FailureOr<SmallVector<Prefetch>> planned = planPrefetch(op, slice, wsHere);
+  // The later loops whose prologue goes out where this one starts
+  // (tilegpu.prologue_early): their rings at the bottom, the prologues'
+  // stages kept until they start; this loop's rings go above them.
+  SmallVector<EarlyLoop, 2> earlyHere;
+  if (failed(planEarlyLoops(op, earlyHere)))
+    return failure();
+  // This loop's, if its prologue went out where its anchor started.
+  auto earlyPlan = earlyPlans.find(op);
+  const bool early = earlyPlan != earlyPlans.end();
+  if (op->hasAttr(kPrologueEarlyAttr) && !early) {
+    EarlyPrologue where;
+    std::string problem = earlyAnchorProblem(op, &where);
+    return op.emitError() << "'" << kPrologueEarlyAttr
+                          << "' on a loop whose prologue was not issued "
+                             "early: "
+                          << (problem.empty() ? "its anchor planned none"
+                                              : problem);
+  }
+  if (early)
+    slice = earlyPlan->second.slice;
+  FailureOr<SmallVector<Prefetch>> planned =
+      early ? FailureOr<SmallVector<Prefetch>>(earlyPlan->second.plan)
+            : planPrefetch(op, slice, wsHere);
   if (failed(planned))
     return failure();
   SmallVector<Prefetch> plan = std::move(*planned);
@@ -487,11 +676,16 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   }
   for (auto [i, p] : llvm::enumerate(plan)) {
     anyCpAsync |= !p.layout.tma();
-    if (!p.stride) {
+    if (early) {
+      // (Laid out, with their mbarriers, where the anchor started.)
+      dynamicTop = std::max(dynamicTop, p.offset + p.distance * p.stride +
+                                            p.stageBytes);
+      anyTma = true;
+    } else if (!p.stride) {
       p.offset = alignFor(dynamicTop, p.layout);
       dynamicTop = p.offset + ringSize(p.distance) * p.stageBytes;
     }
-    if (p.layout.tma()) {
+    if (p.layout.tma() && !early) {
       auto [it, fresh] = groupMbar.try_emplace(groupOf[i], -1);
       if (fresh)
         it->second = ringMbarriers(ringSize(p.distance));
@@ -511,30 +705,6 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   });
   int64_t deepest = distances.empty() ? 0 : distances.back();
   dynamicBytes = std::max(dynamicBytes, dynamicTop);
-  // Runs `fn` with `loop`'s induction variable at `iv` and its body's
-  // `ops` (scalar index ops, each emitted once already) evaluated for it;
-  // the registers of those values are left as they were.
-  auto evaluatedAt = [&](scf::ForOp loop, ArrayRef<Operation *> ops, Value iv,
-                         function_ref<void()> fn) {
-    DenseMap<Value, SmallVector<Value>> saved;
-    auto save = [&](Value v) {
-      auto it = regs.find(v);
-      saved[v] = it == regs.end() ? SmallVector<Value>() : it->second;
-    };
-    save(loop.getInductionVar());
-    for (Operation *o : ops)
-      save(o->getResult(0));
-    regs[loop.getInductionVar()] = {iv};
-    for (Operation *o : ops)
-      (void)emitOp(*o); // (lowered once before: cannot fail now)
-    fn();
-    for (auto &[v, r] : saved) {
-      if (r.empty())
-        regs.erase(v);
-      else
-        regs[v] = r;
-    }
-  };
   // The same for this loop's index slice at iteration `iv`.
   auto atIteration = [&](Value iv, function_ref<void()> fn) {
     evaluatedAt(op, slice, iv, fn);
@@ -633,6 +803,9 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   DenseSet<Value> pendingLoads = loadedViews;
   StoredViews pendingStores = storedViews;
   bool firstUse = false;
+  const bool freeShared = !dynamicUsed && !warpSpecialized &&
+                          !op->getParentOfType<scf::ForOp>();
+  bool barrierDone = false;
   if (!plan.empty() || !preload.empty()) {
     // The buffers may have been read just before (an earlier loop's at the
     // same offsets, or this loop's in the previous run of an enclosing
@@ -642,8 +815,10 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     // buffers. (The barrier after the mbarriers' initialisation comes
     // before the kernel's first use of one, at the latest this prologue's
     // first TMA copy.)
-    firstUse = !dynamicUsed && !warpSpecialized &&
-               !op->getParentOfType<scf::ForOp>();
+    // A loop whose prologue went out early has it here before its first
+    // iteration refills the buffers above that prologue's, where the
+    // anchor's rings were read.
+    firstUse = freeShared && !early;
     if (!plan.empty() && !firstUse) {
       // (Generic accesses there come before the copy engine's writes.)
       if (anyTma)
@@ -652,6 +827,7 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
       pendingLoads.clear();
       pendingStores.clear();
       scratchTouched = false;
+      barrierDone = true;
     }
     // (Ahead: only in the enclosing loop's first iteration; its later ones
     // had theirs issued at the end of the previous one.)
@@ -660,8 +836,26 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
       isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                       regs[outer.getInductionVar()][0],
                                       regs[outer.getLowerBound()][0]);
-    first = emitPrologue(lb, ub, step, isFirst);
+    if (!early)
+      first = emitPrologue(lb, ub, step, isFirst);
     noteAccesses(op);
+  }
+  // The early loops' prologues, after this loop's (its copies are needed
+  // first), each under the conditions of the branches it stands in.
+  if (llvm::any_of(earlyHere,
+                   [](const EarlyLoop &e) { return !e.plan.empty(); })) {
+    if (!barrierDone && !freeShared) {
+      fenceBeforeRefill();
+      barrierBeforeRefill(/*multicast=*/false);
+      pendingLoads.clear();
+      pendingStores.clear();
+      scratchTouched = false;
+    }
+    for (const EarlyLoop &e : earlyHere)
+      if (!e.plan.empty()) {
+        emitEarlyPrologue(e);
+        noteAccesses(e.loop);
+      }
   }
   // Accumulators that stay in tensor memory across the loop (tcgen05): in
   // before it, out after it, instead of a tcgen05.st and .ld around every

@@ -1077,6 +1077,32 @@ private:
   LogicalResult emitElementwise(Operation &op);
   FailureOr<Value> emitMath(Operation &op, Value x);
   LogicalResult emitFor(scf::ForOp op);
+  /// Runs `fn` with `loop`'s induction variable at `iv` and its body's
+  /// `ops` (scalar index ops, each emitted once already, or defined from
+  /// values that have registers) evaluated for it; the registers of those
+  /// values are left as they were.
+  void evaluatedAt(scf::ForOp loop, ArrayRef<Operation *> ops, Value iv,
+                   function_ref<void()> fn);
+  /// A loop whose prologue goes out where its anchor starts
+  /// (tilegpu.prologue_early): its rings, laid out stage by stage at the
+  /// bottom of the dynamic shared memory taken where the anchor starts,
+  /// with their mbarriers; the slice its indices need; and the branches'
+  /// conditions its prologue is issued under.
+  struct EarlyLoop {
+    scf::ForOp loop;
+    SmallVector<Prefetch> plan;
+    SmallVector<Operation *> slice;
+    SmallVector<std::pair<Value, bool>> conditions;
+    SmallVector<Operation *> outerSlice;
+  };
+  /// Plans the early loops anchored at `anchor` (earlyLoops: their rings
+  /// from the current top, whose prologues' stages it keeps taken).
+  LogicalResult planEarlyLoops(scf::ForOp anchor,
+                               SmallVector<EarlyLoop, 2> &early);
+  /// Issues an early loop's prologue (where its anchor starts).
+  void emitEarlyPrologue(const EarlyLoop &early);
+  /// The early loops' plans, taken where they are emitted.
+  DenseMap<Operation *, EarlyLoop> earlyPlans;
   tile::MmaOp deferredWgmma(scf::ForOp loop);
   /// The mmas whose group the enclosing loop leaves running into its next
   /// iteration (deferredWgmma).

@@ -312,9 +312,26 @@ def TileGPUScheduleLoads : Pass<"tilegpu-schedule-loads", "mlir::ModuleOp"> {
     enclosing body ends: the loads after it there are scheduled in the
     ring memory above them.
 
+    In a kernel with the hint `prologue_early = 1`, a loop whose loads
+    ahead are all TMA copies issued as far ahead is marked
+    `tilegpu.prologue_early` when the nearest loop before it on its path
+    (its anchor: in its block, or in the blocks of the branches around it)
+    exists, nothing between them writes memory or takes a loop-invariant
+    TMA buffer, the anchor writes none of its views, and its bounds,
+    indices and the branches' conditions are computed before the anchor or
+    by scalar arithmetic from such values (passes/PipelinePlan.h,
+    prologueEarlyProblem): the lowering issues its prologue right after the
+    anchor's, under those conditions, and where it starts only a barrier.
+    Such a loop is scheduled where its anchor stands, from the ring memory
+    there (its rings lie at the bottom); the anchor, and what follows it in
+    its block, go above its prologue's stages (the largest over the loops
+    anchored there, which lie on different paths).
+
     With `remarks=true` every load with a latency says how far ahead it is
-    issued, or why not, and every loop with loads ahead that stands directly
-    in another loop's body where its prologue goes. Numerics are unchanged.
+    issued, or why not, every loop with loads ahead that stands directly in
+    another loop's body where its prologue goes, and with prologue_early
+    every loop with loads ahead whether its prologue goes out early, or why
+    not. Numerics are unchanged.
   }];
   let options = [
     Option<"remarks", "remarks", "bool", /*default=*/"false",

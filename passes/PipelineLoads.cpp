@@ -104,6 +104,13 @@ struct ScheduleLoads
         continue;
       }
       if (auto loop = dyn_cast<scf::ForOp>(op)) {
+        if (scheduledEarly.contains(loop))
+          continue; // (with its anchor: earlyPrologues)
+        // The loops whose prologue goes out where this one starts keep
+        // their prologues' buffers below its rings until they start; what
+        // follows in the block goes above them too.
+        if (int64_t kept = earlyPrologues(loop, used))
+          used = llvm::alignTo(used, 1024) + kept;
         scheduleLoop(loop, used);
         // A loop whose prologue will be issued ahead (runOnOperation marks
         // it by the same test) keeps that prologue's buffers until the
@@ -119,6 +126,51 @@ struct ScheduleLoads
         for (Block &inner : region)
           scheduleBlock(inner, used);
     }
+  }
+
+  /// Loops scheduled where their anchor stands (earlyPrologues).
+  llvm::DenseSet<Operation *> scheduledEarly;
+
+  /// With the kernel hint prologue_early, the loops whose anchor
+  /// (earlyAnchorProblem) is `anchor`, scheduled first, from `used` (their
+  /// rings lie at the bottom, where the lowering puts them), and marked
+  /// kPrologueEarlyAttr where prologueEarlyProblem allows; returns at most
+  /// the bytes of their prologues' buffers (kept while the anchor runs: the
+  /// largest, as they lie on different paths). A candidate that cannot
+  /// have its prologue early loses the distances given here and is
+  /// scheduled where it stands, above those buffers.
+  int64_t earlyPrologues(scf::ForOp anchor, int64_t used) {
+    if (!hintOrZero(anchor->getParentOfType<func::FuncOp>(), "prologue_early"))
+      return 0;
+    SmallVector<scf::ForOp> candidates;
+    for (Operation *op = anchor->getNextNode(); op; op = op->getNextNode())
+      op->walk([&](scf::ForOp loop) {
+        EarlyPrologue early;
+        if (earlyAnchorProblem(loop, &early).empty() && early.anchor == anchor)
+          candidates.push_back(loop);
+      });
+    int64_t kept = 0;
+    UnitAttr unit = UnitAttr::get(&getContext());
+    auto unschedule = [](scf::ForOp loop) {
+      loop.walk([](tile::LoadOp load) { load->removeAttr(kDistanceAttr); });
+    };
+    for (scf::ForOp loop : candidates) {
+      // (Tried without remarks; scheduled again with them where it is
+      // early, the same way: where it stands otherwise.)
+      bool saved = remarks;
+      remarks = false;
+      scheduleLoop(loop, used);
+      remarks = saved;
+      bool early = prologueEarlyProblem(loop).empty();
+      unschedule(loop);
+      if (!early)
+        continue;
+      scheduleLoop(loop, used);
+      loop->setAttr(kPrologueEarlyAttr, unit);
+      scheduledEarly.insert(loop);
+      kept = std::max(kept, keptPrologueBytes(loop));
+    }
+    return kept;
   }
 
   /// At most the bytes of `loop`'s rings the lowering keeps taken after
@@ -264,6 +316,27 @@ struct ScheduleLoads
     for (auto kernel : getOperation().getOps<func::FuncOp>())
       for (Block &block : kernel.getBody())
         scheduleBlock(block, 0);
+    // Early prologues (marked by earlyPrologues): a mark on any other loop
+    // goes (hand-written, or the hint off); remarks say why not.
+    getOperation().walk([&](scf::ForOp loop) {
+      std::string problem;
+      if (!hintOrZero(loop->getParentOfType<func::FuncOp>(), "prologue_early"))
+        problem = "the kernel's prologue_early hint is 0 or absent";
+      else if (!scheduledEarly.contains(loop)) {
+        problem = prologueEarlyProblem(loop);
+        if (problem.empty())
+          problem = "the loop before it has its prologue issued early too";
+      }
+      if (!problem.empty())
+        loop->removeAttr(kPrologueEarlyAttr);
+      if (!remarks || problem == kNoLoadAhead ||
+          !hintOrZero(loop->getParentOfType<func::FuncOp>(), "prologue_early"))
+        return;
+      if (problem.empty())
+        loop.emitRemark("prologue issued where the loop before it starts");
+      else
+        loop.emitRemark("prologue issued where the loop starts: ") << problem;
+    });
     // A loop in a loop: its prologue for the enclosing loop's next
     // iteration goes out as soon as this run of it ends.
     UnitAttr unit = UnitAttr::get(&getContext());

@@ -5,6 +5,9 @@
 #include "passes/TmaPlan.h"
 
 #include "dialect/tilegpu/TileGPUDialect.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 
 using namespace mlir;
@@ -191,6 +194,160 @@ std::string prologueAheadProblem(scf::ForOp inner,
   if (outerSlice)
     *outerSlice = std::move(ops);
   return "";
+}
+
+/// The loads `loop` issues ahead (directly in its body).
+static SmallVector<tile::LoadOp> loadsAhead(scf::ForOp loop) {
+  SmallVector<tile::LoadOp> ahead;
+  for (Operation &op : loop.getBody()->without_terminator())
+    if (auto load = dyn_cast<tile::LoadOp>(op))
+      if (load->hasAttr(kDistanceAttr))
+        ahead.push_back(load);
+  return ahead;
+}
+
+std::string earlyAnchorProblem(scf::ForOp loop, EarlyPrologue *early) {
+  if (loop->hasAttr(kProgramLoopAttr))
+    return "the loop is the persistent program loop";
+  if (loop->hasAttr(kPrologueAheadAttr))
+    return "its prologue is issued during the enclosing loop's previous "
+           "iteration (prologue_ahead)";
+  // The anchor: the nearest loop before it on its path, through branches
+  // only; what stands between them runs between the early prologue and the
+  // loop.
+  EarlyPrologue found;
+  SmallVector<Operation *> between;
+  Operation *at = loop;
+  while (!found.anchor) {
+    for (Operation *prev = at->getPrevNode(); prev;
+         prev = prev->getPrevNode()) {
+      if (auto before = dyn_cast<scf::ForOp>(prev)) {
+        found.anchor = before;
+        break;
+      }
+      bool loops = false;
+      prev->walk([&](scf::ForOp) { loops = true; });
+      if (loops)
+        return "a region with loops stands between it and the loop before it";
+      between.push_back(prev);
+    }
+    if (found.anchor)
+      break;
+    auto branch = dyn_cast<scf::IfOp>(at->getParentOp());
+    if (!branch)
+      return "no loop comes before it in its block or in the blocks of the "
+             "branches around it";
+    found.conditions.push_back(
+        {branch.getCondition(), at->getParentRegion() == &branch.getThenRegion()});
+    at = branch;
+  }
+  scf::ForOp anchor = found.anchor;
+  if (anchor->hasAttr(kProgramLoopAttr) || anchor->hasAttr(kPrologueAheadAttr))
+    return "the loop before it is a persistent program loop or issues its "
+           "prologue ahead";
+  // Nothing between them may write memory (the copies would read before
+  // the write) or take shared memory that lives on to the loop (its
+  // buffers above the early prologue's would be where the loop's later
+  // stages go).
+  StringRef tma = tilegpu::TileGPUDialect::getTmaAttrName();
+  std::string problem;
+  for (Operation *op : between)
+    op->walk([&](Operation *nested) {
+      if (!problem.empty())
+        return;
+      if (isa<tile::StoreOp, tile::SignalOp, tile::WaitOp>(nested) ||
+          (!isa<tile::LoadOp, tile::PrefetchOp>(nested) &&
+           !isMemoryEffectFree(nested) &&
+           !nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>()))
+        problem = "something between it and the loop before it writes memory";
+      else if (auto load = dyn_cast<tile::LoadOp>(nested);
+               load && load->hasAttr(tma) && residentOperand(load))
+        problem = "a loop-invariant TMA buffer is allocated between it and "
+                  "the loop before it";
+    });
+  if (!problem.empty())
+    return problem;
+  for (Operation &op : loop.getBody()->without_terminator())
+    if (auto load = dyn_cast<tile::LoadOp>(op))
+      if (writesView(anchor, load.getView()))
+        return "the loop before it writes a view it loads";
+  // The bounds, the loads' indices (through the loop's own slice) and the
+  // branches' conditions, computed before the anchor starts.
+  SmallVector<Value> roots = {loop.getLowerBound(), loop.getUpperBound(),
+                              loop.getStep()};
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    auto load = dyn_cast<tile::LoadOp>(op);
+    if (!load)
+      continue;
+    SmallVector<Operation *> ops;
+    if (!laterIterationSlice(loop, load, ops))
+      continue; // (not issued ahead: prologueEarlyProblem)
+    llvm::append_range(roots, load.getIndices());
+    for (Operation *o : ops)
+      llvm::append_range(roots, o->getOperands());
+  }
+  for (auto [condition, then] : found.conditions)
+    roots.push_back(condition);
+  // (Scalar index ops after the anchor whose operands are, or can be,
+  // computed before it are evaluated early too: found.outerSlice.)
+  DominanceInfo dominance(anchor->getParentOfType<func::FuncOp>());
+  llvm::DenseSet<Operation *> outer;
+  while (!roots.empty()) {
+    Value v = roots.pop_back_val();
+    if (loop->isAncestor(v.getParentRegion()->getParentOp()))
+      continue; // (the loop's own slice)
+    if (dominance.properlyDominates(v, anchor))
+      continue;
+    Operation *def = v.getDefiningOp();
+    if (!def || !isScalarIndexOp(def))
+      return "its bounds, its loads' indices or the conditions of the "
+             "branches around it are computed after the loop before it "
+             "starts, from more than scalar arithmetic";
+    if (outer.insert(def).second)
+      llvm::append_range(roots, def->getOperands());
+  }
+  anchor->getParentOfType<func::FuncOp>().walk<WalkOrder::PreOrder>(
+      [&](Operation *op) {
+        if (outer.contains(op))
+          found.outerSlice.push_back(op);
+      });
+  if (early)
+    *early = std::move(found);
+  return "";
+}
+
+std::string prologueEarlyProblem(scf::ForOp loop, EarlyPrologue *early) {
+  SmallVector<tile::LoadOp> ahead = loadsAhead(loop);
+  if (ahead.empty())
+    return kNoLoadAhead.str();
+  StringRef tma = tilegpu::TileGPUDialect::getTmaAttrName();
+  int64_t distance = ahead.front()->getAttrOfType<IntegerAttr>(kDistanceAttr)
+                         .getInt();
+  for (tile::LoadOp load : ahead) {
+    if (!stagedLoad(load))
+      return "it carries a load into registers ahead";
+    if (!load->hasAttr(tma))
+      return "it issues a cp.async copy ahead (its groups are counted per "
+             "loop)";
+    if (load->hasAttr(tilegpu::TileGPUDialect::getMulticastAttrName()))
+      return "it multicasts a copy to the cluster";
+    if (load->getAttrOfType<IntegerAttr>(kDistanceAttr).getInt() != distance)
+      return "it issues loads at different distances (its rings are laid "
+             "out stage by stage)";
+  }
+  auto kernel = loop->getParentOfType<func::FuncOp>();
+  auto hinted = [&](StringRef name) {
+    IntegerAttr v = kernelHint(kernel, targetOf(kernel), name);
+    return v && v.getInt() != 0;
+  };
+  if (hinted("wgmma_defer_wait"))
+    return "the kernel may defer its wgmma waits (wgmma_defer_wait: rings "
+           "with a spare buffer)";
+  if (hinted("warp_specialize"))
+    return "a producer warpgroup issues the copies (warp_specialize)";
+  if (hinted("prologue_ahead"))
+    return "the kernel issues loops' prologues ahead (prologue_ahead)";
+  return earlyAnchorProblem(loop, early);
 }
 
 std::string registerPipelineProblem(tile::LoadOp load) {

@@ -100,6 +100,52 @@ std::string prologueAheadProblem(
     mlir::scf::ForOp inner,
     llvm::SmallVectorImpl<mlir::Operation *> *outerSlice = nullptr);
 
+/// `tilegpu.prologue_early` (unit, on an scf.for), set by
+/// tilegpu-schedule-loads in a kernel with the hint `prologue_early` = 1:
+/// the loop's prologue (the copies of its first iterations) is issued where
+/// the loop before it on its path (its anchor: earlyAnchor) starts, right
+/// after that loop's own prologue, so that the two loops' first copies are
+/// in flight together instead of one after the other. Their buffers lie
+/// below the anchor's rings (laid out stage by stage: only the prologue's
+/// stages stay taken while the anchor runs), and the loop, where it starts,
+/// issues nothing before its first iteration.
+inline constexpr llvm::StringLiteral kPrologueEarlyAttr =
+    "tilegpu.prologue_early";
+
+/// Where a loop's prologue can be issued early: the loop before it on its
+/// path, and the conditions of the branches between that loop's block and
+/// the loop (each scf.if's condition, and whether the loop is in its then
+/// region), under which the prologue is issued.
+struct EarlyPrologue {
+  mlir::scf::ForOp anchor;
+  llvm::SmallVector<std::pair<mlir::Value, bool>> conditions;
+  /// The scalar index ops after the anchor that those and the loop's
+  /// bounds and indices need (program order), evaluated with the prologue.
+  llvm::SmallVector<mlir::Operation *> outerSlice;
+};
+
+/// The structural half of prologueEarlyProblem (what does not depend on
+/// the schedule): the anchor is the nearest scf.for before `loop` in its
+/// block, or, where none is, before the scf.if around it (and so on up
+/// through branches only); nothing between them holds a loop, stores,
+/// or takes a loop-invariant TMA buffer; neither the anchor nor the loop is
+/// a persistent program loop or issues its prologue ahead; the anchor
+/// writes no view the loop loads; and the loop's bounds, its loads'
+/// indices and those conditions are computed before the anchor, or by
+/// scalar index ops (isScalarIndexOp) from values computed before it.
+std::string earlyAnchorProblem(mlir::scf::ForOp loop,
+                               EarlyPrologue *early = nullptr);
+
+/// Why `loop`'s prologue cannot be issued early (kPrologueEarlyAttr), or "":
+/// earlyAnchorProblem, and the loads it issues ahead are all TMA copies
+/// (no cp.async groups to count, no registers to carry through the anchor),
+/// none multicast, all issued as far ahead (its rings laid out stage by
+/// stage), and the kernel neither defers its wgmma waits (rings with a
+/// spare buffer) nor has a producer warpgroup, nor issues loops' prologues
+/// ahead (prologue_ahead).
+std::string prologueEarlyProblem(mlir::scf::ForOp loop,
+                                 EarlyPrologue *early = nullptr);
+
 /// How many mma operands `load`'s tile is (through folded transposes).
 int64_t mmaOperandUses(tile::LoadOp load);
 

@@ -165,6 +165,18 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
       loop with rings before it in that body keeps it off. It costs a CTA
       barrier after the loop; 0 or absent: off (compute_out on the H200 was
       3-6% slower with it).
+    - `prologue_early`: 1 lets a loop whose loads ahead are all TMA copies
+      issued as far ahead issue its prologue where the loop before it on its
+      path starts (its anchor: the nearest earlier loop in its block, or in
+      the blocks of the branches around it), right after that loop's own
+      prologue and under the branches' conditions, so that the two loops'
+      first copies are in flight together (tilegpu-schedule-loads marks it
+      `tilegpu.prologue_early`). Nothing between the two may write memory,
+      and the loop's bounds, indices and those conditions must be computed
+      before the anchor. The prologue's buffers lie below the anchor's rings
+      (its rings laid out stage by stage) and stay taken until the loop
+      starts. Not with `prologue_ahead`, `warp_specialize` or
+      `wgmma_defer_wait`. 0 or absent: off.
     - `refresh_in_loops`: 1 makes every loop iteration read the thread index
       and the kernel's parameters afresh (opaque moves LLVM cannot hoist),
       so that addresses and sizes derived from them are recomputed per

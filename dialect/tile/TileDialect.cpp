@@ -91,8 +91,8 @@ static LogicalResult verifyHint(function_ref<InFlightDiagnostic()> emitError,
   if (name == "wgmma" || name == "wgmma_register_a" || name == "tcgen05" ||
       name == "tcgen05_tmem_a" || name == "pdl" ||
       name == "route_mma_operands" || name == "persistent" ||
-      name == "prologue_ahead" || name == "refresh_in_loops" ||
-      name == "warp_specialize" || name == "tma_register_loads" ||
+      name == "prologue_ahead" || name == "prologue_early" ||
+      name == "refresh_in_loops" || name == "warp_specialize" || name == "tma_register_loads" ||
       name == "ring_barrier_per_load" || name == "stmatrix" ||
       name == "row_fragments" || name == "wgmma_interleave" ||
       name == "early_copies" || name == "multicast")
@@ -136,7 +136,8 @@ static LogicalResult verifyHint(function_ref<InFlightDiagnostic()> emitError,
          << "' (known: num_warps, occupancy, num_stages, "
             "cluster, wgmma, wgmma_register_a, tcgen05, "
             "tcgen05_tmem_a, tcgen05_tmem_acc, pdl, route_mma_operands, "
-            "prefetch_registers, persistent, prologue_ahead, refresh_in_loops, "
+            "prefetch_registers, persistent, prologue_ahead, prologue_early, "
+            "refresh_in_loops, "
             "warp_specialize, producer_registers, ring_slots, "
             "tma_register_loads, ring_barrier_per_load, stmatrix, "
             "row_fragments, wgmma_interleave, wgmma_defer_wait, early_copies, "

@@ -104,6 +104,25 @@ void computeOut(const Config &cfg,
   // (The producer warpgroup issues the copies across programs itself.)
   if (!ws)
     hint("default", "prologue_ahead", cfg["prologue_ahead"]);
+  // The intra-chunk loop's first copies issued right after the state term's
+  // (tilegpu.prologue_early), instead of once its products are done: the
+  // two DRAM round trips that start every program overlap. Their stage
+  // (x_s, the stored C·Bᵀ block, Acs and dt: 25 KB at 128-token rows) stays
+  // taken under the state term's rings: 75776 bytes of shared memory
+  // instead of 50176, still 3 CTAs per SM. On an H100 (bench/results/
+  // 2026-12-06-prologue-early.md) compute_out 4.5% faster at b=1 L=65536
+  // h=80 n=128 (0.800 -> 0.764 ms; forward 1.424 -> 1.383), 5.4% with
+  // fp16, 3.8% at L=16384 and n=256, 5.4% at b=4, 6% at Q = 128, 2% at
+  // g = 8, level at L=4096 and 1024; with N_MAX = 64 (the state dimension
+  // unrolled) 1% slower: -1 is on except there. Not measured on the H200.
+  // (Not with the producer warpgroup, which issues the copies itself, nor
+  // with prologue_ahead.)
+  const bool prologueEarly =
+      !ws && !cfg["prologue_ahead"] &&
+      (cfg["prologue_early"] > 0 ||
+       (cfg["prologue_early"] < 0 && cfg["N_MAX"] == 0));
+  if (prologueEarly)
+    hint("default", "prologue_early", 1);
   // Reading chunk_cb's C·Bᵀ blocks (CB_STORED), without the producer: y
   // through the TMA too, 4 CTAs per SM with 4 warps and 64 x 64 tiles
   // (33024 bytes of shared memory, y staged in the rings' memory once they
@@ -331,6 +350,31 @@ void computeOut(const Config &cfg,
         [&] { return zeros({BP}); });
   }
 
+  // split_diagonal's test (below, where the loops are): with prologue_early
+  // read before the state term, so that the intra-chunk loop's first copies
+  // can go out where the state term starts, under the branches' conditions
+  // (without it, read there, after the state term: on an H100 compute_out
+  // was 1.7% slower with the loads before it and the copies where the loop
+  // starts).
+  constexpr double kSplitSpan = 64.0;
+  // (Acs_l as a one-element tile in the factors: a scalar there was splat
+  // once for the rows and the columns alike, and the columns then took the
+  // rows' layout, moved through shared memory.)
+  std::optional<Tile> acsLast;
+  std::optional<Scalar> spanFits;
+  auto spanTest = [&] {
+    if (!splitDiagonal)
+      return;
+    acsLast = load(acs, {bi, hi, r * BM + (BM - 1)}, {drop, drop, 1},
+                   {.padding = Padding::nan});
+    spanFits = item(load(acs, {bi, hi, r * BM}, {drop, drop, 1})) -
+                   item(*acsLast) <=
+               kSplitSpan;
+  };
+  if (prologueEarly)
+    spanTest();
+  const Scalar seqGiven = hasSeqIdx != 0;
+
   // The state term: C_t · S_cᵀ over the state dimension, block by block.
   Tile cs = overState(zeros({BM, BP}), [&](const ScalarArg &k) {
     return load(states, {bi, c, hi, pb, k}, {drop, drop, drop, BP, BK});
@@ -483,19 +527,8 @@ void computeOut(const Config &cfg,
   // before it are. That saves the mask's compares and selects and the
   // block's widening: compute_out's diagonal block was 28% of its
   // instructions, 400 per warp, now 251 (ncu on the H200).
-  constexpr double kSplitSpan = 64.0;
-  // (Acs_l as a one-element tile in the factors: a scalar there was splat
-  // once for the rows and the columns alike, and the columns then took the
-  // rows' layout, moved through shared memory.)
-  std::optional<Tile> acsLast;
-  std::optional<Scalar> spanFits;
-  if (splitDiagonal) {
-    acsLast = load(acs, {bi, hi, r * BM + (BM - 1)}, {drop, drop, 1},
-                   {.padding = Padding::nan});
-    spanFits = item(load(acs, {bi, hi, r * BM}, {drop, drop, 1})) -
-                   item(*acsLast) <=
-               kSplitSpan;
-  }
+  if (!prologueEarly)
+    spanTest();
   auto maskedBlocks = [&](bool sequences, bool split = false,
                           std::optional<Tile> start = std::nullopt,
                           std::optional<Scalar> from = std::nullopt) {
@@ -628,7 +661,7 @@ void computeOut(const Config &cfg,
   };
   Tile out = !stored ? maskedBlocks(true)
                      : if_(
-                           hasSeqIdx != 0, [&] { return maskedBlocks(true); },
+                           seqGiven, [&] { return maskedBlocks(true); },
                            [&] {
                              if (!splitDiagonal)
                                return maskedBlocks(false);
@@ -813,6 +846,12 @@ const Register registration{{
                     "(1.5-1.9x the default's time on an H100: bench/"
                     "results/2026-12-06-packed-phases-and-persistent-"
                     "ahead.md)"),
+            tunable("prologue_early", {-1, 0, 1}, -1,
+                    "the intra-chunk loop's first copies issued with the "
+                    "state term's, their buffers kept under the state "
+                    "term's rings (1; 4-6% faster on an H100, bench/"
+                    "results/2026-12-06-prologue-early.md), or not (0); "
+                    "-1: 1 except with N_MAX > 0 (1% slower there)"),
             tunable("warp_specialize", {-1, 0, 1}, -1,
                     "the loops' TMA copies issued by a producer warpgroup "
                     "(1; with one shared ring and tma_store 1-12.5% faster "

@@ -1273,6 +1273,18 @@ std::vector<Case> opCases(std::mt19937 &rng) {
       c.label += ctas ? ", 25 programs on 4 CTAs" : ", on the CTAs that fit";
       cases.push_back(std::move(c));
     }
+  // A second K loop whose prologue goes out where the first starts: K
+  // blocks 2 + 3, 2 + 2, and 0 + 1 (the first loop runs none); split by
+  // row block (row blocks 0 and 2 take one loop, 1 and 3 the other).
+  for (const char *kernel : {"test_early_split_bf16", "test_early_branch_bf16"})
+    for (int64_t K : {300, 200, 40})
+      cases.push_back(matmulCase(
+          rng, kernel,
+          std::string(kernel).find("branch") != std::string::npos
+              ? "tma wgmma 2/2 in two K loops, the second in one of two "
+                "(2/2 or 1/1) by row block, their prologues early"
+              : "tma wgmma 2/2 in two K loops, the second's prologue early",
+          DType::bf16, 200, 200, K, 64, 128, false, true, true));
   cases.push_back(nestedTriCase(
       rng, "test_tma_nested_tri_bf16",
       "tma bf16 150x200x300 B^T, K loops of 0-3 tiles by column block, "

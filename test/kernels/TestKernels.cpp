@@ -273,11 +273,13 @@ void tmaMatmulBf16(const Config &c) {
          {"a", "b", "c"});
 }
 
-/// `base` with `extra`'s constants added.
+/// `base` with `extra`'s constants added (an extra one replaces base's).
 std::map<std::string, int64_t>
 withConstants(std::map<std::string, int64_t> base,
               const std::map<std::string, int64_t> &extra) {
-  base.insert(extra.begin(), extra.end());
+  // (Replacing: an `extra` LAT_B of 2 must not leave pipelinedGemm's 3.)
+  for (const auto &[key, value] : extra)
+    base[key] = value;
   return base;
 }
 
@@ -708,6 +710,17 @@ const Register registrations[] = {
         tmaMatmulBf16,
         pipelinedGemm({{"PERSISTENT", 1}, {"PROLOGUE_AHEAD", 1},
                        {"SPLIT_K", 1}})),
+    // K in two loops whose second issues its prologue where the first
+    // starts (hint prologue_early), its buffers below the first's rings:
+    // back to back (both loads 2 ahead), and (_branch) the second half in
+    // one of two loops by row block, 2 or 1 ahead, each prologue under the
+    // branch's condition.
+    add("test_early_split_bf16",
+        tmaMatmulBf16,
+        pipelinedGemm({{"PROLOGUE_EARLY", 1}, {"SPLIT_K", 1}, {"LAT_B", 2}})),
+    add("test_early_branch_bf16",
+        tmaMatmulBf16,
+        pipelinedGemm({{"PROLOGUE_EARLY", 1}, {"SPLIT_K", 2}, {"LAT_B", 2}})),
     add("test_tma_nested_pipe_bf16",
         [](const Config &c) {
           define(tessel::test::nestedPipeKernel<bf16>, c, {"a", "b", "c"});

@@ -12,7 +12,8 @@ namespace tessel::test {
 using namespace tessel::dsl;
 
 /// The GEMM test kernels' hints: num_warps, WGMMA (sm_90a), and where the
-/// configuration has them PERSISTENT, PROLOGUE_AHEAD, WS (warp_specialize),
+/// configuration has them PERSISTENT, PROLOGUE_AHEAD, PROLOGUE_EARLY,
+/// WS (warp_specialize),
 /// RING (ring_slots), OCC (occupancy), DEFER (wgmma_defer_wait) and EARLY
 /// (early_copies).
 inline void gemmHints(const Config &cfg) {
@@ -22,6 +23,7 @@ inline void gemmHints(const Config &cfg) {
   for (auto [key, name] : {std::pair<const char *, const char *>{
                                "PERSISTENT", "persistent"},
                            {"PROLOGUE_AHEAD", "prologue_ahead"},
+                           {"PROLOGUE_EARLY", "prologue_early"},
                            {"WS", "warp_specialize"},
                            {"RING", "ring_slots"},
                            {"OCC", "occupancy"},
@@ -59,7 +61,8 @@ inline void matmulKernel(const Config &cfg, View<T, 2> a, View<T, 2> b,
 /// wgmma through 128-byte-swizzle descriptors). LOOP = 0 (default 1) takes
 /// one K block (K <= BK) without a loop, so the copies go to the mma's
 /// scratch buffer instead of the loop's prefetch buffers; SPLIT_K = 1 walks
-/// K in two loops.
+/// K in two loops, SPLIT_K = 2 the second half in one of two loops by row
+/// block (even: its loads as LAT_A/LAT_B ask, odd: one iteration ahead).
 template <class T, unsigned F = kNoAssumptions>
 inline void matmulTransposedKernel(const Config &cfg, View<T, 2, F> a,
                                    View<T, 2, F> b, View<float, 2> c) {
@@ -85,7 +88,24 @@ inline void matmulTransposedKernel(const Config &cfg, View<T, 2, F> a,
     // SPLIT_K = 1: the K blocks in two loops one after the other (the
     // first half, possibly none, then the rest), each with rings of its
     // own.
-    if (cfg.has("SPLIT_K") && cfg["SPLIT_K"]) {
+    if (cfg.has("SPLIT_K") && cfg["SPLIT_K"] == 2) {
+      // (Two loops on different paths after the first: with the hint
+      // prologue_early both prologues go out where the first loop starts,
+      // each under the branch's condition.)
+      Scalar half = kTiles / 2;
+      acc = for_range({0, half}, acc, step);
+      LoadOptions one{.latency = 1};
+      auto near = [&](ScalarArg k, Tile carried) {
+        Tile x = ta ? transpose(load(a, {k, i}, {BK, BM}, one))
+                    : load(a, {i, k}, {BM, BK}, one);
+        Tile y = tb ? transpose(load(b, {j, k}, {BN, BK}, one))
+                    : load(b, {k, j}, {BK, BN}, one);
+        return mma(x, y, carried);
+      };
+      acc = if_(
+          i % 2 == 0, [&] { return for_range({half, kTiles}, acc, step); },
+          [&] { return for_range({half, kTiles}, acc, near); });
+    } else if (cfg.has("SPLIT_K") && cfg["SPLIT_K"]) {
       Scalar half = kTiles / 2;
       acc = for_range({0, half}, acc, step);
       acc = for_range({half, kTiles}, acc, step);
