@@ -117,18 +117,20 @@ std::string pipelineProblem(tile::LoadOp load) {
   return "";
 }
 
-std::string prologueAheadProblem(scf::ForOp inner,
-                                 SmallVectorImpl<Operation *> *outerSlice) {
-  auto outer = dyn_cast<scf::ForOp>(inner->getParentOp());
-  if (!outer)
-    return "the loop is not directly in another loop's body";
+/// The loads `loop` issues ahead (directly in its body).
+static SmallVector<tile::LoadOp> loadsAhead(scf::ForOp loop) {
   SmallVector<tile::LoadOp> ahead;
-  for (Operation &op : inner.getBody()->without_terminator())
+  for (Operation &op : loop.getBody()->without_terminator())
     if (auto load = dyn_cast<tile::LoadOp>(op))
       if (load->hasAttr(kDistanceAttr))
         ahead.push_back(load);
-  if (ahead.empty())
-    return kNoLoadAhead.str();
+  return ahead;
+}
+
+/// Why a prologue of `ahead` cannot be issued away from its loop, or "":
+/// a load into registers (its registers would be carried), or a cp.async
+/// copy (its groups are counted per loop).
+static std::string aheadCopyProblem(ArrayRef<tile::LoadOp> ahead) {
   StringRef tma = tilegpu::TileGPUDialect::getTmaAttrName();
   for (tile::LoadOp load : ahead) {
     if (!stagedLoad(load))
@@ -137,6 +139,20 @@ std::string prologueAheadProblem(scf::ForOp inner,
       return "it issues a cp.async copy ahead (its groups are counted per "
              "loop)";
   }
+  return "";
+}
+
+std::string prologueAheadProblem(scf::ForOp inner,
+                                 SmallVectorImpl<Operation *> *outerSlice) {
+  auto outer = dyn_cast<scf::ForOp>(inner->getParentOp());
+  if (!outer)
+    return "the loop is not directly in another loop's body";
+  SmallVector<tile::LoadOp> ahead = loadsAhead(inner);
+  if (ahead.empty())
+    return kNoLoadAhead.str();
+  if (std::string problem = aheadCopyProblem(ahead); !problem.empty())
+    return problem;
+  StringRef tma = tilegpu::TileGPUDialect::getTmaAttrName();
   // Nothing before it in the enclosing body may take the dynamic shared
   // memory its early copies land in: the rings are a stack, and the
   // lowering keeps the buffers of the loop's prologue taken from where the
@@ -194,16 +210,6 @@ std::string prologueAheadProblem(scf::ForOp inner,
   if (outerSlice)
     *outerSlice = std::move(ops);
   return "";
-}
-
-/// The loads `loop` issues ahead (directly in its body).
-static SmallVector<tile::LoadOp> loadsAhead(scf::ForOp loop) {
-  SmallVector<tile::LoadOp> ahead;
-  for (Operation &op : loop.getBody()->without_terminator())
-    if (auto load = dyn_cast<tile::LoadOp>(op))
-      if (load->hasAttr(kDistanceAttr))
-        ahead.push_back(load);
-  return ahead;
 }
 
 std::string earlyAnchorProblem(scf::ForOp loop, EarlyPrologue *early) {
@@ -320,15 +326,11 @@ std::string prologueEarlyProblem(scf::ForOp loop, EarlyPrologue *early) {
   SmallVector<tile::LoadOp> ahead = loadsAhead(loop);
   if (ahead.empty())
     return kNoLoadAhead.str();
-  StringRef tma = tilegpu::TileGPUDialect::getTmaAttrName();
+  if (std::string problem = aheadCopyProblem(ahead); !problem.empty())
+    return problem;
   int64_t distance = ahead.front()->getAttrOfType<IntegerAttr>(kDistanceAttr)
                          .getInt();
   for (tile::LoadOp load : ahead) {
-    if (!stagedLoad(load))
-      return "it carries a load into registers ahead";
-    if (!load->hasAttr(tma))
-      return "it issues a cp.async copy ahead (its groups are counted per "
-             "loop)";
     if (load->hasAttr(tilegpu::TileGPUDialect::getMulticastAttrName()))
       return "it multicasts a copy to the cluster";
     if (load->getAttrOfType<IntegerAttr>(kDistanceAttr).getInt() != distance)

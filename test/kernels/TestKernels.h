@@ -74,12 +74,16 @@ inline void matmulTransposedKernel(const Config &cfg, View<T, 2, F> a,
   // that many buffers plus one).
   LoadOptions la{.latency = cfg.has("LAT_A") ? int(cfg["LAT_A"]) : 0};
   LoadOptions lb{.latency = cfg.has("LAT_B") ? int(cfg["LAT_B"]) : 0};
-  auto product = [&](ScalarArg k, Tile acc) {
-    Tile x = ta ? transpose(load(a, {k, i}, {BK, BM}, la))
-                : load(a, {i, k}, {BM, BK}, la);
-    Tile y = tb ? transpose(load(b, {j, k}, {BN, BK}, lb))
-                : load(b, {k, j}, {BK, BN}, lb);
+  auto productWith = [&](ScalarArg k, Tile acc, LoadOptions oa,
+                         LoadOptions ob) {
+    Tile x = ta ? transpose(load(a, {k, i}, {BK, BM}, oa))
+                : load(a, {i, k}, {BM, BK}, oa);
+    Tile y = tb ? transpose(load(b, {j, k}, {BN, BK}, ob))
+                : load(b, {k, j}, {BK, BN}, ob);
     return mma(x, y, acc);
+  };
+  auto product = [&](ScalarArg k, Tile acc) {
+    return productWith(k, acc, la, lb);
   };
   Tile acc = zeros({BM, BN});
   if (!cfg.has("LOOP") || cfg["LOOP"]) {
@@ -95,12 +99,8 @@ inline void matmulTransposedKernel(const Config &cfg, View<T, 2, F> a,
       Scalar half = kTiles / 2;
       acc = for_range({0, half}, acc, step);
       LoadOptions one{.latency = 1};
-      auto near = [&](ScalarArg k, Tile carried) {
-        Tile x = ta ? transpose(load(a, {k, i}, {BK, BM}, one))
-                    : load(a, {i, k}, {BM, BK}, one);
-        Tile y = tb ? transpose(load(b, {j, k}, {BN, BK}, one))
-                    : load(b, {k, j}, {BK, BN}, one);
-        return mma(x, y, carried);
+      auto near = [&](Scalar k, Tile carried) {
+        return productWith(k, carried, one, one);
       };
       acc = if_(
           i % 2 == 0, [&] { return for_range({half, kTiles}, acc, step); },
