@@ -1095,8 +1095,9 @@ private:
     SmallVector<std::pair<Value, bool>> conditions;
     SmallVector<Operation *> outerSlice;
   };
-  /// Plans the early loops anchored at `anchor` (earlyLoops: their rings
-  /// from the current top, whose prologues' stages it keeps taken).
+  /// Plans the loops marked tilegpu.prologue_early whose anchor is
+  /// `anchor`: their rings from the current top, the top raised past the
+  /// largest of their prologues' stages (the anchor's rings go above).
   LogicalResult planEarlyLoops(scf::ForOp anchor,
                                SmallVector<EarlyLoop, 2> &early);
   /// Issues an early loop's prologue (where its anchor starts).
