@@ -9,7 +9,6 @@
 #include "codegen/KernelEmitter.h"
 
 #include "llvm/ADT/MapVector.h"
-#include "llvm/ADT/ScopeExit.h"
 
 namespace tessel::codegen::emitter {
 
@@ -313,10 +312,12 @@ void KernelEmitter::evaluatedAt(scf::ForOp loop, ArrayRef<Operation *> ops,
     auto it = regs.find(v);
     saved[v] = it == regs.end() ? SmallVector<Value>() : it->second;
   };
-  save(loop.getInductionVar());
+  if (loop)
+    save(loop.getInductionVar());
   for (Operation *o : ops)
     save(o->getResult(0));
-  regs[loop.getInductionVar()] = {iv};
+  if (loop)
+    regs[loop.getInductionVar()] = {iv};
   for (Operation *o : ops)
     (void)emitOp(*o); // (scalar index ops: cannot fail)
   fn();
@@ -325,6 +326,56 @@ void KernelEmitter::evaluatedAt(scf::ForOp loop, ArrayRef<Operation *> ops,
       regs.erase(v);
     else
       regs[v] = r;
+  }
+}
+
+std::pair<Value, Value> KernelEmitter::stepFrom(Value iv, Value upper,
+                                                Value by) {
+  Value next = arith::AddIOp::create(b, loc, iv, by);
+  Value ok = arith::AndIOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next, upper),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, next, iv));
+  return {next, ok};
+}
+
+int64_t KernelEmitter::layOutByStage(llvm::MutableArrayRef<Prefetch> plan,
+                                     int64_t base) {
+  // Each buffer at its alignment within a stage; stages 1024-aligned (the
+  // strictest alignment, swizzled tiles').
+  int64_t within = 0;
+  SmallVector<int64_t> at;
+  for (const Prefetch &p : plan) {
+    within = alignFor(within, p.layout);
+    at.push_back(within);
+    within += p.stageBytes;
+  }
+  int64_t stage = (within + 1023) / 1024 * 1024;
+  for (auto [p, w] : llvm::zip(plan, at)) {
+    p.offset = base + w;
+    p.stride = stage;
+  }
+  return stage;
+}
+
+void KernelEmitter::assignRingMbarriers(llvm::MutableArrayRef<Prefetch> plan,
+                                        int64_t spare) {
+  // TMA copies whose waits follow one another in the body share one
+  // mbarrier per buffer: the thread that issues them arrives once,
+  // expecting all their bytes, and the body waits once per iteration, where
+  // the first of them is used (ringStageGroups). The kernel hint
+  // ring_barrier_per_load gives each load its own.
+  IntegerAttr perLoad = kernelHint("ring_barrier_per_load");
+  SmallVector<unsigned> groupOf =
+      ringStageGroups(plan, /*share=*/!perLoad || !perLoad.getInt());
+  DenseMap<unsigned, int64_t> groupMbar;
+  for (auto [i, p] : llvm::enumerate(plan)) {
+    if (!p.layout.tma())
+      continue;
+    auto [it, fresh] = groupMbar.try_emplace(groupOf[i], -1);
+    if (fresh)
+      it->second = ringMbarriers(p.distance + 1 + spare);
+    p.mbar = it->second;
   }
 }
 
@@ -371,9 +422,10 @@ LogicalResult KernelEmitter::planEarlyLoops(scf::ForOp anchor,
       return loop.emitError()
              << "'" << kPrologueEarlyAttr
              << "' on a loop that issues other than TMA copies ahead";
-    earlyPlans[loop] = e;
-    if (e.plan.empty())
-      continue; // (nothing to issue: its loads are copied where they stand)
+    if (e.plan.empty()) {
+      earlyPlans[loop] = e; // (nothing to issue: its loads are copied
+      continue;             // where they stand)
+    }
     int64_t d = e.plan.front().distance;
     if (llvm::any_of(e.plan,
                      [&](const Prefetch &p) { return p.distance != d; }))
@@ -383,28 +435,8 @@ LogicalResult KernelEmitter::planEarlyLoops(scf::ForOp anchor,
     // Stage by stage (buffer j of every ring in stage j): the prologue's d
     // stages at the bottom, kept while the anchor runs; the others above
     // them, taken when the loop starts (the anchor's rings are free then).
-    int64_t within = 0;
-    SmallVector<int64_t> at;
-    for (const Prefetch &p : e.plan) {
-      within = alignFor(within, p.layout);
-      at.push_back(within);
-      within += p.stageBytes;
-    }
-    int64_t stage = (within + 1023) / 1024 * 1024;
-    for (auto [p, w] : llvm::zip(e.plan, at)) {
-      p.offset = base + w;
-      p.stride = stage;
-    }
-    IntegerAttr perLoad = kernelHint("ring_barrier_per_load");
-    SmallVector<unsigned> groupOf =
-        ringStageGroups(e.plan, /*share=*/!perLoad || !perLoad.getInt());
-    DenseMap<unsigned, int64_t> groupMbar;
-    for (auto [i, p] : llvm::enumerate(e.plan)) {
-      auto [it, fresh] = groupMbar.try_emplace(groupOf[i], -1);
-      if (fresh)
-        it->second = ringMbarriers(d + 1);
-      p.mbar = it->second;
-    }
+    int64_t stage = layOutByStage(e.plan, base);
+    assignRingMbarriers(e.plan, /*spare=*/0);
     kept = std::max(kept, base + d * stage);
     dynamicBytes = std::max(dynamicBytes, base + d * stage);
     earlyPlans[loop] = e;
@@ -416,60 +448,44 @@ LogicalResult KernelEmitter::planEarlyLoops(scf::ForOp anchor,
 
 void KernelEmitter::emitEarlyPrologue(const EarlyLoop &early) {
   scf::ForOp loop = early.loop;
-  // The scalar index ops after the anchor that the bounds, indices and
-  // conditions need, evaluated here (and again where they stand).
-  DenseMap<Value, SmallVector<Value>> saved;
-  for (Operation *o : early.outerSlice) {
-    Value v = o->getResult(0);
-    auto it = regs.find(v);
-    saved[v] = it == regs.end() ? SmallVector<Value>() : it->second;
-    (void)emitOp(*o); // (scalar index ops: cannot fail)
-  }
-  auto restore = llvm::make_scope_exit([&] {
-    for (auto &[v, r] : saved) {
-      if (r.empty())
-        regs.erase(v);
-      else
-        regs[v] = r;
+  // With the scalar index ops after the anchor that the bounds, indices and
+  // conditions need evaluated here (and again where they stand).
+  evaluatedAt({}, early.outerSlice, {}, [&] {
+    Value lb = regs[loop.getLowerBound()][0],
+          ub = regs[loop.getUpperBound()][0], step = regs[loop.getStep()][0];
+    int64_t d = early.plan.front().distance;
+    // Iteration lb + t step into buffer t of each ring (t < d), where it
+    // runs and the path leads to the loop.
+    Value runs =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, lb, ub);
+    for (auto [condition, then] : early.conditions) {
+      Value c = regs[condition][0];
+      if (!then)
+        c = arith::XOrIOp::create(b, loc, c,
+                                  arith::ConstantIntOp::create(b, loc, 1, 1));
+      runs = arith::AndIOp::create(b, loc, runs, c);
+    }
+    Value iv = lb;
+    for (int64_t t = 0; t < d; ++t) {
+      if (t > 0) {
+        auto [next, ok] = stepFrom(iv, ub, step);
+        runs = arith::AndIOp::create(b, loc, runs, ok);
+        iv = next;
+      }
+      ifElse(runs, {}, [&] {
+        evaluatedAt(loop, early.slice, iv, [&] {
+          llvm::MapVector<int64_t,
+                          SmallVector<std::pair<tile::LoadOp, Value>>>
+              onto;
+          for (const Prefetch &p : early.plan)
+            onto[p.mbar].push_back({p.load, prefetchBuffer(p, i32(t))});
+          for (auto &[mbar, copies] : onto)
+            issueTmaGroup(copies, MbarRef{mbar, i32(t), d + 1});
+        });
+        return SmallVector<Value>();
+      }, [&] { return SmallVector<Value>(); });
     }
   });
-  Value lb = regs[loop.getLowerBound()][0], ub = regs[loop.getUpperBound()][0],
-        step = regs[loop.getStep()][0];
-  int64_t d = early.plan.front().distance;
-  // Iteration lb + t step into buffer t of each ring (t < d), where it runs
-  // and the path leads to the loop.
-  Value runs = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, lb, ub);
-  for (auto [condition, then] : early.conditions) {
-    Value c = regs[condition][0];
-    if (!then)
-      c = arith::XOrIOp::create(b, loc, c,
-                                arith::ConstantIntOp::create(b, loc, 1, 1));
-    runs = arith::AndIOp::create(b, loc, runs, c);
-  }
-  Value iv = lb;
-  for (int64_t t = 0; t < d; ++t) {
-    if (t > 0) {
-      // (Step by step: an iteration past INT_MAX wraps around and is none.)
-      Value next = arith::AddIOp::create(b, loc, iv, step);
-      Value ok = arith::AndIOp::create(
-          b, loc,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next, ub),
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, next, iv));
-      runs = arith::AndIOp::create(b, loc, runs, ok);
-      iv = next;
-    }
-    ifElse(runs, {}, [&] {
-      evaluatedAt(loop, early.slice, iv, [&] {
-        llvm::MapVector<int64_t, SmallVector<std::pair<tile::LoadOp, Value>>>
-            onto;
-        for (const Prefetch &p : early.plan)
-          onto[p.mbar].push_back({p.load, prefetchBuffer(p, i32(t))});
-        for (auto &[mbar, copies] : onto)
-          issueTmaGroup(copies, MbarRef{mbar, i32(t), d + 1});
-      });
-      return SmallVector<Value>();
-    }, [&] { return SmallVector<Value>(); });
-  }
 }
 
 /// scf.for keeps its shape, carrying the per-thread registers. Loads that
@@ -631,15 +647,6 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   for (int64_t d : preloadDistance)
     if (!llvm::is_contained(distances, d))
       distances.push_back(d);
-  // TMA copies whose waits follow one another in the body share one
-  // mbarrier per buffer: the thread that issues them arrives once,
-  // expecting all their bytes, and the body waits once per iteration, where
-  // the first of them is used (ringStageGroups). The kernel hint
-  // ring_barrier_per_load gives each load its own.
-  IntegerAttr perLoad = kernelHint("ring_barrier_per_load");
-  SmallVector<unsigned> groupOf =
-      ringStageGroups(plan, /*share=*/!perLoad || !perLoad.getInt());
-  DenseMap<unsigned, int64_t> groupMbar;
   // A loop whose prologue is issued ahead (`outer`) keeps the buffers of
   // that prologue until the enclosing body ends: the copies for its next
   // run land there while the rest of the body runs, and the body's later
@@ -655,42 +662,25 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
       return p.distance == d;
     });
     if (stageMajor) {
-      // Each buffer at its alignment within a stage; stages 1024-aligned
-      // (the strictest alignment, swizzled tiles').
-      int64_t within = 0;
-      SmallVector<int64_t> at;
-      for (const Prefetch &p : plan) {
-        within = alignFor(within, p.layout);
-        at.push_back(within);
-        within += p.stageBytes;
-      }
-      int64_t stage = (within + 1023) / 1024 * 1024;
       int64_t base = (dynamicTop + 1023) / 1024 * 1024;
-      for (auto [p, w] : llvm::zip(plan, at)) {
-        p.offset = base + w;
-        p.stride = stage;
-      }
+      int64_t stage = layOutByStage(plan, base);
       dynamicTop = base + ringSize(d) * stage;
       keptTop = base + d * stage;
     }
   }
-  for (auto [i, p] : llvm::enumerate(plan)) {
+  // (A loop whose prologue went out early was laid out, with its
+  // mbarriers, where its anchor started.)
+  if (!early)
+    assignRingMbarriers(plan, spare);
+  for (Prefetch &p : plan) {
     anyCpAsync |= !p.layout.tma();
-    if (early) {
-      // (Laid out, with their mbarriers, where the anchor started.)
+    anyTma |= p.layout.tma();
+    if (early)
       dynamicTop = std::max(dynamicTop, p.offset + p.distance * p.stride +
                                             p.stageBytes);
-      anyTma = true;
-    } else if (!p.stride) {
+    else if (!p.stride) {
       p.offset = alignFor(dynamicTop, p.layout);
       dynamicTop = p.offset + ringSize(p.distance) * p.stageBytes;
-    }
-    if (p.layout.tma() && !early) {
-      auto [it, fresh] = groupMbar.try_emplace(groupOf[i], -1);
-      if (fresh)
-        it->second = ringMbarriers(ringSize(p.distance));
-      p.mbar = it->second;
-      anyTma = true;
     }
     if (!llvm::is_contained(distances, p.distance))
       distances.push_back(p.distance);
@@ -744,15 +734,6 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   // The iteration after `iv`, and whether it runs: below ub, and (step by
   // step, so that no sum wraps around unnoticed) past `iv` (an iteration
   // past INT_MAX wraps around and is none).
-  auto stepFrom = [&](Value iv, Value upper,
-                      Value by) -> std::pair<Value, Value> {
-    Value next = arith::AddIOp::create(b, loc, iv, by);
-    Value ok = arith::AndIOp::create(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next, upper),
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, next, iv));
-    return {next, ok};
-  };
   // The prologue for a run of the loop from `lower` to `upper` by `by`,
   // when `guard` holds: the iterations -deepest .. -1 the loop would have
   // run before its first, each issuing iteration v + distance into buffer

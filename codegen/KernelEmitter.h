@@ -1077,12 +1077,22 @@ private:
   LogicalResult emitElementwise(Operation &op);
   FailureOr<Value> emitMath(Operation &op, Value x);
   LogicalResult emitFor(scf::ForOp op);
-  /// Runs `fn` with `loop`'s induction variable at `iv` and its body's
-  /// `ops` (scalar index ops, each emitted once already, or defined from
-  /// values that have registers) evaluated for it; the registers of those
-  /// values are left as they were.
+  /// Runs `fn` with `loop`'s induction variable at `iv` (none where `loop`
+  /// is null) and `ops` (scalar index ops, each emitted once already, or
+  /// defined from values that have registers) evaluated for it; the
+  /// registers of those values are left as they were.
   void evaluatedAt(scf::ForOp loop, ArrayRef<Operation *> ops, Value iv,
                    function_ref<void()> fn);
+  /// The iteration after `iv` by `by`, and whether it runs: below `upper`
+  /// and (step by step, so that no sum wraps around unnoticed) past `iv`.
+  std::pair<Value, Value> stepFrom(Value iv, Value upper, Value by);
+  /// Lays `plan`'s rings out stage by stage from `base` (buffer j of every
+  /// ring in stage j: `stride`); returns a stage's bytes.
+  int64_t layOutByStage(llvm::MutableArrayRef<Prefetch> plan, int64_t base);
+  /// The mbarriers of `plan`'s TMA rings (distance + 1 + `spare` buffers),
+  /// one per buffer for the copies whose waits are adjacent
+  /// (ringStageGroups).
+  void assignRingMbarriers(llvm::MutableArrayRef<Prefetch> plan, int64_t spare);
   /// A loop whose prologue goes out where its anchor starts
   /// (tilegpu.prologue_early): its rings, laid out stage by stage at the
   /// bottom of the dynamic shared memory taken where the anchor starts,

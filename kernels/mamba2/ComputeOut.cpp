@@ -215,7 +215,8 @@ void computeOut(const Config &cfg,
   // n=128 (0.852 -> 0.815 ms), 3.4% at L=16384, 1.6% at b=4, 1.2% at
   // n=256, level at L=4096; ptxas spilled 632 bytes instead of 516
   // (bench/results/2026-12-06-h100-block-m-128-knobs.md; 552 and 428
-  // since the parity bits were packed). sm_100a/sm_103a
+  // since the parity bits were packed, 536 and 460 with prologue_early).
+  // sm_100a/sm_103a
   // take the same rule, not measured (2 CTAs per SM there at 128 rows).
   const bool refresh =
       cfg["refresh_in_loops"] > 0 || (cfg["refresh_in_loops"] < 0 && BM <= 64);
@@ -922,8 +923,9 @@ const Register registration{{
     // that share the chunk state and each source block's x and C·Bᵀ copy:
     // some 15% fewer bytes through L2 per row, compute_out's busiest unit
     // (78% of its throughput at 64-token rows). 168 registers, 3 CTAs per
-    // SM; ptxas spills 552 bytes (428 with refresh_in_loops, where SASS
-    // put nearly all in the loop only seq_idx runs). On an H100 against
+    // SM; ptxas spills 536 bytes (460 with refresh_in_loops; at 18b6622,
+    // before prologue_early, 552 and 428, where SASS put nearly all in the
+    // loop only seq_idx runs). On an H100 against
     // 64-token rows chunk_cb + compute_out 4.4% faster at b=1 L=65536
     // h=80 n=128 (0.875 -> 0.836 ms, the forward 1.8%), 5.7% at n=256,
     // 3.5% at g=8, 2.6% at L=16384, 0.6% in fp16; and before chunk_cb's
