@@ -267,8 +267,7 @@ void computeOut(const Config &cfg,
   // last token.)
   const bool splitDiagonal =
       splitMode != 0 && stored && !ws && BM <= cbZeroSpan(Q);
-  const bool wholeChunkSplit = splitDiagonal && splitMode >= 2;
-  const bool exactInLoop = splitDiagonal && splitMode == 3;
+  const bool wholeChunkSplit = splitDiagonal && splitMode == 2;
   if (cfg["prefetch_l2"] > 0 ||
       (cfg["prefetch_l2"] < 0 && cfg["CB_STORED"] != 0 && Q >= 256 &&
        !wholeChunkSplit)) {
@@ -362,15 +361,16 @@ void computeOut(const Config &cfg,
   // (Acs_l as a one-element tile in the factors: a scalar there was splat
   // once for the rows and the columns alike, and the columns then took the
   // rows' layout, moved through shared memory.)
-  std::optional<Tile> acsFirst, acsLast;
+  std::optional<Tile> acsLast;
   std::optional<Scalar> spanFits;
   auto spanTest = [&] {
     if (!splitDiagonal)
       return;
     acsLast = load(acs, {bi, hi, r * BM + (BM - 1)}, {drop, drop, 1},
                    {.padding = Padding::nan});
-    acsFirst = load(acs, {bi, hi, r * BM}, {drop, drop, 1});
-    spanFits = item(*acsFirst) - item(*acsLast) <= kSplitSpan;
+    spanFits = item(load(acs, {bi, hi, r * BM}, {drop, drop, 1})) -
+                   item(*acsLast) <=
+               kSplitSpan;
   };
   if (prologueEarly)
     spanTest();
@@ -465,17 +465,6 @@ void computeOut(const Config &cfg,
   // ms at b=1 L=65536 h=80 n=128, 0.237 -> 0.231 at L=16384, level at
   // L=4096), 1 2% slower; at Q = 128 and 64 both 1% slower. -1: 2 at
   // Q = 256, else off.
-  // 3: as 2, but one loop on both sides of the span test: where the span
-  // fits, the decay factored through the last token as at 2; else through
-  // the block's first token t0 (the exact path's factors before the
-  // diagonal, split_decay's) and the diagonal's source blocks exact, a
-  // branch in the loop's body on one scalar (uniform: s past the last
-  // factored block). The loop's bounds then do not depend on the span
-  // test, so that with prologue_early its first copies go out before the
-  // test's loads return (at 2 the prologue waits for them: ncu found 4.1%
-  // of compute_out's stall samples there on an H100), and the exact path's
-  // own loop and its copies are gone (74752 bytes of shared memory instead
-  // of 75776 at 128-token rows; 568 bytes spilled instead of 536).
   // (splitMode, splitDiagonal and wholeChunkSplit: above, where the L2
   // prefetch is decided.)
   Scalar firstMasked = chunkStart;
@@ -543,19 +532,12 @@ void computeOut(const Config &cfg,
     spanTest();
   auto maskedBlocks = [&](bool sequences, bool split = false,
                           std::optional<Tile> start = std::nullopt,
-                          std::optional<Scalar> from = std::nullopt,
-                          std::optional<Tile> pivot = std::nullopt,
-                          std::optional<Scalar> exactFrom = std::nullopt) {
+                          std::optional<Scalar> from = std::nullopt) {
     const bool packedSplit =
         std::is_same_v<X, bf16> && cfg["packed_decay"] != 0;
-    // split: the decay factored through the pivot token's Acs (this
-    // block's last token's unless given); with exactFrom, the blocks from
-    // there on take the exact path instead.
     std::optional<Tile> rowF;
     if (split) {
-      if (!pivot)
-        pivot = *acsLast;
-      rowF = exp2(acsCol - reshape(*pivot, {1, 1}));
+      rowF = exp2(acsCol - reshape(*acsLast, {1, 1}));
       if (packedSplit)
         rowF = cast<X>(*rowF);
     }
@@ -587,11 +569,16 @@ void computeOut(const Config &cfg,
           auto sameSequence = [&](const Tile &seqS) {
             return reshape(seqT, {BM, 1}) == reshape(seqS, {1, BS});
           };
-          // The stored block (x's 16-bit type, from block16: loaded there,
-          // or loaded before) times the exact decay, exp2(min(Acs_t -
-          // Acs_s, 0)) dt_s, in x's type: without seq_idx, with row blocks
-          // of at most cbZeroSpan(Q) tokens (below).
-          auto exactDecay = [&](auto block16) {
+          if (split) {
+            Tile colF = reshape(exp2(*acsLast - acsS) * dtS, {1, BS});
+            Tile p = packedSplit ? storedBlock16(s) * cast<X>(colF) * *rowF
+                                 : cast<X>(storedBlock(s) * colF * *rowF);
+            Tile xs = load(x, {bi, s, hi, pb}, {drop, BS, drop, BP});
+            return mma(withD(p), xs, acc);
+          }
+          if (stored && !sequences && BM <= cbZeroSpan(Q)) {
+            // (The loop runs over the diagonal block alone where
+            // split_decay takes the blocks before it.)
             // (In f16 a dt past 65504 would make the factor inf, and a
             // future token's 0 entry NaN: clamped to f16's range.)
             auto inRange = [&](Tile t) {
@@ -600,6 +587,7 @@ void computeOut(const Config &cfg,
               return t;
             };
             Tile exponent = acsCol - reshape(acsS, {1, BS});
+            Tile p;
             // (Tried and not kept, bench/results/2026-12-04-saturated-
             // decay.md: the product exp2(Acs_t - Acs_s) dt_s narrowed with
             // saturating_cast instead of the exponent clamped, 32 minimums
@@ -611,45 +599,21 @@ void computeOut(const Config &cfg,
             // instructions per warp fewer, 1.5-2% slower with the column's
             // log2 in lanes and warp shuffles, level to 2% slower with 16
             // log2 per thread.)
-            if (cfg["packed_exp2"] != 0 && cfg["packed_decay"] != 0)
+            if (cfg["packed_exp2"] != 0 && cfg["packed_decay"] != 0) {
               // The exponent rounded to x's 16-bit type, and the clamp, the
               // exp2 and the products in pairs there (min.NaN.bf16x2,
               // ex2.approx.ftz.bf16x2, mul.rn.bf16x2): 16 instructions each
               // per thread instead of 32 f32 ones.
-              return block16() * exp2(minimum(cast<X>(exponent), 0.0f)) *
-                     cast<X>(inRange(reshape(dtS, {1, BS})));
-            Tile decay = inRange(exp2(minimum(exponent, 0.0f)) *
-                                 reshape(dtS, {1, BS}));
-            return cfg["packed_decay"] != 0
-                       ? block16() * cast<X>(decay)
-                       : cast<X>(cast<float>(block16()) * decay);
-          };
-          // The factored decay, the block from block16.
-          auto factored = [&](auto block16) {
-            Tile colF = reshape(exp2(*pivot - acsS) * dtS, {1, BS});
-            return packedSplit
-                       ? block16() * cast<X>(colF) * *rowF
-                       : cast<X>(cast<float>(block16()) * colF * *rowF);
-          };
-          auto load16 = [&] { return storedBlock16(s); };
-          if (split) {
-            // (A branch uniform across the CTA, on one scalar.)
-            // (The block loaded before the branch, on both of its sides.)
-            std::optional<Tile> cb16;
-            if (exactFrom)
-              cb16 = storedBlock16(s);
-            auto loaded = [&] { return *cb16; };
-            Tile p = exactFrom ? if_(s >= *exactFrom,
-                                     [&] { return exactDecay(loaded); },
-                                     [&] { return factored(loaded); })
-                               : factored(load16);
-            Tile xs = load(x, {bi, s, hi, pb}, {drop, BS, drop, BP});
-            return mma(withD(p), xs, acc);
-          }
-          if (stored && !sequences && BM <= cbZeroSpan(Q)) {
-            // (The loop runs over the diagonal block alone where
-            // split_decay takes the blocks before it.)
-            Tile p = exactDecay(load16);
+              p = storedBlock16(s) *
+                  exp2(minimum(cast<X>(exponent), 0.0f)) *
+                  cast<X>(inRange(reshape(dtS, {1, BS})));
+            } else {
+              Tile decay = inRange(exp2(minimum(exponent, 0.0f)) *
+                                   reshape(dtS, {1, BS}));
+              p = cfg["packed_decay"] != 0
+                      ? storedBlock16(s) * cast<X>(decay)
+                      : cast<X>(storedBlock(s) * decay);
+            }
             Tile xs = load(x, {bi, s, hi, pb}, {drop, BS, drop, BP});
             return mma(withD(p), xs, acc);
           }
@@ -702,20 +666,6 @@ void computeOut(const Config &cfg,
                            [&] {
                              if (!splitDiagonal)
                                return maskedBlocks(false);
-                             // At 3 one loop over the chunk's blocks, the
-                             // decay factored through the last token's Acs
-                             // where the span fits, else through the first
-                             // token's, the diagonal's blocks then exact.
-                             if (exactInLoop) {
-                               Tile pivot = if_(
-                                   *spanFits, [&] { return *acsLast; },
-                                   [&] { return *acsFirst; });
-                               Scalar diagonalEnd = (r + 1) * sourcePerBlock;
-                               return maskedBlocks(
-                                   false, true, acc0, chunkStart, pivot,
-                                   where(*spanFits, diagonalEnd,
-                                         r * sourcePerBlock));
-                             }
                              // At 2 the factored loop starts from the
                              // chunk's first block, and the exact path runs
                              // the blocks before the diagonal first.
@@ -925,15 +875,12 @@ const Register registration{{
                     "diagonal entries before its mma with x, instead of D "
                     "x_t from x_t loaded into registers (-1: with "
                     "CB_STORED; on the H200 compute_out 5-8% faster there)"),
-            tunable("split_diagonal", {-1, 0, 1, 2, 3}, -1,
+            tunable("split_diagonal", {-1, 0, 1, 2}, -1,
                     "with CB_STORED and without seq_idx, the decay as a "
                     "row and a column factor through the block's last "
                     "token where the block's decay spans at most 2^64: 1 "
                     "in the masked loop, 2 in one loop over the chunk's "
-                    "blocks up to the diagonal, 3 the same loop on both "
-                    "sides of the span test, the diagonal exact in a "
-                    "branch where the span is too wide (-1: 2 at Q = 256, "
-                    "else 0; "
+                    "blocks up to the diagonal (-1: 2 at Q = 256, else 0; "
                     "3-3.5% faster at Q = 256 on an H100, 1 2% slower, "
                     "both 1% slower at Q < 256)"),
             tunable("prefetch_l2", {-1, 0, 1}, -1,
