@@ -1,5 +1,5 @@
 #!/bin/sh
-# What is left for an H200 (none came in the sixteenth to twenty-third
+# What is left for an H200 (none came in the sixteenth to twenty-fourth
 # sessions but twice: bench/results/2026-12-05-sixteenth-gpu.md,
 # 2026-12-06-h100.md, 2026-12-06-9faaf38-h200-bench.txt): the re-tune of the
 # shipped table (chunk_state's rows date from eb00cf4, compute_out has none
