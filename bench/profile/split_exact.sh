@@ -12,9 +12,6 @@
 #       (the library's paths, and chunk_cb's blocks forced; the interpreter's
 #       test/unit/Mamba2ForwardTest.cpp takes both sides of the span test)
 #   sh bench/profile/split_exact.sh ab      head.so and split3.so taking turns
-#   sh bench/profile/split_exact.sh ncu     compute_out of each under ncu at
-#       the headline (b=1 L=65536 h=80 n=128, a layer's call): time, issue,
-#       memory, and the SASS lines most stall samples fall on
 set -u
 nvidia-smi --query-gpu=name --format=csv,noheader
 case "${1:-}" in
@@ -28,16 +25,5 @@ case "${1:-}" in
     sh bench/ab.sh build/abl/head.so.xz build/abl/split3.so.xz \
       1,65536,80,128,1,256 1,16384,80,128,1,256 4,65536,80,128,1,256 \
       1,65536,80,256,1,256 1,4096,80,128,1,256 ;;
-  ncu)
-    for lib in head split3; do
-      xz -d -k -f build/abl/$lib.so.xz
-      mkdir -p "$OUT/$lib"
-      OUT=$OUT/$lib TESSEL_MAMBA2_LIBRARY=build/abl/$lib.so sh bench/profile/stalls.sh \
-        compute_out --L 65536 --h 80 --n 128 --layer
-      echo "== $lib"
-      grep -E "^ +(Duration|Executed Instructions|Issue Slots Busy|Registers Per Thread|L2 Cache Throughput|DRAM Throughput|Achieved Occupancy) " \
-        "$OUT/$lib/compute_out.details.txt"
-      python3 bench/profile/sass_hot.py "$OUT/$lib/compute_out.sass.csv" 8 | cut -c1-160
-    done ;;
-  *) echo "usage: sh bench/profile/split_exact.sh check|ab|ncu" >&2; exit 2 ;;
+  *) echo "usage: sh bench/profile/split_exact.sh check|ab" >&2; exit 2 ;;
 esac
