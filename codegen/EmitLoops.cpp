@@ -731,9 +731,6 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
       values.push_back(LLVM::PoisonOp::create(b, loc, t));
     return values;
   };
-  // The iteration after `iv`, and whether it runs: below ub, and (step by
-  // step, so that no sum wraps around unnoticed) past `iv` (an iteration
-  // past INT_MAX wraps around and is none).
   // The prologue for a run of the loop from `lower` to `upper` by `by`,
   // when `guard` holds: the iterations -deepest .. -1 the loop would have
   // run before its first, each issuing iteration v + distance into buffer

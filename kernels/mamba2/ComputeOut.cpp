@@ -216,8 +216,8 @@ void computeOut(const Config &cfg,
   // n=256, level at L=4096; ptxas spilled 632 bytes instead of 516
   // (bench/results/2026-12-06-h100-block-m-128-knobs.md; 552 and 428
   // since the parity bits were packed, 536 and 460 with prologue_early).
-  // sm_100a/sm_103a
-  // take the same rule, not measured (2 CTAs per SM there at 128 rows).
+  // sm_100a/sm_103a take the same rule, not measured (2 CTAs per SM there
+  // at 128 rows).
   const bool refresh =
       cfg["refresh_in_loops"] > 0 || (cfg["refresh_in_loops"] < 0 && BM <= 64);
   if (refresh && cfg["N_MAX"] == 0) {
