@@ -82,7 +82,7 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
     // (Marked by insert-tma, so copied by the TMA: tmaOf has it.)
     if (loadsIntoFragments(load))
       return emitFragmentLoad(load);
-    if (loadsThroughShared(load))
+    if (loadsThroughShared(load) || loadsIntoComputedOperand(load))
       return emitSharedRegisterLoad(load);
     if (loadsIntoMma(load)) {
       deferredLoads.insert(load.getResult());
@@ -438,14 +438,18 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
   // from registers releases its LDS/ldmatrix-read buffers to the TMA
   // through the mbarrier alone; the fence (a MEMBAR that waits for the
   // thread's outstanding loads) would cost compute_out what leaving it out
-  // saved (bench/results/2026-11-30-early-dx.md).
+  // saved (bench/results/2026-11-30-early-dx.md). Nor is one an mma's B
+  // is computed from (loadsIntoComputedOperand): read the same way, and the
+  // operand the threads write back into the buffer is followed by the proxy
+  // fence the mma's read needs, before the barrier and any refill.
   genericDynamicShared = false;
   kernel.walk([&](tile::LoadOp load) {
     if (!stagedLoad(load) && !residentLoads.contains(load))
       return;
     genericDynamicShared |=
         !tmaOf.count(load) || loadsIntoFragments(load) ||
-        (readsGeneric(load) && !loadsThroughShared(load));
+        (readsGeneric(load) && !loadsThroughShared(load) &&
+         !loadsIntoComputedOperand(load));
   });
   // The ABI: a view is (pointer, sizes..., strides...), scalars as they are,
   // then one CUtensorMap (128 bytes, 64-byte aligned, a grid constant) per

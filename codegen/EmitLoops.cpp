@@ -57,7 +57,8 @@ KernelEmitter::planPrefetch(scf::ForOp loop, SmallVector<Operation *> &slice,
     // A load into registers through shared memory whose ring does not fit
     // (above a producer warpgroup's rings, which tilegpu-schedule-loads does
     // not count) stays an ordinary global load (emitSharedRegisterLoad).
-    if (at + ring > kRingBudgetBytes && loadsThroughShared(load))
+    if (at + ring > kRingBudgetBytes &&
+        (loadsThroughShared(load) || loadsIntoComputedOperand(load)))
       continue;
     if (at + ring > kRingBudgetBytes)
       return load->emitError()
@@ -78,7 +79,8 @@ KernelEmitter::planPrefetch(scf::ForOp loop, SmallVector<Operation *> &slice,
 /// Where the body waits for a ring load's copy: at the load, read into
 /// registers (fragments, or through shared memory), else at its first mma.
 static Operation *ringWaitSite(tile::LoadOp load) {
-  if (loadsIntoFragments(load) || loadsThroughShared(load))
+  if (loadsIntoFragments(load) || loadsThroughShared(load) ||
+      loadsIntoComputedOperand(load))
     return load;
   Operation *first = nullptr;
   auto note = [&](Operation *user) {

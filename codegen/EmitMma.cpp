@@ -752,17 +752,40 @@ LogicalResult KernelEmitter::emitAsyncMma(tile::MmaOp op, Value aSrc,
               llvm::isPowerOf2_64(K / 8);
   bool aPre = aInRegs || prefetchedAt.count(aSrc) || residentAt.count(aSrc),
        bPre = prefetchedAt.count(bSrc) || residentAt.count(bSrc);
+  // A B computed from a load whose copy a ring holds (operand_in_place,
+  // loadsIntoComputedOperand): written back into that buffer, swizzled as
+  // the TMA copied it (the load's tile and B have one type: the same
+  // elements at the same places), where the mma reads it. The threads read
+  // the copy where the load stands (after its mbarrier: no proxy fence
+  // before writing); where an element has several holders, its owner
+  // writes it only after a barrier (the others may not have read it yet).
+  Value bSlot;
+  bool bShared = false;
+  if (auto it = computedOperandSlot.find(op); it != computedOperandSlot.end()) {
+    auto [slot, loaded] = it->second;
+    computedOperandSlot.erase(it);
+    if (!tcgen05 && !bPre) {
+      bSlot = slot;
+      bStage = StageLayout::swizzled128();
+      bShared =
+          !heldOnce(distributionOf(cast<RankedTensorType>(loaded.getType())));
+    }
+  }
   int64_t offB = aPre ? 0 : (M * K * eb + 127) / 128 * 128;
   if (bStage.swizzled)
     offB = (offB + 1023) / 1024 * 1024;
-  if (!(aPre && bPre)) {
-    if ((!aPre && aStage.swizzled) || (!bPre && bStage.swizzled))
+  if (!(aPre && (bPre || bSlot)) || bShared) {
+    if ((!aPre && aStage.swizzled) || (!bPre && !bSlot && bStage.swizzled))
       fenceAsyncShared();
     barrier();
   }
   Staged aStaged = aInRegs ? Staged{Value(), false, false}
                            : stageOperand(aSrc, 0, aStage, 0);
-  Staged bStaged = stageOperand(bSrc, offB, bStage, 1);
+  Staged bStaged{bSlot, false, false};
+  if (bSlot)
+    writeTile(bSrc, 0, bStage, bSlot);
+  else
+    bStaged = stageOperand(bSrc, offB, bStage, 1);
   auto [aThreads, bThreads] = waitForOperands(aInRegs, aStaged, bStaged);
   // What the threads wrote (or copied with cp.async) must reach the
   // asynchronous proxy the tensor cores read through; TMA copies are there

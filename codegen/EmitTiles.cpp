@@ -165,11 +165,13 @@ Value KernelEmitter::loadSharedAt(Value address, Type element) {
 }
 
 void KernelEmitter::storeShared(Value linear, Value value, int64_t byteOffset) {
-  Type element = value.getType();
-  Value addr = sharedAddress(linear, element, byteOffset);
-  if (element.isInteger(1))
+  storeSharedAt(sharedAddress(linear, value.getType(), byteOffset), value);
+}
+
+void KernelEmitter::storeSharedAt(Value address, Value value) {
+  if (value.getType().isInteger(1))
     value = arith::ExtUIOp::create(b, loc, b.getI8Type(), value);
-  LLVM::StoreOp::create(b, loc, value, addr);
+  LLVM::StoreOp::create(b, loc, value, address);
 }
 
 int64_t KernelEmitter::sharedVector(RankedTensorType type,
@@ -192,18 +194,25 @@ int64_t KernelEmitter::sharedVector(RankedTensorType type,
 }
 
 void KernelEmitter::writeTile(Value tile, int64_t byteOffset,
-                              StageLayout layout) {
+                              StageLayout layout, Value at) {
   auto type = cast<RankedTensorType>(tile.getType());
   int64_t elements = layout.elements(type.getShape());
-  int64_t &bytes = stagingInRings ? dynamicBytes : sharedBytes;
-  bytes = std::max(bytes,
-                   byteOffset + elements * storageBytes(type.getElementType()));
+  if (!at) {
+    int64_t &bytes = stagingInRings ? dynamicBytes : sharedBytes;
+    bytes = std::max(
+        bytes, byteOffset + elements * storageBytes(type.getElementType()));
+  }
+  Type element = type.getElementType();
+  auto address = [&](Value index) {
+    return at ? elementAddress(at, index, element)
+              : sharedAddress(index, element, byteOffset);
+  };
   if (type.getRank() == 0) {
-    storeShared(i32(0), regs[tile][0], byteOffset);
+    storeSharedAt(address(i32(0)), regs[tile][0]);
     return;
   }
   Distribution dist = distributionOf(type);
-  if (stmatrixFits(type, dist, byteOffset, layout)) {
+  if (!at && stmatrixFits(type, dist, byteOffset, layout)) {
     writeTileMatrices(tile, dist, byteOffset, layout);
     return;
   }
@@ -211,14 +220,13 @@ void KernelEmitter::writeTile(Value tile, int64_t byteOffset,
   // Groups of consecutive registers are consecutive elements of a row: one
   // vector store each where the alignment allows.
   int64_t v = sharedVector(type, dist, byteOffset, layout);
-  Type element = type.getElementType();
   for (int64_t r = 0; r < dist.numRegisters; r += v) {
     Value index =
         stagedIndex(coordsOf(dist, base, r), type.getShape(), layout,
                     storageBytes(element));
     auto store = [&]() {
       if (v == 1) {
-        storeShared(index, regs[tile][r], byteOffset);
+        storeSharedAt(address(index), regs[tile][r]);
         return;
       }
       auto vecType = VectorType::get({v}, element);
@@ -226,14 +234,25 @@ void KernelEmitter::writeTile(Value tile, int64_t byteOffset,
       for (int64_t k = 0; k < v; ++k)
         vec = LLVM::InsertElementOp::create(b, loc, vec, regs[tile][r + k],
                                             i32(k));
-      LLVM::StoreOp::create(b, loc, vec,
-                            sharedAddress(index, element, byteOffset),
+      LLVM::StoreOp::create(b, loc, vec, address(index),
                             v * storageBytes(element));
     };
     // Where several threads hold an element, its owner writes it (the same
     // value from every holder would still be a write-write race).
     storeOwned(dist, base, r, store);
   }
+}
+
+bool KernelEmitter::heldOnce(const Distribution &dist) {
+  int64_t warps = 1;
+  for (unsigned w : dist.warpsPerCTA)
+    warps *= w;
+  if (warps != numWarps)
+    return false;
+  for (size_t d = 0; d < dist.shape.size(); ++d)
+    if (dist.ctaTile[d] > dist.shape[d])
+      return false;
+  return true;
 }
 
 bool KernelEmitter::stmatrixFits(RankedTensorType type,
@@ -258,17 +277,7 @@ bool KernelEmitter::stmatrixFits(RankedTensorType type,
       dist.laneScale[0] != 1 || dist.laneScale[1] != 2 ||
       dist.warpScale[0] % 8 || dist.warpScale[1] % 8)
     return false;
-  // Every element held by one thread: no CTA tile larger than the tile, and
-  // the layout's warps are the kernel's.
-  int64_t warps = 1;
-  for (unsigned w : dist.warpsPerCTA)
-    warps *= w;
-  if (warps != numWarps)
-    return false;
-  for (int64_t d = 0; d < 2; ++d)
-    if (dist.ctaTile[d] > dist.shape[d])
-      return false;
-  if (dist.numRegisters % 2)
+  if (!heldOnce(dist) || dist.numRegisters % 2)
     return false;
   for (int64_t r = 0; r < dist.numRegisters; r += 2) {
     ArrayRef<int64_t> first = dist.regOffsets[r],
@@ -346,19 +355,20 @@ void KernelEmitter::writeTileMatrices(Value tile, const Distribution &dist,
 }
 
 SmallVector<Value> KernelEmitter::readTile(RankedTensorType type,
-                                           int64_t byteOffset, int64_t rowPad,
-                                           Value at) {
+                                           int64_t byteOffset,
+                                           StageLayout layout, Value at) {
   Distribution dist = distributionOf(type);
   SmallVector<Value> base = threadBase(dist);
   SmallVector<Value> out;
-  int64_t v = sharedVector(type, dist, byteOffset, rowPad);
+  int64_t v = sharedVector(type, dist, byteOffset, layout);
   Type element = type.getElementType();
   auto address = [&](Value index) {
     return at ? elementAddress(at, index, element)
               : sharedAddress(index, element, byteOffset);
   };
   for (int64_t r = 0; r < dist.numRegisters; r += v) {
-    Value index = linearIndex(coordsOf(dist, base, r), type.getShape(), rowPad);
+    Value index = stagedIndex(coordsOf(dist, base, r), type.getShape(),
+                              layout, storageBytes(element));
     if (v == 1) {
       out.push_back(loadSharedAt(address(index), element));
       continue;

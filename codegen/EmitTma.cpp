@@ -523,10 +523,19 @@ LogicalResult KernelEmitter::emitSharedRegisterLoad(tile::LoadOp op) {
   // memory instead.
   if (!prefetchedAt.count(value))
     return emitLoad(op);
-  Staged staged = stageOperand(value, 0, StageLayout::plainTma(), /*slot=*/0);
+  // A load its mma's B is computed from: copied as that operand would be
+  // (swizzled), and the buffer handed to the mma, which writes the operand
+  // back into it.
+  tile::MmaOp mma = computedOperandMma(op);
+  StageLayout layout =
+      mma ? StageLayout::swizzled128() : StageLayout::plainTma();
+  Staged staged = stageOperand(value, 0, layout, /*slot=*/0);
   waitTma(staged.tma);
-  // (The buffer is 128-byte aligned: vectors of up to 16 bytes.)
-  regs[value] = readTile(type, 0, 0, staged.base);
+  // (The buffer is 128-byte aligned: vectors of up to 16 bytes, which the
+  // swizzle keeps whole.)
+  regs[value] = readTile(type, 0, layout, staged.base);
+  if (mma)
+    computedOperandSlot[mma] = {staged.base, value};
   return success();
 }
 

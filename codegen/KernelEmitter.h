@@ -490,9 +490,14 @@ private:
   /// An `element` from shared memory at `address` (i1 stored as a byte).
   Value loadSharedAt(Value address, Type element);
   void storeShared(Value linear, Value value, int64_t byteOffset = 0);
+  /// Stores `value` at a shared-memory `address` (an i1 as a byte).
+  void storeSharedAt(Value address, Value value);
   /// Writes a tile row-major at `byteOffset` of shared memory (no barriers),
-  /// rows `rowPad` elements longer than the shape says.
-  void writeTile(Value tile, int64_t byteOffset, StageLayout layout = {});
+  /// rows `rowPad` elements longer than the shape says; or, `at`, at that
+  /// shared-memory address (a ring buffer's, taken already: no bytes
+  /// counted), which `byteOffset` then only says the alignment of.
+  void writeTile(Value tile, int64_t byteOffset, StageLayout layout = {},
+                 Value at = {});
   /// Whether writeTile stores a tile of `type` held as `dist` with stmatrix
   /// (kernel hint `stmatrix`): 16-bit elements, each aligned pair of
   /// registers (r, r + 1) holding, in lane l, elements (l / 4, 2 (l % 4))
@@ -512,11 +517,13 @@ private:
   /// row-major at `byteOffset` with rows `rowPad` longer (1: scalars).
   int64_t sharedVector(RankedTensorType type, const Distribution &dist,
                        int64_t byteOffset, StageLayout layout);
-  /// Reads the registers of a tile of `type` stored row-major at `byteOffset`
-  /// of the scratch buffer, or (`at`) at that shared-memory address, which
-  /// `byteOffset` then only says the alignment of (a ring buffer's: 0).
+  /// Reads the registers of a tile of `type` stored at `byteOffset` of the
+  /// scratch buffer as `layout` says (row-major, rows `rowPad` longer, or
+  /// as the TMA swizzles it), or (`at`) at that shared-memory address,
+  /// which `byteOffset` then only says the alignment of (a ring buffer's:
+  /// 0).
   SmallVector<Value> readTile(RankedTensorType type, int64_t byteOffset,
-                              int64_t rowPad = 0, Value at = {});
+                              StageLayout layout = {}, Value at = {});
   /// Row-major position of `coords`; rows (the last dimension) are
   /// `rowPad` elements longer than the shape says when padding is asked for.
   Value linearIndex(ArrayRef<Value> coords, ArrayRef<int64_t> shape,
@@ -838,6 +845,15 @@ private:
   /// without one is loaded from global memory) and reads the thread's
   /// registers from it, row-major.
   LogicalResult emitSharedRegisterLoad(tile::LoadOp op);
+  /// Per mma, the ring buffer holding the copy of the load its B operand is
+  /// computed from (loadsIntoComputedOperand), 128-byte swizzled, and the
+  /// load's tile, noted by emitSharedRegisterLoad where the load was read
+  /// from it this iteration: the mma writes its computed B there and reads
+  /// it in place.
+  DenseMap<Operation *, std::pair<Value, Value>> computedOperandSlot;
+  /// Whether every element of a tile held as `dist` is held by one thread
+  /// (no CTA tile larger than the tile, the layout's warps the kernel's).
+  bool heldOnce(const Distribution &dist);
   LogicalResult emitStore(tile::StoreOp op);
   LogicalResult emitCounter(Operation *op);
   LogicalResult emitCumsum(tile::CumsumOp op);

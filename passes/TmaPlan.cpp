@@ -81,7 +81,8 @@ bool registerRingCandidate(tile::LoadOp op) {
   IntegerAttr hint = kernelHint(kernel, targetName, "tma_register_loads");
   if (!hint || hint.getInt() != 1)
     return false;
-  if (loadsIntoMma(op) || fragmentLoadCandidate(op) || residentOperand(op))
+  if (loadsIntoMma(op) || fragmentLoadCandidate(op) || residentOperand(op) ||
+      computedOperandMma(op))
     return false;
   return laterIterationProblem(loop, op).empty();
 }
@@ -91,8 +92,65 @@ bool loadsThroughShared(tile::LoadOp op) {
          op->hasAttr(tilegpu::TileGPUDialect::getTmaAttrName());
 }
 
+tile::MmaOp computedOperandMma(tile::LoadOp op) {
+  RankedTensorType type = op.getType();
+  Type element = type.getElementType();
+  if (op.getPadding() != tile::Padding::zero || type.getRank() != 2 ||
+      !(element.isBF16() || element.isF16()) || !tilegpu::getLayout(type))
+    return {};
+  auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
+  auto kernel = op->getParentOfType<func::FuncOp>();
+  if (!loop || !kernel)
+    return {};
+  auto on = [&](StringRef name) {
+    IntegerAttr hint = kernelHint(kernel, targetOf(op), name);
+    return hint && hint.getInt() == 1;
+  };
+  if (!on("operand_in_place") || !on("wgmma") || on("warp_specialize"))
+    return {};
+  if (loadsIntoMma(op) || fragmentLoadCandidate(op) || residentOperand(op))
+    return {};
+  // Follow the chain of elementwise ops to the mma.
+  Block *block = op->getBlock();
+  Value v = op.getResult();
+  for (;;) {
+    if (!v.hasOneUse())
+      return {};
+    Operation *user = *v.user_begin();
+    if (user->getBlock() != block)
+      return {};
+    Value operand = v;
+    if (auto permute = dyn_cast<tile::PermuteOp>(user)) {
+      if (!foldsIntoMma(permute) || !permute.getResult().hasOneUse())
+        return {};
+      operand = permute.getResult();
+      user = *operand.user_begin();
+    }
+    if (auto mma = dyn_cast<tile::MmaOp>(user)) {
+      if (v == op.getResult() || v.getType() != type ||
+          mma.getB() != operand || mma.getA() == operand ||
+          mma->getBlock() != block)
+        return {};
+      return laterIterationProblem(loop, op).empty() ? mma : tile::MmaOp();
+    }
+    if (operand != v || !user->hasTrait<OpTrait::Elementwise>() ||
+        user->getNumResults() != 1)
+      return {};
+    auto result = dyn_cast<RankedTensorType>(user->getResult(0).getType());
+    if (!result || result.getShape() != type.getShape())
+      return {};
+    v = user->getResult(0);
+  }
+}
+
+bool loadsIntoComputedOperand(tile::LoadOp op) {
+  return op->hasAttr(tilegpu::TileGPUDialect::getTmaAttrName()) &&
+         computedOperandMma(op);
+}
+
 bool stagedLoad(tile::LoadOp op) {
-  return loadsIntoMma(op) || loadsIntoFragments(op) || loadsThroughShared(op);
+  return loadsIntoMma(op) || loadsIntoFragments(op) ||
+         loadsThroughShared(op) || loadsIntoComputedOperand(op);
 }
 
 bool loadsIntoMma(tile::LoadOp op) {
@@ -253,10 +311,11 @@ std::string tmaLoadProblem(tile::LoadOp load) {
     return tmaPlainBoxProblem(load, load.getView(), load.getType(),
                               load.getSqueeze());
   if (!loadsIntoMma(load) && !residentOperand(load) &&
-      !fragmentLoadCandidate(load))
+      !fragmentLoadCandidate(load) && !computedOperandMma(load))
     return "the tile is not only an mma operand loaded where it is used, a "
-           "loop-invariant one, one read as mma fragments, or one a loop "
-           "issues ahead into registers (hint tma_register_loads)";
+           "loop-invariant one, one read as mma fragments, one a loop "
+           "issues ahead into registers (hint tma_register_loads), or one "
+           "an mma operand is computed from (hint operand_in_place)";
   return tmaCopyProblem(load);
 }
 

@@ -56,10 +56,31 @@ bool registerRingCandidate(tile::LoadOp op);
 /// A registerRingCandidate the TMA copies (tilegpu-insert-tma decided).
 bool loadsThroughShared(tile::LoadOp op);
 
+/// The mma whose B operand `op`'s tile becomes through a computation in
+/// registers, where the TMA may copy `op` as if it were that operand, else
+/// null: a 2-D 16-bit load directly in a loop's body (its indices evaluate
+/// for a later iteration, the loop does not write its view), not an mma
+/// operand itself, resident or a fragment load, whose tile starts a chain
+/// of elementwise ops in its block (each the only user of the one before;
+/// their other operands anything) that ends in a tile of the load's type
+/// and shape whose only use is the B operand (maybe through a folded
+/// transpose) of an mma of that block, in a kernel whose hints on the
+/// module's target ask for `wgmma` and `operand_in_place`, without
+/// `warp_specialize`. The copy then lands in a ring swizzled as the mma
+/// reads it; the threads read their registers from it where the load
+/// stands and write the computed operand back into the same buffer where
+/// the mma stands (no scratch buffer; compute_out's chunk state plus a
+/// correction, say).
+tile::MmaOp computedOperandMma(tile::LoadOp op);
+
+/// A load with a computedOperandMma that the TMA copies (tilegpu-insert-tma
+/// decided).
+bool loadsIntoComputedOperand(tile::LoadOp op);
+
 /// A load staged in shared memory, where the pipeline may issue it ahead
-/// into a ring: loadsIntoMma (the mma reads the copy), loadsIntoFragments
-/// or loadsThroughShared (the threads read it into registers where the
-/// load stands).
+/// into a ring: loadsIntoMma (the mma reads the copy), loadsIntoFragments,
+/// loadsThroughShared or loadsIntoComputedOperand (the threads read it into
+/// registers where the load stands).
 bool stagedLoad(tile::LoadOp op);
 
 /// A load whose tile is only ever an mma operand, used in loops nested below

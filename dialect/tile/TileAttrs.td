@@ -229,6 +229,17 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
       themselves (the producer fills those of mma operands and of loads
       read as mma fragments; on the H200 test kernels
       test_ws{,_ring}_scaled_t_bf16). 0 or absent: off.
+    - `operand_in_place`: 1 (with `wgmma`, without `warp_specialize`)
+      lets the TMA copy a 16-bit tile that a loop loads only to compute an
+      mma's B operand from it in registers (elementwise ops ending in a
+      tile of its type and shape, e.g. a state plus a scaled correction)
+      into a ring as it would copy that operand (128-byte swizzle); the
+      threads read their registers from the copy where the load stands
+      and write the computed operand back into the same buffer where the
+      mma stands, which reads it there: no scratch buffer, one barrier
+      fewer. Without it such an operand is staged from registers into the
+      scratch buffer (core matrices). Opt-in: not yet measured in a kernel.
+      0 or absent: off.
     - `ring_barrier_per_load`: 1 gives each TMA copy a loop issues ahead its
       own mbarrier per ring buffer, waited for where its tile is first used.
       0 or absent: copies whose waits follow one another in the loop body

@@ -95,7 +95,8 @@ static LogicalResult verifyHint(function_ref<InFlightDiagnostic()> emitError,
       name == "refresh_in_loops" || name == "warp_specialize" || name == "tma_register_loads" ||
       name == "ring_barrier_per_load" || name == "stmatrix" ||
       name == "row_fragments" || name == "wgmma_interleave" ||
-      name == "early_copies" || name == "multicast")
+      name == "early_copies" || name == "multicast" ||
+      name == "operand_in_place")
     return intHint(0, 1, /*pow2=*/false);
   if (name == "producer_registers") {
     if (failed(intHint(24, 256, /*pow2=*/false)))
@@ -141,7 +142,7 @@ static LogicalResult verifyHint(function_ref<InFlightDiagnostic()> emitError,
             "warp_specialize, producer_registers, ring_slots, "
             "tma_register_loads, ring_barrier_per_load, stmatrix, "
             "row_fragments, wgmma_interleave, wgmma_defer_wait, early_copies, "
-            "multicast)";
+            "multicast, operand_in_place)";
 }
 
 LogicalResult HintsAttr::verify(function_ref<InFlightDiagnostic()> emitError,

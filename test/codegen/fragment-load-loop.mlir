@@ -33,7 +33,7 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.wgmma_available, tilegpu.t
       %xt = tile.load %x[%k, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
       // expected-remark @below {{copied by the TMA}}
       %bt = tile.load %b[%k, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x128xbf16>
-      // expected-remark @below {{not copied by the TMA: the tile is not only an mma operand loaded where it is used, a loop-invariant one, one read as mma fragments, or one a loop issues ahead into registers (hint tma_register_loads)}}
+      // expected-remark @below {{not copied by the TMA: the tile is not only an mma operand loaded where it is used, a loop-invariant one, one read as mma fragments, one a loop issues ahead into registers (hint tma_register_loads), or one an mma operand is computed from (hint operand_in_place)}}
       %wt = tile.load %w[%k] : !tile.view<?xf32> -> tensor<64xf32>
       %wc = tile.reshape %wt : tensor<64xf32> -> tensor<64x1xf32>
       %wb = tile.broadcast %wc : tensor<64x1xf32> -> tensor<64x64xf32>

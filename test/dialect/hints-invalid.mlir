@@ -24,7 +24,7 @@ func.func @target_not_dictionary() attributes {tile.hints = #tile.hints<{default
 
 // -----
 
-// expected-error @below {{unknown hint 'warps' for target 'sm_90a' (known: num_warps, occupancy, num_stages, cluster, wgmma, wgmma_register_a, tcgen05, tcgen05_tmem_a, tcgen05_tmem_acc, pdl, route_mma_operands, prefetch_registers, persistent, prologue_ahead, prologue_early, refresh_in_loops, warp_specialize, producer_registers, ring_slots, tma_register_loads, ring_barrier_per_load, stmatrix, row_fragments, wgmma_interleave, wgmma_defer_wait, early_copies, multicast)}}
+// expected-error @below {{unknown hint 'warps' for target 'sm_90a' (known: num_warps, occupancy, num_stages, cluster, wgmma, wgmma_register_a, tcgen05, tcgen05_tmem_a, tcgen05_tmem_acc, pdl, route_mma_operands, prefetch_registers, persistent, prologue_ahead, prologue_early, refresh_in_loops, warp_specialize, producer_registers, ring_slots, tma_register_loads, ring_barrier_per_load, stmatrix, row_fragments, wgmma_interleave, wgmma_defer_wait, early_copies, multicast, operand_in_place)}}
 func.func @unknown_hint() attributes {tile.hints = #tile.hints<{sm_90a = {warps = 4}}>} {
   return
 }

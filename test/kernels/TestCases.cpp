@@ -935,6 +935,42 @@ Case scaledUpdateCase(std::mt19937 &rng, int64_t T, int64_t P, int64_t N,
   return c;
 }
 
+/// C = A round(E + s R)ᵀ through `kernel` (BM x 64 tiles, K blocks of 64):
+/// A (M x K), E and R (N x K), s (1), none a multiple of the blocks; E + s R
+/// one f32 fma, rounded to `dtype`.
+Case correctedOperandCase(std::mt19937 &rng, int64_t M, int64_t K, int64_t N,
+                          const std::string &kernel, DType dtype,
+                          int64_t BM) {
+  const int64_t BN = 64;
+  Case c;
+  c.kernel = kernel;
+  c.label = kernel.substr(5) + " " + std::to_string(M) + "x" +
+            std::to_string(K) + "x" + std::to_string(N) +
+            " (A (E + s R)^T, B computed in registers)";
+  c.grid = {ceilDiv(M, BM), ceilDiv(N, BN), 1};
+  Tensor a = input(rng, dtype, {M, K}, -1, 1, padTo16Bytes(K));
+  Tensor e = input(rng, dtype, {N, K}, -1, 1, padTo16Bytes(K));
+  Tensor r = input(rng, dtype, {N, K}, -1, 1, padTo16Bytes(K));
+  Tensor s = input(rng, DType::f32, {1}, 0.25, 2);
+  c.tensors = {a, e, r, s, output(DType::f32, {M, N}, {N, 1}, M * N)};
+  c.args = {size_t(0), size_t(1), size_t(2), size_t(3), size_t(4)};
+  c.expected = expectationsFor(c);
+  const float scale = float(s.values[0]);
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t n = 0; n < N; ++n) {
+      double sum = 0;
+      for (int64_t k = 0; k < K; ++k) {
+        float v = std::fma(float(r.values[offset(r, {n, k})]), scale,
+                           float(e.values[offset(e, {n, k})]));
+        sum += a.values[offset(a, {m, k})] * roundTo(v, dtype);
+      }
+      c.expected[4][m * N + n] = sum;
+    }
+  // Products of 16-bit values are exact in f32; the sums are f32.
+  c.tolerance = 1e-5;
+  return c;
+}
+
 /// S = sum_k round((x_k * w rows) to bf16) B_k through `kernel` (64 x 64
 /// tiles): x (M x K), w (M), B (K x N), none a multiple of the blocks.
 Case rowScaledCase(std::mt19937 &rng, int64_t M, int64_t K, int64_t N,
@@ -1172,6 +1208,17 @@ std::vector<Case> opCases(std::mt19937 &rng) {
   cases.push_back(rowScaledCase(rng, 150, 200, 70, "test_row_frag_il_bf16"));
   cases.push_back(
       rowScaledCase(rng, 150, 200, 70, "test_row_frag_il_dw_bf16"));
+  // (K = 300: 5 blocks, the last partial, the 3- and 4-buffer rings'
+  // phases flipping.)
+  cases.push_back(
+      correctedOperandCase(rng, 150, 300, 100, "test_operand_in_place_bf16",
+                           DType::bf16, 64));
+  cases.push_back(
+      correctedOperandCase(rng, 200, 300, 70, "test_operand_in_place3_f16",
+                           DType::f16, 128));
+  cases.push_back(
+      correctedOperandCase(rng, 150, 300, 100, "test_operand_scratch_bf16",
+                           DType::bf16, 64));
   cases.push_back(scaledUpdateCase(rng, 200, 100, 90));
   cases.push_back(scaledUpdateCase(rng, 200, 100, 90, "test_scaled_t_il_bf16"));
   // (600 tokens: 10 groups, the 3-buffer rings' phases flipping several

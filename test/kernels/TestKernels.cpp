@@ -557,6 +557,31 @@ const Register registrations[] = {
           define(tessel::test::rowReduce16Kernel<f16>, c, {"a", "b", "y"});
         },
         {{"K", 32}, {"WGMMA", 1}}),
+    // A B operand computed in registers from a loop's load (E + s R): in
+    // place in E's ring buffer (hint operand_in_place; 64 x 64 tiles, E and
+    // A 2 ahead, and 128 rows on two warpgroups, 3 ahead, in f16), and
+    // staged in the scratch buffer (the control).
+    add("test_operand_in_place_bf16",
+        [](const Config &c) {
+          define(tessel::test::correctedOperandKernel<bf16>, c,
+                 {"a", "e", "r", "s", "c"});
+        },
+        {{"BM", 64}, {"BN", 64}, {"BK", 64}, {"LAT", 2}, {"INPLACE", 1},
+         {"WGMMA", 1}, {"num_warps", 4}}),
+    add("test_operand_in_place3_f16",
+        [](const Config &c) {
+          define(tessel::test::correctedOperandKernel<f16>, c,
+                 {"a", "e", "r", "s", "c"});
+        },
+        {{"BM", 128}, {"BN", 64}, {"BK", 64}, {"LAT", 3}, {"INPLACE", 1},
+         {"WGMMA", 1}, {"num_warps", 8}}),
+    add("test_operand_scratch_bf16",
+        [](const Config &c) {
+          define(tessel::test::correctedOperandKernel<bf16>, c,
+                 {"a", "e", "r", "s", "c"});
+        },
+        {{"BM", 64}, {"BN", 64}, {"BK", 64}, {"LAT", 2}, {"INPLACE", 0},
+         {"WGMMA", 1}, {"num_warps", 4}}),
     // The state kernels' update, (x * w)ᵀ B over a token loop, the scaled x
     // transposed into A: from registers (wgmma) and tensor memory (tcgen05).
     add("test_scaled_t_bf16",

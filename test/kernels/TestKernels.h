@@ -312,6 +312,37 @@ inline void scaledUpdateKernel(const Config &cfg, View<T, 2, kDense> x,
   store(s, {i, j}, out);
 }
 
+/// C = A (E + s R)ᵀ over K tiles of BK, the operand E + s R formed in f32
+/// and rounded to T in registers (compute_out's chunk state plus a scaled
+/// correction): A (M x K), E and R (N x K), s (1). E's tile is loaded LAT
+/// iterations ahead and R's from global memory (allow_tma false); operand
+/// routing is off (it would move the computed operand into A's slot).
+/// INPLACE (hint operand_in_place): E's copy lands in its ring as the mma's
+/// B would and the computed operand is written back there (else it is
+/// staged in the scratch buffer).
+template <class T>
+inline void correctedOperandKernel(const Config &cfg, View<T, 2, kDense> a,
+                                   View<T, 2, kDense> e, View<T, 2, kDense> r,
+                                   View<float, 1> s, View<float, 2> c) {
+  int64_t BM = cfg["BM"], BN = cfg["BN"], BK = cfg["BK"];
+  gemmHints(cfg);
+  hint("default", "route_mma_operands", 0);
+  if (cfg["INPLACE"])
+    hint("sm_90a", "operand_in_place", 1);
+  auto i = program_id(0), j = program_id(1);
+  Scalar kTiles = (dim(a, 1) + int(BK - 1)) / int(BK);
+  Tile scale = reshape(load(s, {0}, {1}), {1, 1});
+  const int lat = int(cfg["LAT"]);
+  Tile out = for_range({0, kTiles}, zeros({BM, BN}), [&](Scalar k, Tile acc) {
+    Tile et = load(e, {j, k}, {BN, BK}, {.latency = lat});
+    Tile rt = load(r, {j, k}, {BN, BK}, {.allow_tma = false});
+    Tile bt = cast<T>(fma(cast<float>(rt), scale, cast<float>(et)));
+    return mma(load(a, {i, k}, {BM, BK}, {.latency = lat}), transpose(bt),
+               acc);
+  });
+  store(c, {i, j}, out);
+}
+
 /// Row reductions of a 16-bit tile in an mma accumulator's layout: h = A B
 /// rounded to T (BM x 64, K whole), then y = (h - rowmax(h)) rowsum(h) in
 /// f32, the maximum and the sum taken in T. Both results meet h's layout

@@ -70,7 +70,7 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
     // expected-remark @below {{not copied by the TMA: the load says allow_tma = false}}
     %q = tile.load %a[%c0, %c0] {allow_tma = false} : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
     %m = tile.mma %p, %q, %z {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
-    // expected-remark @below {{not copied by the TMA: the tile is not only an mma operand loaded where it is used, a loop-invariant one, one read as mma fragments, or one a loop issues ahead into registers (hint tma_register_loads)}}
+    // expected-remark @below {{not copied by the TMA: the tile is not only an mma operand loaded where it is used, a loop-invariant one, one read as mma fragments, one a loop issues ahead into registers (hint tma_register_loads), or one an mma operand is computed from (hint operand_in_place)}}
     %r = tile.load %a[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
     %n = tile.mma %r, %r, %m {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
     %rf = arith.extf %r : tensor<64x64xbf16> to tensor<64x64xf32>
@@ -81,7 +81,7 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
     %x = tile.load %a[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<32x32xbf16>
     %xw = tile.mma %w, %x, %z32 {precision = #tile<precision bf16>} : tensor<64x32xbf16>, tensor<32x32xbf16>, tensor<64x32xf32>
     tile.store %s, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<?x?xf32, align = 16, unit_stride>
-    // expected-remark @below {{not copied by the TMA: the tile is not only an mma operand loaded where it is used, a loop-invariant one, one read as mma fragments, or one a loop issues ahead into registers (hint tma_register_loads)}}
+    // expected-remark @below {{not copied by the TMA: the tile is not only an mma operand loaded where it is used, a loop-invariant one, one read as mma fragments, one a loop issues ahead into registers (hint tma_register_loads), or one an mma operand is computed from (hint operand_in_place)}}
     %old = tile.load %d[%c0, %c0] : !tile.view<?x?xf32, align = 16, unit_stride> -> tensor<64x32xf32>
     %sum = arith.addf %xw, %old : tensor<64x32xf32>
     // expected-remark @below {{not copied by the TMA: the view has other loads or stores}}

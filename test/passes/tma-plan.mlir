@@ -75,7 +75,7 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
     %z = arith.constant dense<0.0> : tensor<64x64xf32>
     // expected-remark @below {{copied by the TMA}}
     %x = tile.load %a[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
-    // expected-remark @below {{not copied by the TMA: the tile is not only an mma operand loaded where it is used, a loop-invariant one, one read as mma fragments, or one a loop issues ahead into registers (hint tma_register_loads)}}
+    // expected-remark @below {{not copied by the TMA: the tile is not only an mma operand loaded where it is used, a loop-invariant one, one read as mma fragments, one a loop issues ahead into registers (hint tma_register_loads), or one an mma operand is computed from (hint operand_in_place)}}
     %y = tile.load %b[%c0, %c0] : !tile.view<?x?xbf16, align = 16, unit_stride> -> tensor<64x64xbf16>
     %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32>) : i32 {
       %d = tile.mma %x, %x, %acc {precision = #tile<precision bf16>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
