@@ -802,16 +802,24 @@ Case mmaCase(std::mt19937 &rng, DType dtype, int64_t M, int64_t N, int64_t K,
                     false);
 }
 
+/// A case of `kernel` labelled by its sizes ("AxBxC") and what it computes.
+Case sizedCase(const std::string &kernel, std::vector<int64_t> sizes,
+               const std::string &what) {
+  Case c;
+  c.kernel = kernel;
+  c.label = kernel.substr(5) + " ";
+  for (size_t i = 0; i < sizes.size(); ++i)
+    c.label += (i ? "x" : "") + std::to_string(sizes[i]);
+  c.label += " (" + what + ")";
+  return c;
+}
+
 /// O = sum_j round_bf16(A B_j / 2) V_j through test_mma_chain_bf16.
 Case mmaChainCase(std::mt19937 &rng, int64_t M, int64_t K, int64_t N1,
                   int64_t N2, const std::string &kernel = "test_mma_chain_bf16",
                   DType dtype = DType::bf16, int64_t BM = 64,
                   int64_t BN2 = 32) {
-  Case c;
-  c.kernel = kernel;
-  c.label = kernel.substr(5) + " " + std::to_string(M) + "x" +
-            std::to_string(K) + "x" + std::to_string(N1) + "x" +
-            std::to_string(N2) + " (A of the 2nd from registers)";
+  Case c = sizedCase(kernel, {M, K, N1, N2}, "A of the 2nd from registers");
   c.grid = {ceilDiv(M, BM), ceilDiv(N2, BN2), 1};
   Tensor a = input(rng, dtype, {M, K});
   Tensor b = input(rng, dtype, {K, N1});
@@ -907,11 +915,7 @@ Case scaledUpdateCase(std::mt19937 &rng, int64_t T, int64_t P, int64_t N,
                       const std::string &kernel = "test_scaled_t_bf16",
                       DType dtype = DType::bf16, int64_t BP = 64) {
   const int64_t BN = 64;
-  Case c;
-  c.kernel = kernel;
-  c.label = kernel.substr(5) + " " + std::to_string(T) + "x" +
-            std::to_string(P) + "x" + std::to_string(N) +
-            " ((x w)^T B, A read transposed)";
+  Case c = sizedCase(kernel, {T, P, N}, "(x w)^T B, A read transposed");
   c.grid = {ceilDiv(P, BP), ceilDiv(N, BN), 1};
   // Rows padded to whole 16-byte units (the views promise it).
   Tensor x = input(rng, dtype, {T, P}, -1, 1, padTo16Bytes(P));
@@ -942,11 +946,8 @@ Case correctedOperandCase(std::mt19937 &rng, int64_t M, int64_t K, int64_t N,
                           const std::string &kernel, DType dtype,
                           int64_t BM) {
   const int64_t BN = 64;
-  Case c;
-  c.kernel = kernel;
-  c.label = kernel.substr(5) + " " + std::to_string(M) + "x" +
-            std::to_string(K) + "x" + std::to_string(N) +
-            " (A (E + s R)^T, B computed in registers)";
+  Case c = sizedCase(kernel, {M, K, N},
+                     "A (E + s R)^T, B computed in registers");
   c.grid = {ceilDiv(M, BM), ceilDiv(N, BN), 1};
   Tensor a = input(rng, dtype, {M, K}, -1, 1, padTo16Bytes(K));
   Tensor e = input(rng, dtype, {N, K}, -1, 1, padTo16Bytes(K));
@@ -976,11 +977,7 @@ Case correctedOperandCase(std::mt19937 &rng, int64_t M, int64_t K, int64_t N,
 Case rowScaledCase(std::mt19937 &rng, int64_t M, int64_t K, int64_t N,
                    const std::string &kernel) {
   const int64_t BM = 64, BN = 64;
-  Case c;
-  c.kernel = kernel;
-  c.label = kernel.substr(5) + " " + std::to_string(M) + "x" +
-            std::to_string(K) + "x" + std::to_string(N) +
-            " ((x w rows) B, A as it stands)";
+  Case c = sizedCase(kernel, {M, K, N}, "(x w rows) B, A as it stands");
   c.grid = {ceilDiv(M, BM), ceilDiv(N, BN), 1};
   Tensor x = input(rng, DType::bf16, {M, K}, -1, 1, padTo16Bytes(K));
   Tensor w = input(rng, DType::f32, {M}, 0, 2);
@@ -1013,10 +1010,7 @@ Case rowScaledCase(std::mt19937 &rng, int64_t M, int64_t K, int64_t N,
 Case rowReduce16Case(std::mt19937 &rng, const std::string &kernel,
                      DType dtype, int64_t M, bool negative = false) {
   const int64_t K = 32, N = 64, BM = 64;
-  Case c;
-  c.kernel = kernel;
-  c.label = kernel.substr(5) + " " + std::to_string(M) + "x" +
-            std::to_string(N) + " (row max and sum of a 16-bit tile)";
+  Case c = sizedCase(kernel, {M, N}, "row max and sum of a 16-bit tile");
   c.grid = {ceilDiv(M, BM), 1, 1};
   // Positive products (sums without cancellation, whose rounding relative
   // to a small sum would swamp the check).
