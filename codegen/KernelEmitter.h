@@ -840,10 +840,12 @@ private:
   /// it ahead, else the scratch buffer) and reads the A fragments of its
   /// transpose with ldmatrix.trans, one .x4 per 16 x 16 block.
   LogicalResult emitFragmentLoad(tile::LoadOp op);
-  /// A load read into registers from its TMA copy (loadsThroughShared):
-  /// waits for the copy (issued ahead into a ring; a load the schedule left
-  /// without one is loaded from global memory) and reads the thread's
-  /// registers from it, row-major.
+  /// A load read into registers from its TMA copy (loadsThroughShared, or
+  /// loadsIntoComputedOperand): waits for the copy (issued ahead into a
+  /// ring; a load the schedule left without one is loaded from global
+  /// memory) and reads the thread's registers from it, row-major (swizzled
+  /// as an mma operand for the second kind, whose buffer it notes in
+  /// computedOperandSlot).
   LogicalResult emitSharedRegisterLoad(tile::LoadOp op);
   /// Per mma, the ring buffer holding the copy of the load its B operand is
   /// computed from (loadsIntoComputedOperand), 128-byte swizzled, and the
