@@ -2,9 +2,8 @@
 # What is left for an H200 (none came in the sixteenth to twenty-fifth
 # sessions but twice: bench/results/2026-12-05-sixteenth-gpu.md,
 # 2026-12-06-h100.md, 2026-12-06-9faaf38-h200-bench.txt; the twenty-fifth's
-# own checks, on any GPU, are bench/profile/operand_in_place.sh check and
-# ab): the re-tune of the
-# shipped table (chunk_state's rows date from eb00cf4, compute_out has none
+# own checks ran on an H100: 2026-12-06-operand-in-place.md): the re-tune of
+# the shipped table (chunk_state's rows date from eb00cf4, compute_out has none
 # since Nov 30; the sweep below includes compute_out's BLOCK_M, which also
 # moves refresh_in_loops' -1 rule), and the A/Bs of compute_out's split_diagonal
 # (2026-12-06-split-diagonal.md) and of its L2 prefetch at Q = 256 with

@@ -238,8 +238,11 @@ def Tile_HintsAttr : AttrDef<Tile_Dialect, "Hints"> {
       and write the computed operand back into the same buffer where the
       mma stands, which reads it there: no scratch buffer, one barrier
       fewer. Without it such an operand is staged from registers into the
-      scratch buffer (core matrices). Opt-in: not yet measured in a kernel.
-      0 or absent: off.
+      scratch buffer (core matrices). Opt-in: its test kernels pass on an
+      H100 (racecheck clean); compute_out's state term as E + D R through
+      it (the ranged chunk states) was correct there and 33-41% slower,
+      not kept (bench/results/2026-12-06-operand-in-place.md). 0 or
+      absent: off.
     - `ring_barrier_per_load`: 1 gives each TMA copy a loop issues ahead its
       own mbarrier per ring buffer, waited for where its tile is first used.
       0 or absent: copies whose waits follow one another in the loop body
