@@ -438,9 +438,9 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
   // from registers releases its LDS/ldmatrix-read buffers to the TMA
   // through the mbarrier alone; the fence (a MEMBAR that waits for the
   // thread's outstanding loads) would cost compute_out what leaving it out
-  // saved (bench/results/2026-11-30-early-dx.md). Nor is one an mma's B
+  // saved (bench/results/2026-11-30-early-dx.md). Nor is a load an mma's B
   // is computed from (loadsIntoComputedOperand): read the same way, and the
-  // operand the threads write back into the buffer is followed by the proxy
+  // operand the threads write back into its buffer is followed by the proxy
   // fence the mma's read needs, before the barrier and any refill.
   genericDynamicShared = false;
   kernel.walk([&](tile::LoadOp load) {

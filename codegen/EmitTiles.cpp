@@ -204,8 +204,7 @@ void KernelEmitter::writeTile(Value tile, int64_t byteOffset,
   }
   Type element = type.getElementType();
   auto address = [&](Value index) {
-    return at ? elementAddress(at, index, element)
-              : sharedAddress(index, element, byteOffset);
+    return tileElementAddress(at, index, element, byteOffset);
   };
   if (type.getRank() == 0) {
     storeSharedAt(address(i32(0)), regs[tile][0]);
@@ -363,8 +362,7 @@ SmallVector<Value> KernelEmitter::readTile(RankedTensorType type,
   int64_t v = sharedVector(type, dist, byteOffset, layout);
   Type element = type.getElementType();
   auto address = [&](Value index) {
-    return at ? elementAddress(at, index, element)
-              : sharedAddress(index, element, byteOffset);
+    return tileElementAddress(at, index, element, byteOffset);
   };
   for (int64_t r = 0; r < dist.numRegisters; r += v) {
     Value index = stagedIndex(coordsOf(dist, base, r), type.getShape(),

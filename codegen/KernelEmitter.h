@@ -379,6 +379,13 @@ private:
     return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
                                ArrayRef<LLVM::GEPArg>{byteOffset});
   }
+  /// Element `linear` of a tile staged at `at` (ptr<3>), or without one at
+  /// `byteOffset` of the scratch buffer (readTile, writeTile).
+  Value tileElementAddress(Value at, Value linear, Type element,
+                           int64_t byteOffset) {
+    return at ? elementAddress(at, linear, element)
+              : sharedAddress(linear, element, byteOffset);
+  }
   /// Element `linear` of a buffer of `element`s at `base` (ptr<3>).
   Value elementAddress(Value base, Value linear, Type element) {
     Type storage = element.isInteger(1) ? b.getI8Type() : element;

@@ -293,6 +293,26 @@ pipelinedGemm(const std::map<std::string, int64_t> &extra = {}) {
                        extra);
 }
 
+/// TestKernels.h's A (E + s R)ᵀ in T: BM x 64 tiles, K blocks of 64, E and
+/// A `lat` iterations ahead, the B in place in E's buffer or not, wgmma.
+template <class T>
+Register correctedOperand(const char *name, int64_t BM, int64_t lat,
+                          bool inPlace, int64_t warps) {
+  return add(
+      name,
+      [](const Config &c) {
+        define(tessel::test::correctedOperandKernel<T>, c,
+               {"a", "e", "r", "s", "c"});
+      },
+      {{"BM", BM},
+       {"BN", 64},
+       {"BK", 64},
+       {"LAT", lat},
+       {"INPLACE", inPlace},
+       {"WGMMA", 1},
+       {"num_warps", warps}});
+}
+
 /// The bf16 attention of TestKernels.h: head dimension 64, BM-query and
 /// BN-key blocks (64 x 64 on 4 warps by default; BM = 128 on 8 warps: two
 /// warpgroups of 64 query rows sharing each K and V copy).
@@ -561,27 +581,9 @@ const Register registrations[] = {
     // place in E's ring buffer (hint operand_in_place; 64 x 64 tiles, E and
     // A 2 ahead, and 128 rows on two warpgroups, 3 ahead, in f16), and
     // staged in the scratch buffer (the control).
-    add("test_operand_in_place_bf16",
-        [](const Config &c) {
-          define(tessel::test::correctedOperandKernel<bf16>, c,
-                 {"a", "e", "r", "s", "c"});
-        },
-        {{"BM", 64}, {"BN", 64}, {"BK", 64}, {"LAT", 2}, {"INPLACE", 1},
-         {"WGMMA", 1}, {"num_warps", 4}}),
-    add("test_operand_in_place3_f16",
-        [](const Config &c) {
-          define(tessel::test::correctedOperandKernel<f16>, c,
-                 {"a", "e", "r", "s", "c"});
-        },
-        {{"BM", 128}, {"BN", 64}, {"BK", 64}, {"LAT", 3}, {"INPLACE", 1},
-         {"WGMMA", 1}, {"num_warps", 8}}),
-    add("test_operand_scratch_bf16",
-        [](const Config &c) {
-          define(tessel::test::correctedOperandKernel<bf16>, c,
-                 {"a", "e", "r", "s", "c"});
-        },
-        {{"BM", 64}, {"BN", 64}, {"BK", 64}, {"LAT", 2}, {"INPLACE", 0},
-         {"WGMMA", 1}, {"num_warps", 4}}),
+    correctedOperand<bf16>("test_operand_in_place_bf16", 64, 2, true, 4),
+    correctedOperand<f16>("test_operand_in_place3_f16", 128, 3, true, 8),
+    correctedOperand<bf16>("test_operand_scratch_bf16", 64, 2, false, 4),
     // The state kernels' update, (x * w)ᵀ B over a token loop, the scaled x
     // transposed into A: from registers (wgmma) and tensor memory (tcgen05).
     add("test_scaled_t_bf16",
