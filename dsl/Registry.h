@@ -49,7 +49,8 @@ Param dtypeVariant(std::string name, std::vector<DType> values,
                    DType defaultValue, std::string doc = "");
 
 /// One dimension of a kernel's launch grid, from the shapes of its arguments:
-/// ceil(size of `view` along `dim` / constant `divisor`), times the size of
+/// ceil(size of `view` along `dim` / constant `divisor` (a constant's name,
+/// or a product of them: "Q*RANGE")), times the size of
 /// `timesView` along `timesDim` when that is given (a grid dimension that
 /// folds two loops, e.g. batch x heads), or 1 when `view` is empty. The
 /// generated launchers compute the grid this way.

@@ -337,11 +337,19 @@ static std::string describe(const KernelDef &def, const Config &config,
       d.timesDim = g.timesDim;
     }
     if (!g.divisor.empty()) {
-      auto it = config.all().find(g.divisor);
-      if (it == config.all().end() || it->second < 1)
-        return "the grid of kernel '" + def.name + "' divides by '" +
-               g.divisor + "', which is not a positive constant of it";
-      d.divisor = it->second;
+      // A constant, or a product of constants ("Q*RANGE").
+      int64_t divisor = 1;
+      for (size_t at = 0; at <= g.divisor.size();) {
+        size_t end = std::min(g.divisor.find('*', at), g.divisor.size());
+        auto it = config.all().find(g.divisor.substr(at, end - at));
+        if (it == config.all().end() || it->second < 1)
+          return "the grid of kernel '" + def.name + "' divides by '" +
+                 g.divisor + "', which is not a positive constant of it "
+                 "or a product of such";
+        divisor *= it->second;
+        at = end + 1;
+      }
+      d.divisor = divisor;
     }
     k.grid.push_back(d);
   }
