@@ -73,6 +73,20 @@ struct KeyDim {
   int timesDim = 0;
 };
 
+/// A requirement on a kernel's argument shapes that its generated launchers
+/// check (an error naming it, before anything is launched): the size of
+/// `view` along `dim` is a multiple of `multipleOf` (a constant's name or a
+/// product of them, "A*B"), times the size of `timesView` along `timesDim`
+/// when that is given. E.g. {"x", 2, "HEADS", "B", 2}: the heads are a
+/// multiple of HEADS x the groups (a program's heads share a group).
+struct ShapeRule {
+  std::string view;
+  int dim = 0;
+  std::string multipleOf;
+  std::string timesView = ""; // "" for none
+  int timesDim = 0;
+};
+
 struct KernelDef {
   std::string name;
   std::string summary;
@@ -82,6 +96,8 @@ struct KernelDef {
   /// The sizes a tuned table keys its choices on (optional; none: one
   /// choice per variant and target).
   std::vector<KeyDim> shapeKey = {};
+  /// What the launchers require of the argument shapes (optional).
+  std::vector<ShapeRule> shapeRules = {};
   /// Defines the kernel for one configuration (calls define()).
   std::function<void(const Config &)> build;
   /// Rejects configurations that make no sense together (returns a reason),

@@ -1042,6 +1042,8 @@ const Register registration{{
                  {"h", "x", 2},
                  {"g", "B", 2},
                  {"n", "B", 3}},
+    // A program's heads share a group: h a multiple of HEADS x g.
+    .shapeRules = {{"x", 2, "HEADS", "B", 2}},
     .build = buildForXDtype(computeOut<bf16>, computeOut<f16>, kArgNames),
     .check = [](const Config &cfg) -> std::string {
       if (std::string problem = mustDivide(cfg, "BLOCK_M", "Q");

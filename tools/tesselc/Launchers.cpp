@@ -259,6 +259,7 @@ std::string generateSource(const std::string &library, const std::string &ns,
       "  std::vector<int> elementBytes; // per parameter (0: scalar)\n"
       "  std::vector<unsigned> flags;   // per parameter\n"
       "  std::vector<int64_t> divisors; // per grid dimension\n"
+      "  std::vector<int64_t> multiples; // per shape rule\n"
       "  std::once_flag once;\n"
       "  CUcontext context = nullptr;\n"
       "  ::tessel::rt::Module module;\n"
@@ -364,7 +365,7 @@ std::string generateSource(const std::string &library, const std::string &ns,
     out += fmt::format("Entry {}_entries[] = {{\n", k.name);
     for (size_t ci = 0; ci < k.compiled.size(); ++ci) {
       const Compiled &c = k.compiled[ci];
-      std::string images, bytes, flags, divisors;
+      std::string images, bytes, flags, divisors, multiples;
       for (const auto &[target, cubin] : c.images) {
         std::string name = fmt::format("k{}_{}_{}", k.name, ci, target);
         images += fmt::format("{}{{\"{}\", {}, sizeof({})}}",
@@ -379,14 +380,17 @@ std::string generateSource(const std::string &library, const std::string &ns,
       for (const GridDim &g : c.grid)
         divisors += fmt::format("{}{}", divisors.empty() ? "" : ", ",
                                 g.divisor);
+      for (const ShapeRule &r : c.rules)
+        multiples += fmt::format("{}{}", multiples.empty() ? "" : ", ",
+                                 r.multiple);
       out += fmt::format("  {{{}, {{{}}}, {{{}}}, {}, {{{}}}, {}, {}, {}, "
-                         "{{{}}}, {{{}}}, {{{}}}, {{}}, nullptr, {{}}, {{}}, "
-                         "{{}}}},\n",
+                         "{{{}}}, {{{}}}, {{{}}}, {{{}}}, {{}}, nullptr, {{}}, "
+                         "{{}}, {{}}}},\n",
                          cString(c.config), joinInts(c.key),
                          joinInts(c.tunables), c.isDefault ? "true" : "false",
                          images, c.numWarps, c.dynamicShared,
                          c.programmaticLaunch ? "true" : "false", bytes, flags,
-                         divisors);
+                         divisors, multiples);
     }
     out += "};\n\n";
     // The tuned rows.
@@ -510,6 +514,38 @@ std::string generateSource(const std::string &library, const std::string &ns,
     out += fmt::format("Status {}_launch(Entry &e, ::tessel::rt::Dim3 grid, "
                        "{}, CUstream stream) {{\n",
                        k.name, sig.params);
+    // The shape rules, with this entry's multiples, before the driver is
+    // touched (their views' ranks first).
+    checked.clear();
+    std::string ruleRanks;
+    for (const ShapeRule &r : first.rules) {
+      checkRank(r.param, ruleRanks);
+      if (r.timesParam >= 0)
+        checkRank(r.timesParam, ruleRanks);
+    }
+    out += ruleRanks;
+    for (size_t ri = 0; ri < first.rules.size(); ++ri) {
+      const ShapeRule &r = first.rules[ri];
+      const Param &v = first.params[r.param];
+      std::string times = "1", timesText;
+      if (r.timesParam >= 0) {
+        const Param &t = first.params[r.timesParam];
+        times = fmt::format("{}.sizes[{}]", t.name, r.timesDim);
+        timesText = fmt::format(
+            " + \" x argument '{}' along dimension {} (\" + "
+            "std::to_string({}) + \")\"",
+            t.name, r.timesDim, times);
+      }
+      out += fmt::format(
+          "  {{\n    const int64_t m = e.multiples[{0}] * {1};\n"
+          "    if (m <= 0 || {2}.sizes[{3}] % m != 0)\n"
+          "      return Status::error(\"{4}: argument '{2}' has \" + "
+          "std::to_string({2}.sizes[{3}]) + \" along dimension {3}; the "
+          "configuration \" + std::string(e.config) + \" needs a multiple "
+          "of {5} (\" + std::to_string(e.multiples[{0}]) + \")\"{6});\n"
+          "  }}\n",
+          ri, times, v.name, r.dim, k.name, r.multipleOf, timesText);
+    }
     out += fmt::format(
         "  if (Status s = kernelFor(\"{}\", e); !s.ok())\n    return s;\n"
         "  std::vector<::tessel::rt::Arg> args;\n",

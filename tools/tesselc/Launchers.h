@@ -38,6 +38,16 @@ struct GridDim {
   int timesDim = 0;    // along timesDim
 };
 
+/// A shape rule (dsl::ShapeRule) of one compiled configuration: the size of
+/// params[param] along dim is a multiple of `multiple` times the size of
+/// params[timesParam] along timesDim (when timesParam >= 0).
+struct ShapeRule {
+  int param = -1, dim = 0;
+  int64_t multiple = 1;
+  int timesParam = -1, timesDim = 0;
+  std::string multipleOf; // the constants' names, for the error
+};
+
 /// A non-tunable constant: one field of the generated <kernel>_variant.
 struct VariantParam {
   std::string name, doc;
@@ -80,6 +90,7 @@ struct Compiled {
   bool programmaticLaunch = false; // compiled for it (hint `pdl`)
   std::vector<Param> params; // the signature of this configuration
   std::vector<GridDim> grid; // empty: the caller gives the grid
+  std::vector<ShapeRule> rules; // the same rules, this configuration's values
   std::vector<std::pair<std::string, std::vector<char>>> images; // target
 };
 

@@ -271,6 +271,23 @@ static bool writeFile(const std::string &path, const std::string &text) {
 /// The launcher description of a traced kernel (its parameters come from the
 /// kernel function's signature and argument names). Returns an error message
 /// when the kernel's grid declaration does not fit its parameters.
+/// The value of `text`, a constant of `config` or a product of them
+/// ("Q*RANGE"), into *out; false unless each is a positive constant.
+static bool productOf(const Config &config, const std::string &text,
+                      int64_t *out) {
+  int64_t product = 1;
+  for (size_t at = 0; at <= text.size();) {
+    size_t end = std::min(text.find('*', at), text.size());
+    auto it = config.all().find(text.substr(at, end - at));
+    if (it == config.all().end() || it->second < 1)
+      return false;
+    product *= it->second;
+    at = end + 1;
+  }
+  *out = product;
+  return true;
+}
+
 static std::string describe(const KernelDef &def, const Config &config,
                             mlir::ModuleOp module, launchers::Compiled &k) {
   k.config = configString(def, config);
@@ -309,6 +326,12 @@ static std::string describe(const KernelDef &def, const Config &config,
   if (def.grid.size() > 3)
     return "kernel '" + def.name +
            "' declares a grid of more than 3 dimensions";
+  auto viewParam = [&](const std::string &name) {
+    for (size_t i = 0; i < k.params.size(); ++i)
+      if (k.params[i].name == name && k.params[i].isView)
+        return static_cast<int>(i);
+    return -1;
+  };
   for (const GridDim &g : def.grid) {
     launchers::GridDim d;
     if (!g.view.empty()) {
@@ -337,21 +360,37 @@ static std::string describe(const KernelDef &def, const Config &config,
       d.timesDim = g.timesDim;
     }
     if (!g.divisor.empty()) {
-      // A constant, or a product of constants ("Q*RANGE").
-      int64_t divisor = 1;
-      for (size_t at = 0; at <= g.divisor.size();) {
-        size_t end = std::min(g.divisor.find('*', at), g.divisor.size());
-        auto it = config.all().find(g.divisor.substr(at, end - at));
-        if (it == config.all().end() || it->second < 1)
-          return "the grid of kernel '" + def.name + "' divides by '" +
-                 g.divisor + "', which is not a positive constant of it "
-                 "or a product of such";
-        divisor *= it->second;
-        at = end + 1;
-      }
-      d.divisor = divisor;
+      if (!productOf(config, g.divisor, &d.divisor))
+        return "the grid of kernel '" + def.name + "' divides by '" +
+               g.divisor + "', which is not a positive constant of it "
+               "or a product of such";
     }
     k.grid.push_back(d);
+  }
+  for (const ShapeRule &rule : def.shapeRules) {
+    launchers::ShapeRule r;
+    r.param = viewParam(rule.view);
+    r.dim = rule.dim;
+    if (r.param < 0 || rule.dim < 0 || rule.dim >= k.params[r.param].rank)
+      return "a shape rule of kernel '" + def.name + "' uses '" + rule.view +
+             "' dimension " + std::to_string(rule.dim) +
+             ", which is not a dimension of one of its view parameters";
+    if (!rule.timesView.empty()) {
+      r.timesParam = viewParam(rule.timesView);
+      r.timesDim = rule.timesDim;
+      if (r.timesParam < 0 || rule.timesDim < 0 ||
+          rule.timesDim >= k.params[r.timesParam].rank)
+        return "a shape rule of kernel '" + def.name + "' multiplies by '" +
+               rule.timesView + "' dimension " +
+               std::to_string(rule.timesDim) +
+               ", which is not a dimension of one of its view parameters";
+    }
+    if (!productOf(config, rule.multipleOf, &r.multiple))
+      return "a shape rule of kernel '" + def.name + "' asks for a multiple "
+             "of '" + rule.multipleOf + "', which is not a positive "
+             "constant of it or a product of such";
+    r.multipleOf = rule.multipleOf;
+    k.rules.push_back(r);
   }
   return "";
 }
