@@ -288,6 +288,37 @@ static bool productOf(const Config &config, const std::string &text,
   return true;
 }
 
+/// The view parameters of a size `view` along `dim`, times `timesView` along
+/// `timesDim` when given (a shape key's or a shape rule's), into *param and
+/// *timesParam (-1 without a second view); else what is wrong, `what` naming
+/// the declaration ("the shape key of kernel 'k'").
+static std::string resolveSizes(const launchers::Compiled &k,
+                                const std::string &what,
+                                const std::string &view, int dim,
+                                const std::string &timesView, int timesDim,
+                                int *param, int *timesParam) {
+  auto viewParam = [&](const std::string &name) {
+    for (size_t i = 0; i < k.params.size(); ++i)
+      if (k.params[i].name == name && k.params[i].isView)
+        return static_cast<int>(i);
+    return -1;
+  };
+  *param = viewParam(view);
+  if (*param < 0 || dim < 0 || dim >= k.params[*param].rank)
+    return what + " uses '" + view + "' dimension " + std::to_string(dim) +
+           ", which is not a dimension of one of its view parameters";
+  *timesParam = -1;
+  if (timesView.empty())
+    return "";
+  *timesParam = viewParam(timesView);
+  if (*timesParam < 0 || timesDim < 0 ||
+      timesDim >= k.params[*timesParam].rank)
+    return what + " multiplies by '" + timesView + "' dimension " +
+           std::to_string(timesDim) +
+           ", which is not a dimension of one of its view parameters";
+  return "";
+}
+
 static std::string describe(const KernelDef &def, const Config &config,
                             mlir::ModuleOp module, launchers::Compiled &k) {
   k.config = configString(def, config);
@@ -326,12 +357,6 @@ static std::string describe(const KernelDef &def, const Config &config,
   if (def.grid.size() > 3)
     return "kernel '" + def.name +
            "' declares a grid of more than 3 dimensions";
-  auto viewParam = [&](const std::string &name) {
-    for (size_t i = 0; i < k.params.size(); ++i)
-      if (k.params[i].name == name && k.params[i].isView)
-        return static_cast<int>(i);
-    return -1;
-  };
   for (const GridDim &g : def.grid) {
     launchers::GridDim d;
     if (!g.view.empty()) {
@@ -369,22 +394,13 @@ static std::string describe(const KernelDef &def, const Config &config,
   }
   for (const ShapeRule &rule : def.shapeRules) {
     launchers::ShapeRule r;
-    r.param = viewParam(rule.view);
     r.dim = rule.dim;
-    if (r.param < 0 || rule.dim < 0 || rule.dim >= k.params[r.param].rank)
-      return "a shape rule of kernel '" + def.name + "' uses '" + rule.view +
-             "' dimension " + std::to_string(rule.dim) +
-             ", which is not a dimension of one of its view parameters";
-    if (!rule.timesView.empty()) {
-      r.timesParam = viewParam(rule.timesView);
-      r.timesDim = rule.timesDim;
-      if (r.timesParam < 0 || rule.timesDim < 0 ||
-          rule.timesDim >= k.params[r.timesParam].rank)
-        return "a shape rule of kernel '" + def.name + "' multiplies by '" +
-               rule.timesView + "' dimension " +
-               std::to_string(rule.timesDim) +
-               ", which is not a dimension of one of its view parameters";
-    }
+    r.timesDim = rule.timesView.empty() ? 0 : rule.timesDim;
+    if (std::string problem = resolveSizes(
+            k, "a shape rule of kernel '" + def.name + "'", rule.view,
+            rule.dim, rule.timesView, rule.timesDim, &r.param, &r.timesParam);
+        !problem.empty())
+      return problem;
     if (!productOf(config, rule.multipleOf, &r.multiple))
       return "a shape rule of kernel '" + def.name + "' asks for a multiple "
              "of '" + rule.multipleOf + "', which is not a positive "
@@ -399,12 +415,6 @@ static std::string describe(const KernelDef &def, const Config &config,
 static std::string resolveShapeKey(const KernelDef &def,
                                    const launchers::Compiled &k,
                                    std::vector<launchers::KeyDim> &out) {
-  auto viewIndex = [&](const std::string &name) {
-    for (size_t i = 0; i < k.params.size(); ++i)
-      if (k.params[i].name == name && k.params[i].isView)
-        return static_cast<int>(i);
-    return -1;
-  };
   if (def.shapeKey.size() > rt::kMaxShapeDims)
     return "the shape key of kernel '" + def.name + "' has " +
            std::to_string(def.shapeKey.size()) + " sizes (at most " +
@@ -412,21 +422,13 @@ static std::string resolveShapeKey(const KernelDef &def,
   for (const KeyDim &d : def.shapeKey) {
     launchers::KeyDim r;
     r.name = d.name;
-    r.param = viewIndex(d.view);
     r.dim = d.dim;
-    if (r.param < 0 || d.dim < 0 || d.dim >= k.params[r.param].rank)
-      return "the shape key of kernel '" + def.name + "' uses '" + d.view +
-             "' dimension " + std::to_string(d.dim) +
-             ", which is not a dimension of one of its view parameters";
-    if (!d.timesView.empty()) {
-      r.timesParam = viewIndex(d.timesView);
-      r.timesDim = d.timesDim;
-      if (r.timesParam < 0 || d.timesDim < 0 ||
-          d.timesDim >= k.params[r.timesParam].rank)
-        return "the shape key of kernel '" + def.name + "' multiplies by '" +
-               d.timesView + "' dimension " + std::to_string(d.timesDim) +
-               ", which is not a dimension of one of its view parameters";
-    }
+    r.timesDim = d.timesView.empty() ? 0 : d.timesDim;
+    if (std::string problem = resolveSizes(
+            k, "the shape key of kernel '" + def.name + "'", d.view, d.dim,
+            d.timesView, d.timesDim, &r.param, &r.timesParam);
+        !problem.empty())
+      return problem;
     out.push_back(r);
   }
   return "";
