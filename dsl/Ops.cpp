@@ -1243,5 +1243,41 @@ RawValues ifImpl(const ScalarArg &cond, const std::function<RawValues()> &then,
   return results;
 }
 
+namespace {
+RawValues rawOf(const std::vector<Tile> &tiles) {
+  RawValues raw;
+  for (const Tile &t : tiles)
+    raw.push_back(t.raw());
+  return raw;
+}
+std::vector<Tile> tilesOf(const RawValues &raw) {
+  std::vector<Tile> tiles;
+  for (const void *v : raw)
+    tiles.emplace_back(v);
+  return tiles;
+}
+} // namespace
+
+std::vector<Tile>
+for_range(Range range, const std::vector<Tile> &init,
+          const std::function<std::vector<Tile>(Scalar,
+                                                const std::vector<Tile> &)>
+              &body,
+          Loc loc) {
+  return tilesOf(forImpl(
+      range.lo, range.hi, range.step, rawOf(init),
+      [&](Scalar i, const RawValues &c) { return rawOf(body(i, tilesOf(c))); },
+      loc));
+}
+
+std::vector<Tile> if_(const ScalarArg &cond,
+                      const std::function<std::vector<Tile>()> &then,
+                      const std::function<std::vector<Tile>()> &otherwise,
+                      Loc loc) {
+  std::function<RawValues()> t = [&] { return rawOf(then()); };
+  std::function<RawValues()> e = [&] { return rawOf(otherwise()); };
+  return tilesOf(ifImpl(cond, t, &e, loc));
+}
+
 } // namespace dsl
 } // namespace tessel

@@ -602,7 +602,7 @@ void for_range(Range range, F body, Loc loc = Loc::current()) {
 
 /// A loop carrying one value: acc = body(i, acc), starting from init.
 template <class T, class F>
-requires std::is_invocable_r_v<T, F, Scalar, T>
+requires std::is_base_of_v<Handle, T> && std::is_invocable_r_v<T, F, Scalar, T>
     T for_range(Range range, T init, F body, Loc loc = Loc::current()) {
   RawValues out = forImpl(
       range.lo, range.hi, range.step, {init.raw()},
@@ -629,6 +629,16 @@ std::tuple<Ts...> for_range(Range range, std::tuple<Ts...> init, F body,
   return detail::unpack<std::tuple<Ts...>>(out);
 }
 
+/// A loop carrying a list of tiles whose length is known when the kernel is
+/// traced (one accumulator per head of a program, say): body(i, tiles)
+/// returns their next values, as many.
+std::vector<Tile>
+for_range(Range range, const std::vector<Tile> &init,
+          const std::function<std::vector<Tile>(Scalar,
+                                                const std::vector<Tile> &)>
+              &body,
+          Loc loc = Loc::current());
+
 /// if (cond) then()  -- for side effects (stores).
 template <class F>
 requires std::is_void_v<std::invoke_result_t<F>>
@@ -642,6 +652,7 @@ void if_(const ScalarArg &cond, F then, Loc loc = Loc::current()) {
 
 /// cond ? then() : otherwise(), both returning the same handle(s).
 template <class F, class G>
+requires(!std::is_same_v<std::invoke_result_t<F>, std::vector<Tile>>)
 auto if_(const ScalarArg &cond, F then, G otherwise, Loc loc = Loc::current())
     -> std::invoke_result_t<F> {
   using R = std::invoke_result_t<F>;
@@ -651,6 +662,13 @@ auto if_(const ScalarArg &cond, F then, G otherwise, Loc loc = Loc::current())
   };
   return detail::unpack<R>(ifImpl(cond, t, &e, loc));
 }
+
+/// cond ? then() : otherwise(), both returning lists of tiles of the same
+/// length and types.
+std::vector<Tile> if_(const ScalarArg &cond,
+                      const std::function<std::vector<Tile>()> &then,
+                      const std::function<std::vector<Tile>()> &otherwise,
+                      Loc loc = Loc::current());
 
 //===----------------------------------------------------------------------===//
 // Compile-time constants of a kernel (tile sizes, variants)

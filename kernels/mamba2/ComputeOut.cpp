@@ -30,39 +30,6 @@ namespace {
 /// One tile per head of a program (HEADS, below).
 using Tiles = std::vector<Tile>;
 
-RawValues rawOf(const Tiles &tiles) {
-  RawValues raw;
-  for (const Tile &t : tiles)
-    raw.push_back(t.raw());
-  return raw;
-}
-
-Tiles tilesOf(const RawValues &raw) {
-  Tiles tiles;
-  for (const void *v : raw)
-    tiles.emplace_back(v);
-  return tiles;
-}
-
-/// for_range carrying one tile per head.
-Tiles forHeads(Range range, const Tiles &init,
-               const std::function<Tiles(Scalar, const Tiles &)> &body,
-               Loc loc = Loc::current()) {
-  return tilesOf(forImpl(
-      range.lo, range.hi, range.step, rawOf(init),
-      [&](Scalar i, const RawValues &c) { return rawOf(body(i, tilesOf(c))); },
-      loc));
-}
-
-/// if_ yielding one tile per head.
-Tiles ifHeads(const ScalarArg &cond, const std::function<Tiles()> &then,
-              const std::function<Tiles()> &otherwise,
-              Loc loc = Loc::current()) {
-  std::function<RawValues()> t = [&] { return rawOf(then()); };
-  std::function<RawValues()> e = [&] { return rawOf(otherwise()); };
-  return tilesOf(ifImpl(cond, t, &e, loc));
-}
-
 /// Whether the kernel gets a producer warpgroup: `warp_specialize` 1, or
 /// -1 (the default) where it forms C·Bᵀ itself and there is a copy for the
 /// producer to issue: wgmma, and rows of whole 128-byte TMA panels (64
@@ -353,7 +320,7 @@ void computeOut(const Config &cfg,
           accs[j] = mma(Cres[k], transpose(rowsOf(ScalarArg(k), j)), accs[j]);
       return accs;
     }
-    return forHeads({0, numK}, accs, [&](Scalar k, const Tiles &a) {
+    return for_range({0, numK}, accs, [&](Scalar k, const Tiles &a) {
       Tile Ck = load(C, {bi, r, gi, k}, {drop, BM, drop, BK});
       Tiles next;
       for (size_t j = 0; j < a.size(); ++j)
@@ -568,7 +535,7 @@ void computeOut(const Config &cfg,
         Tile rowF = reshape(exp2(acsT[j] - acsT0[j]), {BM, 1});
         rowFactor.push_back(packed ? cast<X>(rowF) : rowF);
       }
-      return forHeads({chunkStart, firstMasked}, acc0,
+      return for_range({chunkStart, firstMasked}, acc0,
                       [&](Scalar s, const Tiles &acc) {
         // Acs, dt and x_s are read first (x_s: its copy is issued before the
         // stored block's wait either way), Acs and dt used after the stored
@@ -634,7 +601,7 @@ void computeOut(const Config &cfg,
         if (packedSplit)
           rowF.back() = cast<X>(rowF.back());
       }
-    return forHeads(
+    return for_range(
         {from ? *from : firstMasked, (r + 1) * sourcePerBlock},
         start ? *start : acc1, [&](Scalar s, const Tiles &accs) {
           // The loads that do not feed the mma first: their latency then
@@ -790,7 +757,7 @@ void computeOut(const Config &cfg,
   };
   Tiles out = !stored
                   ? maskedBlocks(true)
-                  : ifHeads(
+                  : if_(
                         seqGiven, [&] { return maskedBlocks(true); },
                         [&] {
                           if (!splitDiagonal)
@@ -798,7 +765,7 @@ void computeOut(const Config &cfg,
                           // At 2 the factored loop starts from the
                           // chunk's first block, and the exact path runs
                           // the blocks before the diagonal first.
-                          return ifHeads(
+                          return if_(
                               *spanFits,
                               [&] {
                                 return wholeChunkSplit

@@ -260,6 +260,37 @@ TEST(DslDiagnostics, IfBranchesDisagree) {
   EXPECT_NE(d.find("the branches of if_() return"), std::string::npos) << d;
 }
 
+// Lists of tiles: a loop body returning fewer than it carries, branches
+// returning lists of different lengths.
+int tilesLoopLine = 0, tilesIfLine = 0;
+void badTileLists(const Config &, View<float, 2> y) {
+  std::vector<Tile> init = {zeros({16, 16}), zeros({16, 16})};
+  tilesLoopLine = __LINE__ + 1;
+  std::vector<Tile> acc = for_range(
+      {0, 4}, init, [&](Scalar, const std::vector<Tile> &a) {
+        return std::vector<Tile>{a[0] + a[1]};
+      });
+  tilesIfLine = __LINE__ + 1;
+  std::vector<Tile> r = if_(
+      program_id(0) == 0, [&] { return init; },
+      [&] { return std::vector<Tile>{init[0]}; });
+  store(y, {0, 0}, r[0]);
+}
+
+TEST(DslDiagnostics, TileListsAreCheckedAtTheirLine) {
+  auto t = trace(context(), badTileLists, {"y"});
+  ASSERT_FALSE(t.module);
+  std::string d = t.allDiagnostics();
+  EXPECT_NE(d.find(at(tilesLoopLine)), std::string::npos) << d;
+  EXPECT_NE(d.find("the loop body returns 1 values where 2 are expected"),
+            std::string::npos)
+      << d;
+  EXPECT_NE(d.find(at(tilesIfLine)), std::string::npos) << d;
+  EXPECT_NE(d.find("the branches of if_() return 2 and 1 values"),
+            std::string::npos)
+      << d;
+}
+
 int itemLine = 0;
 // item() of a tile of more than one element.
 void badItem(const Config &, View<float, 2> x, View<float, 2> y) {
