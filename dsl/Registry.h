@@ -49,8 +49,7 @@ Param dtypeVariant(std::string name, std::vector<DType> values,
                    DType defaultValue, std::string doc = "");
 
 /// One dimension of a kernel's launch grid, from the shapes of its arguments:
-/// ceil(size of `view` along `dim` / constant `divisor` (a constant's name,
-/// or a product of them: "Q*RANGE")), times the size of
+/// ceil(size of `view` along `dim` / constant `divisor`), times the size of
 /// `timesView` along `timesDim` when that is given (a grid dimension that
 /// folds two loops, e.g. batch x heads), or 1 when `view` is empty. The
 /// generated launchers compute the grid this way.
@@ -75,14 +74,13 @@ struct KeyDim {
 
 /// A requirement on a kernel's argument shapes that its generated launchers
 /// check (an error naming it, before anything is launched): the size of
-/// `view` along `dim` is a multiple of `multipleOf` (a constant's name or a
-/// product of them, "A*B"), times the size of `timesView` along `timesDim`
-/// when that is given. E.g. {"x", 2, "HEADS", "B", 2}: the heads are a
-/// multiple of HEADS x the groups (a program's heads share a group).
+/// `view` along `dim` is a multiple of constant `multipleOf` ("" for 1),
+/// times the size of `timesView` along `timesDim` when that is given. E.g.
+/// {"x", 2, "", "B", 2}: the heads are a multiple of the groups.
 struct ShapeRule {
   std::string view;
   int dim = 0;
-  std::string multipleOf;
+  std::string multipleOf; // a constant of the kernel, or "" for 1
   std::string timesView = ""; // "" for none
   int timesDim = 0;
 };

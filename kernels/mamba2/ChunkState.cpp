@@ -199,6 +199,8 @@ const Register registration{{
                  {"h", "x", 2},
                  {"g", "B", 2},
                  {"n", "B", 3}},
+    // A program's heads' group is h / (h / g): h a multiple of g.
+    .shapeRules = {{"x", 2, "", "B", 2}},
     .build = buildForXDtype(chunkState<bf16>, chunkState<f16>, kArgNames),
     .check =
         [](const Config &cfg) { return mustDivide(cfg, "BLOCK_T", "Q"); },

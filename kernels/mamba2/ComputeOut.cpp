@@ -27,9 +27,6 @@ using namespace tessel::dsl;
 
 namespace {
 
-/// One tile per head of a program (HEADS, below).
-using Tiles = std::vector<Tile>;
-
 /// Whether the kernel gets a producer warpgroup: `warp_specialize` 1, or
 /// -1 (the default) where it forms C·Bᵀ itself and there is a copy for the
 /// producer to issue: wgmma, and rows of whole 128-byte TMA panels (64
@@ -120,13 +117,10 @@ void computeOut(const Config &cfg,
   // unrolled) 1% slower: -1 is on except there. Not measured on the H200.
   // (Not with the producer warpgroup, which issues the copies itself, nor
   // with prologue_ahead.)
-  // With two heads per program (HEADS) the kept stage would take 86016
-  // bytes of shared memory (2 CTAs per SM): -1 is off there (59392, 3).
   const bool prologueEarly =
       !ws && !cfg["prologue_ahead"] &&
       (cfg["prologue_early"] > 0 ||
-       (cfg["prologue_early"] < 0 && cfg["N_MAX"] == 0 &&
-        cfg["HEADS"] == 1));
+       (cfg["prologue_early"] < 0 && cfg["N_MAX"] == 0));
   if (prologueEarly)
     hint("default", "prologue_early", 1);
   // Reading chunk_cb's C·Bᵀ blocks (CB_STORED), without the producer: y
@@ -142,8 +136,7 @@ void computeOut(const Config &cfg,
   const bool tmaStore =
       cfg["tma_store"] > 0 || (cfg["tma_store"] < 0 && (ws || stored));
   const bool fourStored = stored && !ws && cfg["num_warps"] == 4 &&
-                          BM <= 64 && BP <= 64 && BS <= 64 &&
-                          cfg["HEADS"] == 1;
+                          BM <= 64 && BP <= 64 && BS <= 64;
   occupancyHint(cfg, fourStored ? 4 : 3);
   if (cfg["wgmma"] && cfg["wgmma_register_a"] && !tmaStore && !oneBlock)
     occupancyHint(cfg, 4, "sm_90a");
@@ -236,25 +229,13 @@ void computeOut(const Config &cfg,
 
   // Heads vary fastest: the programs running at once share their blocks of
   // C and B (read from L2 instead of once per head from memory).
-  // HEADS > 1: each program takes NH neighbouring heads (of one group: H
-  // and H / G multiples of NH, the caller's promise), which share its copies
-  // of C's blocks and of the stored C·Bᵀ blocks, and the state term's and
-  // the loops' trip counts; each head has its own accumulator.
-  const int64_t NH = cfg["HEADS"];
   auto rh = program_id(0), pb = program_id(1), bi = program_id(2);
   auto H = dim(x, 2), G = dim(B, 2), N = dim(B, 3);
-  auto headGroups = NH == 1 ? H : H / NH;
-  auto r = rh / headGroups, hg = rh % headGroups;
-  std::vector<Scalar> heads;
-  for (int64_t j = 0; j < NH; ++j)
-    heads.push_back(NH == 1 ? hg : hg * NH + j);
-  auto hi = heads[0], gi = hi / (H / G);
+  auto r = rh / H, hi = rh % H, gi = hi / (H / G);
   auto c = r / blocksPerChunk; // the chunk of this block of tokens
   auto numK = (N + (BK - 1)) / BK;
 
-  Tiles acsT;
-  for (const Scalar &h : heads)
-    acsT.push_back(load(acs, {bi, h, r}, {drop, drop, BM}));
+  Tile acsT = load(acs, {bi, hi, r}, {drop, drop, BM});
   // The diagonal block's source tokens are this block's own: their dt and
   // x (the first reads of them anywhere, unless D x_t loads x) are
   // prefetched into L2 here, so that the diagonal block, last, finds them
@@ -290,10 +271,8 @@ void computeOut(const Config &cfg,
   if (cfg["prefetch_l2"] > 0 ||
       (cfg["prefetch_l2"] < 0 && cfg["CB_STORED"] != 0 && Q >= 256 &&
        !wholeChunkSplit)) {
-    for (const Scalar &h : heads) {
-      prefetch(dt, {bi, h, r}, {1, 1, BM});
-      prefetch(x, {bi, r, h, pb}, {1, BM, 1, BP});
-    }
+    prefetch(dt, {bi, hi, r}, {1, 1, BM});
+    prefetch(x, {bi, r, hi, pb}, {1, BM, 1, BP});
   }
   Tile seqT = if_(
       hasSeqIdx != 0, [&] { return load(seqIdx, {bi, r}, {drop, BM}); },
@@ -311,21 +290,17 @@ void computeOut(const Config &cfg,
   std::vector<Tile> Cres;
   for (int64_t k = 0; k < SB; ++k)
     Cres.push_back(load(C, {bi, r, gi, k}, {drop, BM, drop, BK}));
-  // Σ_k C_k · (T_jk)ᵀ over the state dimension into accumulator j, T_jk the
-  // k-th block of a tile whose rows `rowsOf(k, j)` loads (C_k's copy shared).
-  auto overState = [&](Tiles accs, auto rowsOf) {
+  // Σ_k C_k · (T_k)ᵀ over the state dimension, T_k the k-th block of a tile
+  // whose rows `rowsOf` loads.
+  auto overState = [&](Tile acc, auto rowsOf) {
     if (SB > 0) {
       for (int64_t k = 0; k < SB; ++k)
-        for (size_t j = 0; j < accs.size(); ++j)
-          accs[j] = mma(Cres[k], transpose(rowsOf(ScalarArg(k), j)), accs[j]);
-      return accs;
+        acc = mma(Cres[k], transpose(rowsOf(ScalarArg(k))), acc);
+      return acc;
     }
-    return for_range({0, numK}, accs, [&](Scalar k, const Tiles &a) {
+    return for_range({0, numK}, acc, [&](Scalar k, Tile a) {
       Tile Ck = load(C, {bi, r, gi, k}, {drop, BM, drop, BK});
-      Tiles next;
-      for (size_t j = 0; j < a.size(); ++j)
-        next.push_back(mma(Ck, transpose(rowsOf(ScalarArg(k), j)), a[j]));
-      return next;
+      return mma(Ck, transpose(rowsOf(ScalarArg(k))), a);
     });
   };
 
@@ -362,21 +337,18 @@ void computeOut(const Config &cfg,
   const bool foldD =
       cfg["fold_d"] > 0 || (cfg["fold_d"] < 0 && cfg["CB_STORED"] != 0);
   // D of the head where folded into the diagonal, else 0 (a 1 x 1 tile).
-  Tiles dDiagonal, xt, dRow; // per head
-  for (const Scalar &h : heads) {
-    Tile d = zeros({1, 1});
-    if (foldD)
-      d = if_(
-          hasD == 1,
-          [&] { return reshape(load(D, {h, 0}, {drop, 1}), {1, 1}); },
-          [&] { return zeros({1, 1}); });
-    dDiagonal.push_back(d);
-    if (!foldD) {
-      xt.push_back(load(x, {bi, r, h, pb}, {drop, BM, drop, BP}));
-      dRow.push_back(if_(
-          hasD != 0, [&] { return load(D, {h, pb}, {drop, BP}); },
-          [&] { return zeros({BP}); }));
-    }
+  Tile dDiagonal = zeros({1, 1});
+  if (foldD)
+    dDiagonal = if_(
+        hasD == 1,
+        [&] { return reshape(load(D, {hi, 0}, {drop, 1}), {1, 1}); },
+        [&] { return zeros({1, 1}); });
+  std::optional<Tile> xt, dRow;
+  if (!foldD) {
+    xt = load(x, {bi, r, hi, pb}, {drop, BM, drop, BP});
+    dRow = if_(
+        hasD != 0, [&] { return load(D, {hi, pb}, {drop, BP}); },
+        [&] { return zeros({BP}); });
   }
 
   // split_diagonal's test (below, where the loops are): with prologue_early
@@ -389,65 +361,51 @@ void computeOut(const Config &cfg,
   // (Acs_l as a one-element tile in the factors: a scalar there was splat
   // once for the rows and the columns alike, and the columns then took the
   // rows' layout, moved through shared memory.)
-  // (With several heads, every head's block must fit: the branch is the
-  // program's.)
-  Tiles acsLast;
+  std::optional<Tile> acsLast;
   std::optional<Scalar> spanFits;
   auto spanTest = [&] {
     if (!splitDiagonal)
       return;
-    for (const Scalar &h : heads) {
-      acsLast.push_back(load(acs, {bi, h, r * BM + (BM - 1)}, {drop, drop, 1},
-                             {.padding = Padding::nan}));
-      Scalar fits = item(load(acs, {bi, h, r * BM}, {drop, drop, 1})) -
-                        item(acsLast.back()) <=
-                    kSplitSpan;
-      spanFits = spanFits ? (*spanFits && fits) : fits;
-    }
+    acsLast = load(acs, {bi, hi, r * BM + (BM - 1)}, {drop, drop, 1},
+                   {.padding = Padding::nan});
+    spanFits = item(load(acs, {bi, hi, r * BM}, {drop, drop, 1})) -
+                   item(*acsLast) <=
+               kSplitSpan;
   };
   if (prologueEarly)
     spanTest();
   const Scalar seqGiven = hasSeqIdx != 0;
 
   // The state term: C_t · S_cᵀ over the state dimension, block by block.
-  Tiles cs = overState(Tiles(NH, zeros({BM, BP})),
-                       [&](const ScalarArg &k, size_t j) {
-                         return load(states, {bi, c, heads[j], pb, k},
-                                     {drop, drop, drop, BP, BK});
-                       });
+  Tile cs = overState(zeros({BM, BP}), [&](const ScalarArg &k) {
+    return load(states, {bi, c, hi, pb, k}, {drop, drop, drop, BP, BK});
+  });
   // It reaches the tokens that continue the sequence of the token before the
   // chunk (sequence 0 before token 0).
   Tile seqPrev = if_(
       (hasSeqIdx != 0) && (c > 0),
       [&] { return load(seqIdx, {bi, c * Q - 1}, {drop, 1}); },
       [&] { return zeros({1}, DType::i32); });
-  Tiles acc0;
-  for (int64_t j = 0; j < NH; ++j) {
-    const Scalar &h = heads[j];
-    Tile scale =
-        reshape(where(seqT == seqPrev, exp2(acsT[j]), 0.0f), {BM, 1});
-    // The state term scaled, plus D x_t from x_t and D's row. (One rounding
-    // fewer, and an instruction, per element with fma.)
-    auto plusDx = [&](const Tile &xRows, const Tile &dp) {
-      return fma(cs[j], scale, cast<float>(xRows) * reshape(dp, {1, BP}));
-    };
-    acc0.push_back(foldD ? if_(
-                               hasD == 2,
-                               [&] {
-                                 return plusDx(load(x, {bi, r, h, pb},
-                                                    {drop, BM, drop, BP}),
-                                               load(D, {h, pb}, {drop, BP}));
-                               },
-                               [&] { return cs[j] * scale; })
-                         : plusDx(xt[j], dRow[j]));
-  }
+  Tile scale = reshape(where(seqT == seqPrev, exp2(acsT), 0.0f), {BM, 1});
+  // The state term scaled, plus D x_t from x_t and D's row. (One rounding
+  // fewer, and an instruction, per element with fma.)
+  auto plusDx = [&](const Tile &xRows, const Tile &dp) {
+    return fma(cs, scale, cast<float>(xRows) * reshape(dp, {1, BP}));
+  };
+  Tile acc0 = foldD ? if_(
+                          hasD == 2,
+                          [&] {
+                            return plusDx(
+                                load(x, {bi, r, hi, pb}, {drop, BM, drop, BP}),
+                                load(D, {hi, pb}, {drop, BP}));
+                          },
+                          [&] { return cs * scale; })
+                    : plusDx(*xt, *dRow);
 
   // The intra-chunk term, one block of BS source tokens at a time (s counts
   // blocks of BS tokens), up to and including the diagonal.
   const int64_t sourcePerBlock = BM / BS;
-  Tiles acsCol;
-  for (const Tile &a : acsT)
-    acsCol.push_back(reshape(a, {BM, 1}));
+  Tile acsCol = reshape(acsT, {BM, 1});
   // With chunk_cb's blocks (and split_decay), the source blocks wholly
   // before this block of tokens first, without seq_idx: every pair there is
   // causal, and the decay factors through the first token t0 of the block,
@@ -510,8 +468,8 @@ void computeOut(const Config &cfg,
   // (splitMode, splitDiagonal and wholeChunkSplit: above, where the L2
   // prefetch is decided.)
   Scalar firstMasked = chunkStart;
-  Tiles acc1 = acc0;
-  std::function<Tiles()> beforeDiagonal = [&] { return acc0; };
+  Tile acc1 = acc0;
+  std::function<Tile()> beforeDiagonal = [&] { return acc0; };
   if (splitDecay) {
     Scalar offDiagonal = r * sourcePerBlock;
     firstMasked = if_(
@@ -529,40 +487,23 @@ void computeOut(const Config &cfg,
     // is traced where it is called, so that at split_diagonal 2 the
     // factored path does not compute it.)
     beforeDiagonal = [&, packed] {
-      Tiles acsT0, rowFactor;
-      for (int64_t j = 0; j < NH; ++j) {
-        acsT0.push_back(load(acs, {bi, heads[j], r * BM}, {drop, drop, 1}));
-        Tile rowF = reshape(exp2(acsT[j] - acsT0[j]), {BM, 1});
-        rowFactor.push_back(packed ? cast<X>(rowF) : rowF);
-      }
+      Tile acsT0 = load(acs, {bi, hi, r * BM}, {drop, drop, 1});
+      Tile rowF = reshape(exp2(acsT - acsT0), {BM, 1});
+      Tile rowFactor = packed ? cast<X>(rowF) : rowF;
       return for_range({chunkStart, firstMasked}, acc0,
-                      [&](Scalar s, const Tiles &acc) {
+                       [&](Scalar s, Tile acc) {
         // Acs, dt and x_s are read first (x_s: its copy is issued before the
         // stored block's wait either way), Acs and dt used after the stored
         // block's copy is waited for and scaled by the rows: their latency
         // then overlaps that wait (used at once, ncu found 2.7% of
         // compute_out's stall samples on the first use of Acs).
-        Tiles acsS, dtS, xs;
-        for (const Scalar &h : heads) {
-          acsS.push_back(load(acs, {bi, h, s}, {drop, drop, BS}));
-          dtS.push_back(load(dt, {bi, h, s}, {drop, drop, BS}));
-          xs.push_back(load(x, {bi, s, h, pb}, {drop, BS, drop, BP}));
-        }
-        // (The heads share the stored block's copy.)
-        std::optional<Tile> stored16;
-        auto block = [&] {
-          if (!stored16)
-            stored16 = packed ? storedBlock16(s) : storedBlock(s);
-          return *stored16;
-        };
-        Tiles next;
-        for (int64_t j = 0; j < NH; ++j) {
-          Tile rows = block() * rowFactor[j];
-          Tile colF = exp2(acsT0[j] - acsS[j]) * dtS[j];
-          Tile p = rows * reshape(packed ? cast<X>(colF) : colF, {1, BS});
-          next.push_back(mma(packed ? p : cast<X>(p), xs[j], acc[j]));
-        }
-        return next;
+        Tile acsS = load(acs, {bi, hi, s}, {drop, drop, BS});
+        Tile dtS = load(dt, {bi, hi, s}, {drop, drop, BS});
+        Tile xs = load(x, {bi, s, hi, pb}, {drop, BS, drop, BP});
+        Tile rows = (packed ? storedBlock16(s) : storedBlock(s)) * rowFactor;
+        Tile colF = exp2(acsT0 - acsS) * dtS;
+        Tile p = rows * reshape(packed ? cast<X>(colF) : colF, {1, BS});
+        return mma(packed ? p : cast<X>(p), xs, acc);
       });
     };
     // (split_diagonal 2 runs it only on the exact path: where the span is
@@ -590,209 +531,169 @@ void computeOut(const Config &cfg,
   if (!prologueEarly)
     spanTest();
   auto maskedBlocks = [&](bool sequences, bool split = false,
-                          std::optional<Tiles> start = std::nullopt,
+                          std::optional<Tile> start = std::nullopt,
                           std::optional<Scalar> from = std::nullopt) {
     const bool packedSplit =
         std::is_same_v<X, bf16> && cfg["packed_decay"] != 0;
-    Tiles rowF;
-    if (split)
-      for (int64_t j = 0; j < NH; ++j) {
-        rowF.push_back(exp2(acsCol[j] - reshape(acsLast[j], {1, 1})));
-        if (packedSplit)
-          rowF.back() = cast<X>(rowF.back());
-      }
+    std::optional<Tile> rowF;
+    if (split) {
+      rowF = exp2(acsCol - reshape(*acsLast, {1, 1}));
+      if (packedSplit)
+        rowF = cast<X>(*rowF);
+    }
     return for_range(
         {from ? *from : firstMasked, (r + 1) * sourcePerBlock},
-        start ? *start : acc1, [&](Scalar s, const Tiles &accs) {
+        start ? *start : acc1, [&](Scalar s, Tile acc) {
           // The loads that do not feed the mma first: their latency then
           // overlaps C·Bᵀ (nothing moves them across its waits).
-          Tiles acsSs, dtSs;
-          for (const Scalar &h : heads) {
-            acsSs.push_back(load(acs, {bi, h, s}, {drop, drop, BS}));
-            dtSs.push_back(load(dt, {bi, h, s}, {drop, drop, BS}));
-          }
+          Tile acsS = load(acs, {bi, hi, s}, {drop, drop, BS});
+          Tile dtS = load(dt, {bi, hi, s}, {drop, drop, BS});
           auto causal = [&] {
             return iota({BM, BS}, 0) + r * BM >= iota({BM, BS}, 1) + s * BS;
+          };
+          // P plus D of the head on its diagonal entries (fold_d; P itself
+          // without it). On every block of the loop: where it also runs over
+          // blocks before the diagonal (Q < 256, N_MAX, seq_idx), a branch
+          // that left those blocks alone was 2.5-3% slower on the H200 at
+          // Q = 128 (bench/results/2026-12-04-fold-d-diagonal-branch-ab.txt).
+          auto withD = [&](const Tile &p) {
+            if (!foldD)
+              return p;
+            Tile onDiagonal =
+                iota({BM, BS}, 0) + r * BM == iota({BM, BS}, 1) + s * BS;
+            // -0 off the diagonal: x + -0 is x exactly, so the adds of
+            // register pairs that hold no diagonal entry fold away (with
+            // +0 they stayed: x + +0 turns -0 into +0).
+            return p + where(onDiagonal, cast(dDiagonal, p.dtype()), -0.0f);
           };
           auto sameSequence = [&](const Tile &seqS) {
             return reshape(seqT, {BM, 1}) == reshape(seqS, {1, BS});
           };
-          // What the heads share: the stored block's copy (and C·Bᵀ formed
-          // here, CB_STORED 0), the source tokens' sequences.
-          std::optional<Tile> stored16, seqShared, maskShared, cbShared;
-          auto storedHere16 = [&] {
-            if (!stored16)
-              stored16 = storedBlock16(s);
-            return *stored16;
-          };
-          auto storedHere = [&] { return cast<float>(storedHere16()); };
-          auto seqOf = [&] {
-            if (!seqShared)
-              seqShared = load(seqIdx, {bi, s}, {drop, BS});
-            return *seqShared;
-          };
-          // Head j's next accumulator.
-          auto one = [&](int64_t j, const Tile &acc) {
-            const Scalar &h = heads[j];
-            const Tile &acsS = acsSs[j], &dtS = dtSs[j];
-            // P plus D of the head on its diagonal entries (fold_d; P itself
-            // without it). On every block of the loop: where it also runs
-            // over blocks before the diagonal (Q < 256, N_MAX, seq_idx), a
-            // branch that left those blocks alone was 2.5-3% slower on the
-            // H200 at Q = 128 (bench/results/2026-12-04-fold-d-diagonal-
-            // branch-ab.txt).
-            auto withD = [&](const Tile &p) {
-              if (!foldD)
-                return p;
-              Tile onDiagonal =
-                  iota({BM, BS}, 0) + r * BM == iota({BM, BS}, 1) + s * BS;
-              // -0 off the diagonal: x + -0 is x exactly, so the adds of
-              // register pairs that hold no diagonal entry fold away (with
-              // +0 they stayed: x + +0 turns -0 into +0).
-              return p + where(onDiagonal, cast(dDiagonal[j], p.dtype()),
-                               -0.0f);
+          if (split) {
+            Tile colF = reshape(exp2(*acsLast - acsS) * dtS, {1, BS});
+            Tile p = packedSplit ? storedBlock16(s) * cast<X>(colF) * *rowF
+                                 : cast<X>(storedBlock(s) * colF * *rowF);
+            Tile xs = load(x, {bi, s, hi, pb}, {drop, BS, drop, BP});
+            return mma(withD(p), xs, acc);
+          }
+          if (stored && !sequences && BM <= cbZeroSpan(Q)) {
+            // (The loop runs over the diagonal block alone where
+            // split_decay takes the blocks before it.)
+            // (In f16 a dt past 65504 would make the factor inf, and a
+            // future token's 0 entry NaN: clamped to f16's range.)
+            auto inRange = [&](Tile t) {
+              if constexpr (std::is_same_v<X, f16>)
+                t = minimum(t, 65504.0f);
+              return t;
             };
-            if (split) {
-              Tile colF =
-                  reshape(exp2(acsLast[j] - acsS) * dtS, {1, BS});
-              Tile p = packedSplit
-                           ? storedHere16() * cast<X>(colF) * rowF[j]
-                           : cast<X>(storedHere() * colF * rowF[j]);
-              Tile xs = load(x, {bi, s, h, pb}, {drop, BS, drop, BP});
-              return mma(withD(p), xs, acc);
+            Tile exponent = acsCol - reshape(acsS, {1, BS});
+            Tile p;
+            // (Tried and not kept, bench/results/2026-12-04-saturated-
+            // decay.md: the product exp2(Acs_t - Acs_s) dt_s narrowed with
+            // saturating_cast instead of the exponent clamped, 32 minimums
+            // per thread fewer and level on the H200, but wrong where a
+            // future token's exponent overflows and its dt is 0 (padding,
+            // or a clamped dt): inf * 0 is NaN, which no saturation turns
+            // into the 0 the clamp gives. And dt folded into the exponent,
+            // exp2(Acs_t + log2(dt_s) - Acs_s) with fast_log2, 44
+            // instructions per warp fewer, 1.5-2% slower with the column's
+            // log2 in lanes and warp shuffles, level to 2% slower with 16
+            // log2 per thread.)
+            if (cfg["packed_exp2"] != 0 && cfg["packed_decay"] != 0) {
+              // The exponent rounded to x's 16-bit type, and the clamp, the
+              // exp2 and the products in pairs there (min.NaN.bf16x2,
+              // ex2.approx.ftz.bf16x2, mul.rn.bf16x2): 16 instructions each
+              // per thread instead of 32 f32 ones.
+              p = storedBlock16(s) *
+                  exp2(minimum(cast<X>(exponent), 0.0f)) *
+                  cast<X>(inRange(reshape(dtS, {1, BS})));
+            } else {
+              Tile decay = inRange(exp2(minimum(exponent, 0.0f)) *
+                                   reshape(dtS, {1, BS}));
+              p = cfg["packed_decay"] != 0
+                      ? storedBlock16(s) * cast<X>(decay)
+                      : cast<X>(storedBlock(s) * decay);
             }
-            if (stored && !sequences && BM <= cbZeroSpan(Q)) {
-              // (The loop runs over the diagonal block alone where
-              // split_decay takes the blocks before it.)
-              // (In f16 a dt past 65504 would make the factor inf, and a
-              // future token's 0 entry NaN: clamped to f16's range.)
-              auto inRange = [&](Tile t) {
-                if constexpr (std::is_same_v<X, f16>)
-                  t = minimum(t, 65504.0f);
-                return t;
-              };
-              Tile exponent = acsCol[j] - reshape(acsS, {1, BS});
-              Tile p;
-              // (Tried and not kept, bench/results/2026-12-04-saturated-
-              // decay.md: the product exp2(Acs_t - Acs_s) dt_s narrowed with
-              // saturating_cast instead of the exponent clamped, 32 minimums
-              // per thread fewer and level on the H200, but wrong where a
-              // future token's exponent overflows and its dt is 0 (padding,
-              // or a clamped dt): inf * 0 is NaN, which no saturation turns
-              // into the 0 the clamp gives. And dt folded into the exponent,
-              // exp2(Acs_t + log2(dt_s) - Acs_s) with fast_log2, 44
-              // instructions per warp fewer, 1.5-2% slower with the column's
-              // log2 in lanes and warp shuffles, level to 2% slower with 16
-              // log2 per thread.)
-              if (cfg["packed_exp2"] != 0 && cfg["packed_decay"] != 0) {
-                // The exponent rounded to x's 16-bit type, and the clamp,
-                // the exp2 and the products in pairs there (min.NaN.bf16x2,
-                // ex2.approx.ftz.bf16x2, mul.rn.bf16x2): 16 instructions
-                // each per thread instead of 32 f32 ones.
-                p = storedHere16() *
-                    exp2(minimum(cast<X>(exponent), 0.0f)) *
-                    cast<X>(inRange(reshape(dtS, {1, BS})));
-              } else {
-                Tile decay = inRange(exp2(minimum(exponent, 0.0f)) *
-                                     reshape(dtS, {1, BS}));
-                p = cfg["packed_decay"] != 0
-                        ? storedHere16() * cast<X>(decay)
-                        : cast<X>(storedHere() * decay);
-              }
-              Tile xs = load(x, {bi, s, h, pb}, {drop, BS, drop, BP});
-              return mma(withD(p), xs, acc);
-            }
-            if (stored) {
-              // (The source tokens' sequences are read after the stored
-              // block's wait. Read with Acs and dt instead, compute_out was
-              // level on the H200 at Q = 256, but at Q = 64 ptxas spilled
-              // 100 bytes, not measured.)
-              // Entries of future tokens may overflow exp2, and with
-              // 128-token row blocks the stored blocks may hold entries
-              // chunk_cb never wrote: the select comes after the product, so
-              // that they are dropped. The mask is formed beside its select:
-              // a tile of predicates alive across a branch was packed by
-              // ptxas, short of predicate registers, into bits of general
-              // registers (109 instructions per warp on the H200, then a bit
-              // test per element).
-              Tile v = storedHere() *
-                       exp2(acsCol[j] - reshape(acsS, {1, BS})) *
-                       reshape(dtS, {1, BS});
-              Tile p = sequences
-                           ? where(causal() && sameSequence(seqOf()), v, 0.0f)
-                           : where(causal(), v, 0.0f);
-              Tile xs = load(x, {bi, s, h, pb}, {drop, BS, drop, BP});
-              return mma(cast<X>(withD(p)), xs, acc);
-            }
-            // (Forming C·Bᵀ with a producer warpgroup, the select in the
-            // branches spilled more at Q = 64: 180 bytes each way against
-            // 136.)
-            if (!cbShared) {
-              Tile causalMask = causal();
-              Tile mask = if_(
-                  hasSeqIdx != 0,
-                  [&] { return causalMask && sameSequence(seqOf()); },
-                  [&] { return causalMask; });
-              Tile cb = overState(Tiles{zeros({BM, BS})},
-                                  [&](const ScalarArg &k, size_t) {
-                                    return load(B, {bi, s, gi, k},
-                                                {drop, BS, drop, BK});
-                                  })[0];
-              maskShared = mask;
-              cbShared = cb;
-            }
-            const Tile &mask = *maskShared, &cb = *cbShared;
-            // Masked entries may overflow exp2; the select drops them.
-            Tile w = where(mask, exp2(acsCol[j] - reshape(acsS, {1, BS})),
-                           0.0f) *
+            Tile xs = load(x, {bi, s, hi, pb}, {drop, BS, drop, BP});
+            return mma(withD(p), xs, acc);
+          }
+          if (stored) {
+            // (The source tokens' sequences are read after the stored
+            // block's wait. Read with Acs and dt instead, compute_out was
+            // level on the H200 at Q = 256, but at Q = 64 ptxas spilled 100
+            // bytes, not measured.)
+            // Entries of future tokens may overflow exp2, and with 128-token
+            // row blocks the stored blocks may hold entries chunk_cb never
+            // wrote: the select comes after the product, so that they are
+            // dropped. The mask is formed beside its select: a tile of
+            // predicates alive across a branch was packed by ptxas, short of
+            // predicate registers, into bits of general registers (109
+            // instructions per warp on the H200, then a bit test per
+            // element).
+            Tile v = storedBlock(s) * exp2(acsCol - reshape(acsS, {1, BS})) *
                      reshape(dtS, {1, BS});
-            Tile xs = load(x, {bi, s, h, pb}, {drop, BS, drop, BP});
-            return mma(cast<X>(withD(cb * w)), xs, acc);
-          };
-          Tiles next;
-          for (int64_t j = 0; j < NH; ++j)
-            next.push_back(one(j, accs[j]));
-          return next;
+            Tile p = sequences
+                         ? where(causal() && sameSequence(load(seqIdx, {bi, s},
+                                                               {drop, BS})),
+                                 v, 0.0f)
+                         : where(causal(), v, 0.0f);
+            Tile xs = load(x, {bi, s, hi, pb}, {drop, BS, drop, BP});
+            return mma(cast<X>(withD(p)), xs, acc);
+          }
+          // (Forming C·Bᵀ with a producer warpgroup, the select in the
+          // branches spilled more at Q = 64: 180 bytes each way against 136.)
+          Tile causalMask = causal();
+          Tile mask = if_(
+              hasSeqIdx != 0,
+              [&] {
+                return causalMask &&
+                       sameSequence(load(seqIdx, {bi, s}, {drop, BS}));
+              },
+              [&] { return causalMask; });
+          Tile cb = overState(zeros({BM, BS}), [&](const ScalarArg &k) {
+            return load(B, {bi, s, gi, k}, {drop, BS, drop, BK});
+          });
+          // Masked entries may overflow exp2; the select drops them.
+          Tile w = where(mask, exp2(acsCol - reshape(acsS, {1, BS})), 0.0f) *
+                   reshape(dtS, {1, BS});
+          Tile xs = load(x, {bi, s, hi, pb}, {drop, BS, drop, BP});
+          return mma(cast<X>(withD(cb * w)), xs, acc);
         });
   };
-  Tiles out = !stored
-                  ? maskedBlocks(true)
-                  : if_(
-                        seqGiven, [&] { return maskedBlocks(true); },
-                        [&] {
-                          if (!splitDiagonal)
-                            return maskedBlocks(false);
-                          // At 2 the factored loop starts from the
-                          // chunk's first block, and the exact path runs
-                          // the blocks before the diagonal first.
-                          return if_(
-                              *spanFits,
-                              [&] {
-                                return wholeChunkSplit
-                                           ? maskedBlocks(false, true, acc0,
-                                                          chunkStart)
-                                           : maskedBlocks(false, true);
-                              },
-                              [&] {
-                                return maskedBlocks(
-                                    false, false,
-                                    wholeChunkSplit ? beforeDiagonal()
-                                                    : acc1);
-                              });
-                        });
+  Tile out = !stored ? maskedBlocks(true)
+                     : if_(
+                           seqGiven, [&] { return maskedBlocks(true); },
+                           [&] {
+                             if (!splitDiagonal)
+                               return maskedBlocks(false);
+                             // At 2 the factored loop starts from the
+                             // chunk's first block, and the exact path runs
+                             // the blocks before the diagonal first.
+                             return if_(
+                                 *spanFits,
+                                 [&] {
+                                   return wholeChunkSplit
+                                              ? maskedBlocks(false, true, acc0,
+                                                             chunkStart)
+                                              : maskedBlocks(false, true);
+                                 },
+                                 [&] {
+                                   return maskedBlocks(
+                                       false, false,
+                                       wholeChunkSplit ? beforeDiagonal()
+                                                       : acc1);
+                                 });
+                           });
 
-  for (int64_t j = 0; j < NH; ++j) {
-    const Scalar &h = heads[j];
-    Tile yj = if_(
-        hasZ != 0,
-        [&] {
-          Tile zt = load(z, {bi, r, h, pb}, {drop, BM, drop, BP});
-          return out[j] * silu(cast<float>(zt));
-        },
-        [&] { return out[j]; });
-    store(y, {bi, r, h, pb}, cast<X>(yj),
-          {.squeeze = {0, 2}, .tma = tmaStore});
-  }
+  out = if_(
+      hasZ != 0,
+      [&] {
+        Tile zt = load(z, {bi, r, hi, pb}, {drop, BM, drop, BP});
+        return out * silu(cast<float>(zt));
+      },
+      [&] { return out; });
+  store(y, {bi, r, hi, pb}, cast<X>(out),
+        {.squeeze = {0, 2}, .tma = tmaStore});
 }
 
 const std::array<std::string, 14> kArgNames = {
@@ -863,16 +764,6 @@ const Register registration{{
                     "defaults (64-token rows at Q = 256), both variants "
                     "honour has_seq_idx; 1 only at Q = 256 with CB_STORED, "
                     "where the defaults differ"),
-            // 2: each program two neighbouring heads at 64-token rows (the
-            // same accumulator registers as one head at 128), sharing C's
-            // and the stored C·Bᵀ blocks' copies: per output some 8% fewer
-            // bytes through L2 and 17% fewer decayed entries and mma steps
-            // than 128-token rows of one head (the source blocks past the
-            // diagonal of a 128-token row block are work for nothing). The
-            // library takes it where h and h / g are even.
-            variant("HEADS", {1, 2}, 1,
-                    "heads per program (2: at Q = 256 with CB_STORED and "
-                    "SEQ_IDX 0; h and h / g must be multiples of it)"),
             // 10% faster on the H200 with the TMA-staged operands (2.55 ->
             // 2.29 ms at b=1 L=65536 h=80 n=128: 2026-11-29-tma.md).
             tunable("wgmma", {0, 1}, 1,
@@ -1001,16 +892,14 @@ const Register registration{{
                     "with split_diagonal 2 1.3-3.7%)"),
         },
     // (token block x head, p block, batch)
-    .grid = {{"x", 1, "BLOCK_M*HEADS", "x", 2},
-             {"x", 3, "BLOCK_P"},
-             {"x", 0, ""}},
+    .grid = {{"x", 1, "BLOCK_M", "x", 2}, {"x", 3, "BLOCK_P"}, {"x", 0, ""}},
     // Tuned by tokens (batch x length), heads, groups and state size.
     .shapeKey = {{"bL", "x", 1, "x", 0},
                  {"h", "x", 2},
                  {"g", "B", 2},
                  {"n", "B", 3}},
-    // A program's heads share a group: h a multiple of HEADS x g.
-    .shapeRules = {{"x", 2, "HEADS", "B", 2}},
+    // A program's heads' group is h / (h / g): h a multiple of g.
+    .shapeRules = {{"x", 2, "", "B", 2}},
     .build = buildForXDtype(computeOut<bf16>, computeOut<f16>, kArgNames),
     .check = [](const Config &cfg) -> std::string {
       if (std::string problem = mustDivide(cfg, "BLOCK_M", "Q");
@@ -1023,11 +912,6 @@ const Register registration{{
       if (cfg.get("SEQ_IDX") && (cfg.get("Q") < 256 || !cfg.get("CB_STORED")))
         return "SEQ_IDX 1 only where it changes the defaults: Q = 256 with "
                "CB_STORED";
-      if (cfg.get("HEADS") > 1 &&
-          (cfg.get("Q") < 256 || !cfg.get("CB_STORED") || cfg.get("SEQ_IDX")))
-        return "HEADS 2 only at Q = 256 with CB_STORED and SEQ_IDX 0";
-      if (cfg.get("HEADS") > 1 && producerWarpgroup(cfg))
-        return "HEADS 2 is built without the producer warpgroup";
       if (cfg.get("warp_specialize") > 0 && !cfg.get("wgmma"))
         return "warp_specialize is built and measured with wgmma only";
       if (cfg.get("ring_slots") > 0 && !producerWarpgroup(cfg))
@@ -1056,7 +940,7 @@ const Register registration{{
     // take the exact, masked path.)
     .variantDefaults = [](const Config &cfg) -> std::map<std::string, int64_t> {
       if (cfg.get("Q") >= 256 && cfg.get("CB_STORED") && !cfg.get("SEQ_IDX"))
-        return {{"BLOCK_M", cfg.get("HEADS") > 1 ? 64 : 128}};
+        return {{"BLOCK_M", 128}};
       return {};
     },
 }};

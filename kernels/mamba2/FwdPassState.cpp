@@ -113,6 +113,8 @@ const Register registration{{
              {"x", 0, "", "x", 2}},
     // Tuned by length (the serial walk), batch x heads and state size.
     .shapeKey = {{"L", "x", 1}, {"bh", "x", 0, "x", 2}, {"n", "B", 3}},
+    // A program's heads' group is h / (h / g): h a multiple of g.
+    .shapeRules = {{"x", 2, "", "B", 2}},
     .build =
         buildForXDtype(fwdPassState<bf16>, fwdPassState<f16>, kArgNames),
     .check =

@@ -232,13 +232,6 @@ Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d, int sms,
   // C resident in shared memory, the state dimension unrolled, where n
   // allows (its BLOCK_K, 64, divides 64).
   ov.N_MAX = d.n <= 64 ? 64 : 0;
-  // Two neighbouring heads per program (of one group), for measurements:
-  // TESSEL_MAMBA2_HEADS=2 where the variant exists.
-  const char *heads = std::getenv("TESSEL_MAMBA2_HEADS");
-  ov.HEADS = heads && std::string(heads) == "2" && d.Q >= 256 && cbStored &&
-                     !ov.SEQ_IDX && d.h % 2 == 0 && (d.h / d.g) % 2 == 0
-                 ? 2
-                 : 1;
 
   const bool timed = timingOn && !describeOnly;
   if (timed) {

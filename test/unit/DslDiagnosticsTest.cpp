@@ -428,21 +428,15 @@ TEST(DslRegistry, EveryVariantsDefaultsAreValid) {
             << k->name << " [" << configString(*k, c) << "]: " << p.name;
   }
   // compute_out: Q x X_DTYPE x N_MAX x CB_STORED, and SEQ_IDX 1 at Q = 256
-  // with CB_STORED (28), and HEADS 2 at Q = 256 with CB_STORED, SEQ_IDX 0
-  // (4 more).
-  EXPECT_EQ(variantConfigs(*findKernel("compute_out")).size(), size_t(32));
+  // with CB_STORED.
+  EXPECT_EQ(variantConfigs(*findKernel("compute_out")).size(), size_t(28));
   // compute_out's 128-token rows: at Q = 256 reading chunk_cb's blocks.
   const KernelDef &out = *findKernel("compute_out");
-  auto blockM = [&](int64_t q, int64_t stored, int64_t seq = 0,
-                    int64_t heads = 1) {
-    return defaultConfig(out, {{"Q", q},
-                               {"CB_STORED", stored},
-                               {"SEQ_IDX", seq},
-                               {"HEADS", heads}})
+  auto blockM = [&](int64_t q, int64_t stored, int64_t seq = 0) {
+    return defaultConfig(out, {{"Q", q}, {"CB_STORED", stored}, {"SEQ_IDX", seq}})
         .get("BLOCK_M");
   };
   EXPECT_EQ(blockM(256, 1), 128);
-  EXPECT_EQ(blockM(256, 1, 0, 2), 64); // two heads: 64-token rows
   EXPECT_EQ(blockM(256, 1, 1), 64);
   EXPECT_EQ(blockM(256, 0), 64);
   EXPECT_EQ(blockM(128, 1), 64);

@@ -167,6 +167,52 @@ void denseKernel(const Config &, View<float, 2, kDense> x) {
   store(x, {0, 0}, zeros({4, 4}));
 }
 
+// Three accumulators carried through one loop as a list of tiles, then a
+// branch on the program choosing which two it stores (even programs the
+// first two, odd ones the last two).
+void tileListKernel(const Config &, View<float, 2> x, View<float, 2> y) {
+  auto i = program_id(0);
+  Scalar blocks = (dim(x, 1) + 31) / 32;
+  std::vector<Tile> acc = for_range(
+      {0, blocks}, std::vector<Tile>(3, zeros({16, 32})),
+      [&](Scalar k, const std::vector<Tile> &a) {
+        Tile t = load(x, {i, k}, {16, 32});
+        return std::vector<Tile>{a[0] * 0.5f + t, a[1] + t * t, a[2] + 1.0f};
+      });
+  std::vector<Tile> out = if_(
+      i % 2 == 0, [&] { return std::vector<Tile>{acc[0], acc[1]}; },
+      [&] { return std::vector<Tile>{acc[1], acc[2]}; });
+  store(y, {i, 0}, expand_dims(sum(out[0], 1), 1));
+  store(y, {i, 1}, expand_dims(sum(out[1], 1), 1));
+}
+
+TEST(Interpreter, TileListsCarryAndYieldEachTheirValue) {
+  unsigned seed = freshSeed();
+  std::mt19937 rng(seed);
+  auto t = trace(context(), tileListKernel, {"x", "y"});
+  ASSERT_TRUE(t.module) << t.allDiagnostics();
+  const int64_t M = 40, N = 100, blocks = ceilDiv(N, 32);
+  HostTensor x(DType::f32, {M, N}), y(DType::f32, {M, 2});
+  x.randomize(rng);
+  y.poison();
+  ASSERT_EQ(interp::run(t.kernel(), {ceilDiv(M, 16), 1, 1}, {x.view(), y.view()}),
+            "");
+  for (int64_t r = 0; r < M; ++r) {
+    // Column k's block k / 32 is halved once per later block (the first
+    // accumulator); squares; one per column and block (32 per block).
+    double s[3] = {0, 0, double(32 * blocks)};
+    for (int64_t k = 0; k < N; ++k) {
+      double v = x.get(r * N + k);
+      s[0] += std::ldexp(v, -int(blocks - 1 - k / 32));
+      s[1] += v * v;
+    }
+    const int first = (r / 16) % 2 == 0 ? 0 : 1;
+    for (int c = 0; c < 2; ++c)
+      EXPECT_NEAR(y.get(r * 2 + c), s[first + c], 1e-5 * (1 + std::abs(s[first + c])))
+          << "row " << r << " column " << c << " seed " << seed;
+  }
+}
+
 TEST(Interpreter, RejectsBadArguments) {
   auto t = trace(context(), denseKernel, {"x"});
   ASSERT_TRUE(t.module) << t.allDiagnostics();

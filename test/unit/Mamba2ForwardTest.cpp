@@ -55,8 +55,6 @@ struct Case {
   // chunk_cb's block: smaller or larger than compute_out's boxes, whose
   // reads then span blocks it wrote and blocks it left poisoned.
   int64_t blockCb = 64;
-  // compute_out's heads per program (HEADS; reading chunk_cb's blocks only).
-  int64_t heads = 1;
 };
 
 std::ostream &operator<<(std::ostream &os, const Case &c) {
@@ -69,7 +67,7 @@ std::ostream &operator<<(std::ostream &os, const Case &c) {
      << " limit=(" << c.dtMin << ","
      << c.dtMax << ") blocks P" << c.blockP << " N" << c.blockN << " T"
      << c.blockT << " M" << c.blockM << " K" << c.blockK << " S"
-     << c.blockS << " CB" << c.blockCb << " heads " << c.heads;
+     << c.blockS << " CB" << c.blockCb;
   return os;
 }
 
@@ -161,7 +159,6 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
                         {"BLOCK_K", c.blockK},
                         {"N_MAX", nMax},
                         {"CB_STORED", stored},
-                        {"HEADS", stored ? c.heads : 1},
                         {"split_diagonal", c.splitDiagonal},
                         // With the split state path the library's
                         // choices: the blocks before the diagonal with the
@@ -318,10 +315,8 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
                       {B.view(), C.view(), cbView});
     ASSERT_EQ(err, "") << "chunk_cb";
   }
-  const int64_t heads = stored ? c.heads : 1;
   err = interp::run(outK,
-                    {ceilDiv(c.L, c.blockM * heads) * c.h,
-                     ceilDiv(c.p, c.blockP), c.b},
+                    {ceilDiv(c.L, c.blockM) * c.h, ceilDiv(c.p, c.blockP), c.b},
                     {x.view(), B.view(), C.view(), dtOutV, acsV, seqV,
                      states.view(), dView, zView, y.view(), cbView,
                      int64_t(c.seq), int64_t(c.d == DKind::none      ? 0
@@ -562,25 +557,6 @@ INSTANTIATE_TEST_SUITE_P(
         with(base(1, 600, 4, 32, 96, 1, 256), [](Case &c) {
           c.x = DType::f16, c.blockM = 128, c.blockS = 64, c.stepScale = 4;
           c.aHeads = {-1, -12, -4, -16};
-        }),
-        // Two heads per program (HEADS 2, reading chunk_cb's blocks): one
-        // pair of heads within split_diagonal's span (factored), one with a
-        // head past it (the pair takes the exact path); with seq_idx, z and
-        // D per (head, p); with groups in f16; with the state dimension
-        // unrolled (N_MAX); and an odd number of 64-token row blocks (the
-        // grid's last pair of row blocks half past L).
-        with(base(1, 600, 4, 32, 96, 1, 256), [](Case &c) {
-          c.heads = 2, c.d = DKind::perHead, c.stepScale = 4;
-          c.aHeads = {-1, -4, -12, -2};
-        }),
-        with(base(2, 300, 4, 32, 32, 1, 256), [](Case &c) {
-          c.heads = 2, c.seq = c.z = true, c.d = DKind::perHeadDim;
-        }),
-        with(base(1, 600, 4, 32, 96, 2, 256), [](Case &c) {
-          c.heads = 2, c.x = DType::f16, c.d = DKind::perHead, c.z = true;
-        }),
-        with(base(1, 330, 6, 32, 48, 1, 256), [](Case &c) {
-          c.heads = 2, c.d = DKind::perHead, c.init = true;
         }),
         // Groups, f16, dt dtypes, Q = 256, blocks that do not divide.
         base(1, 140, 4, 32, 16, 2, 64),

@@ -527,24 +527,32 @@ std::string generateSource(const std::string &library, const std::string &ns,
     for (size_t ri = 0; ri < first.rules.size(); ++ri) {
       const ShapeRule &r = first.rules[ri];
       const Param &v = first.params[r.param];
-      std::string times = "1", timesText;
+      // What it must be a multiple of, as the error says it: the constant
+      // (name and this entry's value), times the other view's size.
+      std::string times = "1", what;
+      if (!r.multipleOf.empty())
+        what = fmt::format("\"{} (\" + std::to_string(e.multiples[{}]) + "
+                           "\")\"",
+                           r.multipleOf, ri);
       if (r.timesParam >= 0) {
         const Param &t = first.params[r.timesParam];
         times = fmt::format("{}.sizes[{}]", t.name, r.timesDim);
-        timesText = fmt::format(
-            " + \" x argument '{}' along dimension {} (\" + "
-            "std::to_string({}) + \")\"",
-            t.name, r.timesDim, times);
+        what += fmt::format("{}\"argument '{}' along dimension {} (\" + "
+                            "std::to_string({}) + \")\"",
+                            what.empty() ? "" : " + \" x \" + ", t.name,
+                            r.timesDim, times);
       }
+      if (what.empty())
+        continue; // a multiple of 1
       out += fmt::format(
           "  {{\n    const int64_t m = e.multiples[{0}] * {1};\n"
           "    if (m <= 0 || {2}.sizes[{3}] % m != 0)\n"
           "      return Status::error(\"{4}: argument '{2}' has \" + "
           "std::to_string({2}.sizes[{3}]) + \" along dimension {3}; the "
           "configuration \" + std::string(e.config) + \" needs a multiple "
-          "of {5} (\" + std::to_string(e.multiples[{0}]) + \")\"{6});\n"
+          "of \" + {5});\n"
           "  }}\n",
-          ri, times, v.name, r.dim, k.name, r.multipleOf, timesText);
+          ri, times, v.name, r.dim, k.name, what);
     }
     out += fmt::format(
         "  if (Status s = kernelFor(\"{}\", e); !s.ok())\n    return s;\n"

@@ -271,20 +271,14 @@ static bool writeFile(const std::string &path, const std::string &text) {
 /// The launcher description of a traced kernel (its parameters come from the
 /// kernel function's signature and argument names). Returns an error message
 /// when the kernel's grid declaration does not fit its parameters.
-/// The value of `text`, a constant of `config` or a product of them
-/// ("Q*RANGE"), into *out; false unless each is a positive constant.
-static bool productOf(const Config &config, const std::string &text,
-                      int64_t *out) {
-  int64_t product = 1;
-  for (size_t at = 0; at <= text.size();) {
-    size_t end = std::min(text.find('*', at), text.size());
-    auto it = config.all().find(text.substr(at, end - at));
-    if (it == config.all().end() || it->second < 1)
-      return false;
-    product *= it->second;
-    at = end + 1;
-  }
-  *out = product;
+/// The value of constant `name` of `config` into *out; false unless it is
+/// one, positive.
+static bool positiveConstant(const Config &config, const std::string &name,
+                             int64_t *out) {
+  auto it = config.all().find(name);
+  if (it == config.all().end() || it->second < 1)
+    return false;
+  *out = it->second;
   return true;
 }
 
@@ -384,12 +378,9 @@ static std::string describe(const KernelDef &def, const Config &config,
                ", which is not a dimension of one of its view parameters";
       d.timesDim = g.timesDim;
     }
-    if (!g.divisor.empty()) {
-      if (!productOf(config, g.divisor, &d.divisor))
-        return "the grid of kernel '" + def.name + "' divides by '" +
-               g.divisor + "', which is not a positive constant of it "
-               "or a product of such";
-    }
+    if (!g.divisor.empty() && !positiveConstant(config, g.divisor, &d.divisor))
+      return "the grid of kernel '" + def.name + "' divides by '" +
+             g.divisor + "', which is not a positive constant of it";
     k.grid.push_back(d);
   }
   for (const ShapeRule &rule : def.shapeRules) {
@@ -401,10 +392,11 @@ static std::string describe(const KernelDef &def, const Config &config,
             rule.dim, rule.timesView, rule.timesDim, &r.param, &r.timesParam);
         !problem.empty())
       return problem;
-    if (!productOf(config, rule.multipleOf, &r.multiple))
+    if (!rule.multipleOf.empty() &&
+        !positiveConstant(config, rule.multipleOf, &r.multiple))
       return "a shape rule of kernel '" + def.name + "' asks for a multiple "
              "of '" + rule.multipleOf + "', which is not a positive "
-             "constant of it or a product of such";
+             "constant of it";
     r.multipleOf = rule.multipleOf;
     k.rules.push_back(r);
   }
