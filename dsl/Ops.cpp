@@ -1258,12 +1258,11 @@ std::vector<Tile> tilesOf(const RawValues &raw) {
 }
 } // namespace
 
-std::vector<Tile>
-for_range(Range range, const std::vector<Tile> &init,
-          const std::function<std::vector<Tile>(Scalar,
-                                                const std::vector<Tile> &)>
-              &body,
-          Loc loc) {
+std::vector<Tile> for_range(
+    Range range, const std::vector<Tile> &init,
+    const std::function<std::vector<Tile>(Scalar, const std::vector<Tile> &)>
+        &body,
+    Loc loc) {
   return tilesOf(forImpl(
       range.lo, range.hi, range.step, rawOf(init),
       [&](Scalar i, const RawValues &c) { return rawOf(body(i, tilesOf(c))); },

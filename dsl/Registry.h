@@ -80,7 +80,7 @@ struct KeyDim {
 struct ShapeRule {
   std::string view;
   int dim = 0;
-  std::string multipleOf; // a constant of the kernel, or "" for 1
+  std::string multipleOf;     // a constant of the kernel, or "" for 1
   std::string timesView = ""; // "" for none
   int timesDim = 0;
 };

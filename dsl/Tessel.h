@@ -632,12 +632,11 @@ std::tuple<Ts...> for_range(Range range, std::tuple<Ts...> init, F body,
 /// A loop carrying a list of tiles whose length is known when the kernel is
 /// traced (one accumulator per head of a program, say): body(i, tiles)
 /// returns their next values, as many.
-std::vector<Tile>
-for_range(Range range, const std::vector<Tile> &init,
-          const std::function<std::vector<Tile>(Scalar,
-                                                const std::vector<Tile> &)>
-              &body,
-          Loc loc = Loc::current());
+std::vector<Tile> for_range(
+    Range range, const std::vector<Tile> &init,
+    const std::function<std::vector<Tile>(Scalar, const std::vector<Tile> &)>
+        &body,
+    Loc loc = Loc::current());
 
 /// if (cond) then()  -- for side effects (stores).
 template <class F>
@@ -652,8 +651,8 @@ void if_(const ScalarArg &cond, F then, Loc loc = Loc::current()) {
 
 /// cond ? then() : otherwise(), both returning the same handle(s).
 template <class F, class G>
-requires(!std::is_same_v<std::invoke_result_t<F>, std::vector<Tile>>)
-auto if_(const ScalarArg &cond, F then, G otherwise, Loc loc = Loc::current())
+requires(!std::is_same_v<std::invoke_result_t<F>, std::vector<Tile>>) auto if_(
+    const ScalarArg &cond, F then, G otherwise, Loc loc = Loc::current())
     -> std::invoke_result_t<F> {
   using R = std::invoke_result_t<F>;
   std::function<RawValues()> t = [&] { return detail::pack<R>(then()); };

@@ -265,9 +265,9 @@ TEST(DslDiagnostics, IfBranchesDisagree) {
 int tilesLoopLine = 0, tilesIfLine = 0;
 void badTileLists(const Config &, View<float, 2> y) {
   std::vector<Tile> init = {zeros({16, 16}), zeros({16, 16})};
-  tilesLoopLine = __LINE__ + 1;
-  std::vector<Tile> acc = for_range(
-      {0, 4}, init, [&](Scalar, const std::vector<Tile> &a) {
+  tilesLoopLine = __LINE__ + 2; // for_range's line
+  std::vector<Tile> acc =
+      for_range({0, 4}, init, [&](Scalar, const std::vector<Tile> &a) {
         return std::vector<Tile>{a[0] + a[1]};
       });
   tilesIfLine = __LINE__ + 1;

@@ -180,8 +180,13 @@ void tileListKernel(const Config &, View<float, 2> x, View<float, 2> y) {
         return std::vector<Tile>{a[0] * 0.5f + t, a[1] + t * t, a[2] + 1.0f};
       });
   std::vector<Tile> out = if_(
-      i % 2 == 0, [&] { return std::vector<Tile>{acc[0], acc[1]}; },
-      [&] { return std::vector<Tile>{acc[1], acc[2]}; });
+      i % 2 == 0,
+      [&] {
+        return std::vector<Tile>{acc[0], acc[1]};
+      },
+      [&] {
+        return std::vector<Tile>{acc[1], acc[2]};
+      });
   store(y, {i, 0}, expand_dims(sum(out[0], 1), 1));
   store(y, {i, 1}, expand_dims(sum(out[1], 1), 1));
 }
@@ -195,8 +200,9 @@ TEST(Interpreter, TileListsCarryAndYieldEachTheirValue) {
   HostTensor x(DType::f32, {M, N}), y(DType::f32, {M, 2});
   x.randomize(rng);
   y.poison();
-  ASSERT_EQ(interp::run(t.kernel(), {ceilDiv(M, 16), 1, 1}, {x.view(), y.view()}),
-            "");
+  ASSERT_EQ(
+      interp::run(t.kernel(), {ceilDiv(M, 16), 1, 1}, {x.view(), y.view()}),
+      "");
   for (int64_t r = 0; r < M; ++r) {
     // Column k's block k / 32 is halved once per later block (the first
     // accumulator); squares; one per column and block (32 per block).
@@ -208,7 +214,8 @@ TEST(Interpreter, TileListsCarryAndYieldEachTheirValue) {
     }
     const int first = (r / 16) % 2 == 0 ? 0 : 1;
     for (int c = 0; c < 2; ++c)
-      EXPECT_NEAR(y.get(r * 2 + c), s[first + c], 1e-5 * (1 + std::abs(s[first + c])))
+      EXPECT_NEAR(y.get(r * 2 + c), s[first + c],
+                  1e-5 * (1 + std::abs(s[first + c])))
           << "row " << r << " column " << c << " seed " << seed;
   }
 }

@@ -45,7 +45,7 @@ struct ShapeRule {
   int param = -1, dim = 0;
   int64_t multiple = 1;
   int timesParam = -1, timesDim = 0;
-  std::string multipleOf; // the constants' names, for the error
+  std::string multipleOf; // the constant's name ("" for none), for the error
 };
 
 /// A non-tunable constant: one field of the generated <kernel>_variant.

@@ -268,9 +268,6 @@ static bool writeFile(const std::string &path, const std::string &text) {
   return true;
 }
 
-/// The launcher description of a traced kernel (its parameters come from the
-/// kernel function's signature and argument names). Returns an error message
-/// when the kernel's grid declaration does not fit its parameters.
 /// The value of constant `name` of `config` into *out; false unless it is
 /// one, positive.
 static bool positiveConstant(const Config &config, const std::string &name,
@@ -305,14 +302,16 @@ static std::string resolveSizes(const launchers::Compiled &k,
   if (timesView.empty())
     return "";
   *timesParam = viewParam(timesView);
-  if (*timesParam < 0 || timesDim < 0 ||
-      timesDim >= k.params[*timesParam].rank)
+  if (*timesParam < 0 || timesDim < 0 || timesDim >= k.params[*timesParam].rank)
     return what + " multiplies by '" + timesView + "' dimension " +
            std::to_string(timesDim) +
            ", which is not a dimension of one of its view parameters";
   return "";
 }
 
+/// The launcher description of a traced kernel (its parameters come from the
+/// kernel function's signature and argument names). Returns an error message
+/// when the kernel's grid or shape rules do not fit its parameters.
 static std::string describe(const KernelDef &def, const Config &config,
                             mlir::ModuleOp module, launchers::Compiled &k) {
   k.config = configString(def, config);
@@ -379,8 +378,8 @@ static std::string describe(const KernelDef &def, const Config &config,
       d.timesDim = g.timesDim;
     }
     if (!g.divisor.empty() && !positiveConstant(config, g.divisor, &d.divisor))
-      return "the grid of kernel '" + def.name + "' divides by '" +
-             g.divisor + "', which is not a positive constant of it";
+      return "the grid of kernel '" + def.name + "' divides by '" + g.divisor +
+             "', which is not a positive constant of it";
     k.grid.push_back(d);
   }
   for (const ShapeRule &rule : def.shapeRules) {
@@ -388,14 +387,17 @@ static std::string describe(const KernelDef &def, const Config &config,
     r.dim = rule.dim;
     r.timesDim = rule.timesView.empty() ? 0 : rule.timesDim;
     if (std::string problem = resolveSizes(
-            k, "a shape rule of kernel '" + def.name + "'", rule.view,
-            rule.dim, rule.timesView, rule.timesDim, &r.param, &r.timesParam);
+            k, "a shape rule of kernel '" + def.name + "'", rule.view, rule.dim,
+            rule.timesView, rule.timesDim, &r.param, &r.timesParam);
         !problem.empty())
       return problem;
     if (!rule.multipleOf.empty() &&
         !positiveConstant(config, rule.multipleOf, &r.multiple))
-      return "a shape rule of kernel '" + def.name + "' asks for a multiple "
-             "of '" + rule.multipleOf + "', which is not a positive "
+      return "a shape rule of kernel '" + def.name +
+             "' asks for a multiple "
+             "of '" +
+             rule.multipleOf +
+             "', which is not a positive "
              "constant of it";
     r.multipleOf = rule.multipleOf;
     k.rules.push_back(r);
