@@ -1,8 +1,9 @@
 #!/bin/sh
-# What is left for an H200 (none came in the sixteenth to twenty-fifth
+# What is left for an H200 (none came in the sixteenth to twenty-sixth
 # sessions but twice: bench/results/2026-12-05-sixteenth-gpu.md,
 # 2026-12-06-h100.md, 2026-12-06-9faaf38-h200-bench.txt; the twenty-fifth's
-# own checks ran on an H100: 2026-12-06-operand-in-place.md): the re-tune of
+# and twenty-sixth's own checks ran on an H100: 2026-12-06-operand-in-place.md,
+# 2026-12-07-heads.md): the re-tune of
 # the shipped table (chunk_state's rows date from eb00cf4, compute_out has none
 # since Nov 30; the sweep below includes compute_out's BLOCK_M, which also
 # moves refresh_in_loops' -1 rule), and the A/Bs of compute_out's split_diagonal
