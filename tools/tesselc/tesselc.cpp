@@ -279,30 +279,36 @@ static bool positiveConstant(const Config &config, const std::string &name,
   return true;
 }
 
-/// The view parameters of a size `view` along `dim`, times `timesView` along
-/// `timesDim` when given (a shape key's or a shape rule's), into *param and
-/// *timesParam (-1 without a second view); else what is wrong, `what` naming
-/// the declaration ("the shape key of kernel 'k'").
+/// A size `view` along `dim`, times `timesView` along `timesDim` when given
+/// (a shape key's or a shape rule's), in terms of the launcher's view
+/// parameters: into out's param, dim, timesParam (-1 without a second view)
+/// and timesDim. Else what is wrong, `what` naming the declaration ("the
+/// shape key of kernel 'k'").
+template <class Sizes>
 static std::string resolveSizes(const launchers::Compiled &k,
                                 const std::string &what,
                                 const std::string &view, int dim,
                                 const std::string &timesView, int timesDim,
-                                int *param, int *timesParam) {
+                                Sizes &out) {
   auto viewParam = [&](const std::string &name) {
     for (size_t i = 0; i < k.params.size(); ++i)
       if (k.params[i].name == name && k.params[i].isView)
         return static_cast<int>(i);
     return -1;
   };
-  *param = viewParam(view);
-  if (*param < 0 || dim < 0 || dim >= k.params[*param].rank)
+  out.param = viewParam(view);
+  out.dim = dim;
+  if (out.param < 0 || dim < 0 || dim >= k.params[out.param].rank)
     return what + " uses '" + view + "' dimension " + std::to_string(dim) +
            ", which is not a dimension of one of its view parameters";
-  *timesParam = -1;
+  out.timesParam = -1;
+  out.timesDim = 0;
   if (timesView.empty())
     return "";
-  *timesParam = viewParam(timesView);
-  if (*timesParam < 0 || timesDim < 0 || timesDim >= k.params[*timesParam].rank)
+  out.timesParam = viewParam(timesView);
+  out.timesDim = timesDim;
+  if (out.timesParam < 0 || timesDim < 0 ||
+      timesDim >= k.params[out.timesParam].rank)
     return what + " multiplies by '" + timesView + "' dimension " +
            std::to_string(timesDim) +
            ", which is not a dimension of one of its view parameters";
@@ -384,11 +390,9 @@ static std::string describe(const KernelDef &def, const Config &config,
   }
   for (const ShapeRule &rule : def.shapeRules) {
     launchers::ShapeRule r;
-    r.dim = rule.dim;
-    r.timesDim = rule.timesView.empty() ? 0 : rule.timesDim;
-    if (std::string problem = resolveSizes(
-            k, "a shape rule of kernel '" + def.name + "'", rule.view, rule.dim,
-            rule.timesView, rule.timesDim, &r.param, &r.timesParam);
+    if (std::string problem =
+            resolveSizes(k, "a shape rule of kernel '" + def.name + "'",
+                         rule.view, rule.dim, rule.timesView, rule.timesDim, r);
         !problem.empty())
       return problem;
     if (!rule.multipleOf.empty() &&
@@ -416,11 +420,9 @@ static std::string resolveShapeKey(const KernelDef &def,
   for (const KeyDim &d : def.shapeKey) {
     launchers::KeyDim r;
     r.name = d.name;
-    r.dim = d.dim;
-    r.timesDim = d.timesView.empty() ? 0 : d.timesDim;
-    if (std::string problem = resolveSizes(
-            k, "the shape key of kernel '" + def.name + "'", d.view, d.dim,
-            d.timesView, d.timesDim, &r.param, &r.timesParam);
+    if (std::string problem =
+            resolveSizes(k, "the shape key of kernel '" + def.name + "'",
+                         d.view, d.dim, d.timesView, d.timesDim, r);
         !problem.empty())
       return problem;
     out.push_back(r);
