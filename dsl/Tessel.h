@@ -651,7 +651,8 @@ void if_(const ScalarArg &cond, F then, Loc loc = Loc::current()) {
 
 /// cond ? then() : otherwise(), both returning the same handle(s).
 template <class F, class G>
-requires(!std::is_same_v<std::invoke_result_t<F>, std::vector<Tile>>) auto if_(
+requires(!std::is_same_v<std::remove_cvref_t<std::invoke_result_t<F>>,
+                         std::vector<Tile>>) auto if_(
     const ScalarArg &cond, F then, G otherwise, Loc loc = Loc::current())
     -> std::invoke_result_t<F> {
   using R = std::invoke_result_t<F>;
