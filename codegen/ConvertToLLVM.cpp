@@ -408,6 +408,18 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
                           << " warps";
         return WalkResult::interrupt();
       }
+      // Every element of a tile lives in some thread's registers: a tile
+      // too large for them (which the lowering would otherwise write out
+      // element by element, for minutes) is refused here.
+      constexpr int64_t kMostPerThread = 2048;
+      if (tensor.getNumElements() > kMostPerThread * 32 * numWarps) {
+        op->emitOpError()
+            << "has a tile of " << tensor.getNumElements() << " elements: over "
+            << kMostPerThread << " per thread on " << numWarps
+            << " warps, more than registers can hold (load and compute it "
+               "in smaller tiles, e.g. in a for_range)";
+        return WalkResult::interrupt();
+      }
       Distribution dist(tensor.getShape(), layout);
       if (auto blocked = dist.blocked) {
         for (int64_t d = 0; d < tensor.getRank(); ++d)
@@ -804,6 +816,24 @@ struct ConvertTileGPUToLLVM
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = module.getContext();
+    // The target the passes before read (sm_90a when the module names
+    // none): an sm_<number> name (tesselc's targets, or one without TMA and
+    // wgmma such as sm_80, for the portable path); anything else would be
+    // compiled as some other target.
+    if (Attribute target =
+            module->getAttr(tilegpu::TileGPUDialect::getTargetAttrName())) {
+      auto name = dyn_cast<StringAttr>(target);
+      llvm::StringRef rest = name ? name.getValue() : llvm::StringRef();
+      unsigned number = 0;
+      bool ok = rest.consume_front("sm_") && !rest.consumeInteger(10, number);
+      ok = ok && (rest.empty() || rest == "a" || rest == "f");
+      if (!ok) {
+        module.emitError() << "unknown target " << target << " in '"
+                           << tilegpu::TileGPUDialect::getTargetAttrName()
+                           << "' (sm_<number>, e.g. sm_90a, sm_100a, sm_103a)";
+        return signalPassFailure();
+      }
+    }
     OpBuilder b(ctx);
     b.setInsertionPointToStart(module.getBody());
     // One shared buffer per module, sized for the largest use.

@@ -935,6 +935,12 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   SmallVector<SmallVector<Value>> issued(preload.size());
   SmallVector<Value> nextValues;
   if (!plan.empty() || !preload.empty()) {
+    // The rings' stage arithmetic is in i32, the DSL's loop counters' type.
+    if (!op.getInductionVar().getType().isInteger(32))
+      return op.emitError()
+             << "a loop whose loads are issued ahead needs an i32 counter "
+                "(the DSL's for_range); this one counts in "
+             << op.getInductionVar().getType();
     Value iv = loop.getInductionVar();
     // Iteration k = (iv - lb) / step reads buffer k mod R of a ring of
     // distance d (R = d + 1, or d + 2 with a spare).

@@ -26,17 +26,25 @@ namespace {
 /// one, `byDefault`) on `target`, which has it when `available`; such a
 /// kernel gets the unit attribute `attr`. A hint of 1 where the family is
 /// missing is the kernel's error: "... asks for <name> (hint '<name>' = 1):
-/// <what>, and <target> <lacks>".
-FailureOr<bool> mmaFamily(func::FuncOp kernel, StringRef target,
-                          StringRef name, bool available, bool byDefault,
-                          StringRef attr, StringRef what, StringRef lacks) {
+/// <what>, and <target> <lacks>" (the module attribute `availableAttr` says
+/// the target has the family).
+FailureOr<bool> mmaFamily(func::FuncOp kernel, StringRef target, StringRef name,
+                          bool available, StringRef availableAttr,
+                          bool byDefault, StringRef attr, StringRef what,
+                          StringRef lacks) {
   std::optional<int64_t> hint;
   if (IntegerAttr value = kernelHint(kernel, target, name))
     hint = value.getInt();
   if (hint == 1 && !available) {
-    kernel.emitError() << "kernel '" << kernel.getSymName() << "' asks for "
-                       << name << " (hint '" << name << "' = 1): " << what
-                       << ", and " << target << " " << lacks;
+    InFlightDiagnostic error =
+        kernel.emitError() << "kernel '" << kernel.getSymName() << "' asks for "
+                           << name << " (hint '" << name << "' = 1): " << what
+                           << ", and " << target << " " << lacks;
+    // The target has it, but the module does not say so (hand-written IR:
+    // tesselc sets the attribute from the target).
+    if (what.contains(target))
+      error << " (this module lacks '" << availableAttr
+            << "', which tesselc sets for its target)";
     return failure();
   }
   bool use = available && (hint ? *hint == 1 : byDefault);
@@ -98,6 +106,17 @@ struct AssignLayouts
     bool tcgen05Available =
         module->hasAttr(tilegpu::TileGPUDialect::getTcgen05AvailableAttrName());
     for (auto kernel : module.getOps<func::FuncOp>()) {
+      // A kernel's parameters are views and scalars: a tile lives in one
+      // program's registers or shared memory and cannot cross a call.
+      for (Type type : llvm::concat<const Type>(kernel.getArgumentTypes(),
+                                                kernel.getResultTypes()))
+        if (isa<RankedTensorType>(type)) {
+          kernel.emitError()
+              << "kernel '" << kernel.getSymName() << "' takes or returns a "
+              << "tile (" << type << "): a kernel's parameters are views and "
+              << "scalars, and it returns nothing (store the tile instead)";
+          return signalPassFailure();
+        }
       unsigned numWarps = numWarpsFor(kernel, target);
       kernel->setAttr(tilegpu::TileGPUDialect::getNumWarpsAttrName(),
                       Builder(kernel).getI64IntegerAttr(numWarps));
@@ -106,13 +125,15 @@ struct AssignLayouts
       // tcgen05 wherever the target has it, unless the hint 'tcgen05' = 0
       // keeps the kernel on mma.sync.
       FailureOr<bool> wgmma = mmaFamily(
-          kernel, target, "wgmma", wgmmaAvailable, /*byDefault=*/false,
-          tilegpu::TileGPUDialect::getWgmmaAttrName(),
+          kernel, target, "wgmma", wgmmaAvailable,
+          tilegpu::TileGPUDialect::getWgmmaAvailableAttrName(),
+          /*byDefault=*/false, tilegpu::TileGPUDialect::getWgmmaAttrName(),
           "warpgroup MMA is an sm_90a instruction",
           "does not have it (ask for it on sm_90a only)");
       FailureOr<bool> tcgen05 = mmaFamily(
-          kernel, target, "tcgen05", tcgen05Available, /*byDefault=*/true,
-          tilegpu::TileGPUDialect::getTcgen05AttrName(),
+          kernel, target, "tcgen05", tcgen05Available,
+          tilegpu::TileGPUDialect::getTcgen05AvailableAttrName(),
+          /*byDefault=*/true, tilegpu::TileGPUDialect::getTcgen05AttrName(),
           "the fifth-generation tensor cores are sm_100a/sm_103a "
           "instructions",
           "does not have them (ask for them on sm_100a or sm_103a only)");

@@ -149,12 +149,15 @@ std::string parseTable(const std::string &path, std::vector<TableRow> &rows) {
   if (!buffer)
     return "cannot read tuned table '" + path +
            "': " + buffer.getError().message();
-  std::vector<std::string> lines = splitOn((*buffer)->getBuffer().str(), '\n');
+  llvm::StringRef text = (*buffer)->getBuffer();
+  text.consume_front("\xEF\xBB\xBF"); // a UTF-8 byte-order mark
+  std::vector<std::string> lines = splitOn(text.str(), '\n');
   for (size_t i = 0; i < lines.size(); ++i) {
     std::string line = lines[i];
     if (!line.empty() && line.back() == '\r')
       line.pop_back();
-    if (line.empty() || line[0] == '#')
+    if (llvm::StringRef(line).trim().empty() ||
+        llvm::StringRef(line).ltrim().starts_with("#"))
       continue;
     TableRow row;
     row.where = path + ":" + std::to_string(i + 1);
@@ -181,6 +184,8 @@ std::string parseTable(const std::string &path, std::vector<TableRow> &rows) {
         if (!error.empty())
           return error;
         std::string name = a.substr(0, a.find('='));
+        if (into.count(name))
+          return "'" + name + "' is given twice";
         for (const Param &p : k->params)
           if (p.name == name && p.tunable != tunable)
             return "'" + name + "' is " +
@@ -226,11 +231,30 @@ std::string parseTable(const std::string &path, std::vector<TableRow> &rows) {
     }
     if (f.size() >= 6)
       row.note = f[5] + " ms" + (f.size() == 7 ? " (default " + f[6] + ")" : "");
-    for (const TableRow &other : rows)
-      if (other.kernel == row.kernel && other.target == row.target &&
-          other.variant == row.variant && other.shape == row.shape)
-        return row.where + ": the same kernel, target, variant and shape as " +
-               other.where + " (only the first could ever be chosen)";
+    // A row is shadowed by an earlier one of the same kernel, target and
+    // shape that matches every variant it matches (the earlier one's
+    // constants a subset of its own): the nearest-shape dispatch keeps the
+    // first of equally near rows, so the later one could never be chosen.
+    for (const TableRow &other : rows) {
+      if (other.kernel != row.kernel || other.target != row.target ||
+          other.shape != row.shape)
+        continue;
+      bool covers = true;
+      for (const auto &[name, value] : other.variant) {
+        auto it = row.variant.find(name);
+        covers &= it != row.variant.end() && it->second == value;
+      }
+      if (covers)
+        return row.where + ": " +
+               (other.variant == row.variant
+                    ? "the same kernel, target, variant and shape as "
+                    : "the same kernel, target and shape as ") +
+               other.where +
+               (other.variant == row.variant
+                    ? ""
+                    : ", whose variant covers this one's") +
+               " (only the first could ever be chosen)";
+    }
     rows.push_back(std::move(row));
   }
   return "";
@@ -486,6 +510,42 @@ int main(int argc, char **argv) {
     return fail(fmt::format("unknown --emit={} (known: cubin, ptx, tile)",
                             emit.getValue()));
 
+  if (outputDir.empty())
+    return fail("-o: the output directory is empty (give a path, e.g. -o .)");
+  if (library.getNumOccurrences() && library.empty())
+    return fail("--library: the name is empty");
+  // --library's NAME names files and, without --namespace, the namespace;
+  // --namespace may nest (a::b).
+  auto identifier = [](llvm::StringRef s) {
+    if (s.empty() || !(llvm::isAlpha(s[0]) || s[0] == '_'))
+      return false;
+    return llvm::all_of(s, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+  };
+  if (!library.empty() && cxxNamespace.empty() && !identifier(library))
+    return fail("--library " + library.getValue() +
+                ": the name is also the launchers' C++ namespace, so it must "
+                "be an identifier (letters, digits, '_'; or give --namespace)");
+  if (!cxxNamespace.empty()) {
+    llvm::SmallVector<llvm::StringRef> parts;
+    llvm::StringRef(cxxNamespace).split(parts, "::");
+    if (!llvm::all_of(parts, identifier))
+      return fail("--namespace " + cxxNamespace.getValue() +
+                  ": not a C++ namespace name (identifiers joined by ::)");
+  }
+  if (library.find_first_of("/\\") != std::string::npos)
+    return fail("--library " + library.getValue() +
+                ": a name, not a path (the files go to -o's directory)");
+  {
+    std::set<std::string> seen;
+    for (llvm::StringRef target : llvm::split(targets, ','))
+      if (!seen.insert(target.str()).second)
+        return fail("--target names '" + target.str() + "' twice");
+    seen.clear();
+    for (const std::string &name : kernelNames)
+      if (!seen.insert(name).second)
+        return fail("kernel '" + name + "' is named twice");
+  }
+
   std::vector<const KernelDef *> kernels;
   if (kernelNames.empty()) {
     kernels = registeredKernels();
@@ -503,9 +563,23 @@ int main(int argc, char **argv) {
     }
   }
   for (const std::string &dir : {outputDir.getValue(), dumpDir.getValue()})
-    if (!dir.empty())
+    if (!dir.empty()) {
       if (std::error_code ec = llvm::sys::fs::create_directories(dir))
         return fail(fmt::format("cannot create '{}': {}", dir, ec.message()));
+      if (!llvm::sys::fs::is_directory(dir))
+        return fail(fmt::format("'{}' is not a directory", dir));
+    }
+  // -D of a constant no kernel compiled here has would be ignored silently.
+  for (const std::string &d : defines) {
+    std::string name = d.substr(0, d.find('='));
+    bool known = false;
+    for (const KernelDef *k : kernels)
+      for (const Param &p : k->params)
+        known |= p.name == name;
+    if (!known && d.find('=') != std::string::npos)
+      return fail("-D " + d + ": no kernel compiled here has a constant '" +
+                  name + "'");
+  }
 
   mlir::MLIRContext context;
   loadTraceDialects(context);
@@ -536,6 +610,12 @@ int main(int argc, char **argv) {
             sw.substr(nameAt, eq - nameAt), splitOn(sw.substr(eq + 1), ',')};
     if (!w.kernel.empty() && !findKernel(w.kernel))
       return fail("--sweep " + sw + ": no kernel named '" + w.kernel + "'");
+    // A second sweep of a constant would replace the first's values.
+    for (const Sweep &other : sweepValues)
+      if (other.name == w.name && (other.kernel.empty() || w.kernel.empty() ||
+                                   other.kernel == w.kernel))
+        return fail("--sweep " + sw + ": '" + w.name +
+                    "' is swept twice (list all its values in one --sweep)");
     bool known = false;
     for (const KernelDef *k : kernels)
       if (w.kernel.empty() || w.kernel == k->name)
@@ -569,6 +649,15 @@ int main(int argc, char **argv) {
         libraryKernel.tunables.push_back({p.name, p.doc, p.defaultValue});
     std::vector<Config> configs;
     if (allConfigs) {
+      // Every point is built in memory and traced: refuse a space that
+      // could not finish (compute_out's has some 10^14 points).
+      constexpr size_t kMostConfigs = 100000;
+      if (size_t n = countConfigs(*kernel); n > kMostConfigs)
+        return fail(fmt::format(
+            "--all-configs: kernel '{}' has {} configurations, more than the "
+            "{} it traces (name fewer kernels, or compile chosen points with "
+            "-D and --sweep)",
+            kernel->name, n, kMostConfigs));
       configs = enumerateConfigs(*kernel);
     } else {
       Config config = defaultConfig(*kernel);
@@ -620,6 +709,11 @@ int main(int argc, char **argv) {
             return true;
         return false;
       });
+      if (configs.empty())
+        return fail("the -D values leave no configuration of kernel '" +
+                    kernel->name +
+                    "' to compile (a constant given twice "
+                    "with different values?)");
     }
     // What to compile: each configuration for every target; with --sweep
     // every point of the sweep around it; with --tuned the configuration of
@@ -753,7 +847,8 @@ int main(int argc, char **argv) {
         codegen::DumpFn dump;
         if (!dumpDir.empty())
           dump = [&](const std::string &stage, const std::string &text) {
-            writeFile(dumpDir + "/" + stem + "." + stage + ".txt", text);
+            if (!writeFile(dumpDir + "/" + stem + "." + stage + ".txt", text))
+              ++failures;
           };
         mlir::FailureOr<codegen::Artifact> artifact =
             codegen::compile(*module, *target, emit == "cubin", dump);
