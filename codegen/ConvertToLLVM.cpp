@@ -412,7 +412,8 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
       // too large for them (which the lowering would otherwise write out
       // element by element, for minutes) is refused here.
       constexpr int64_t kMostPerThread = 2048;
-      if (tensor.getNumElements() > kMostPerThread * 32 * numWarps) {
+      if (tensor.hasStaticShape() &&
+          tensor.getNumElements() > kMostPerThread * 32 * numWarps) {
         op->emitOpError()
             << "has a tile of " << tensor.getNumElements() << " elements: over "
             << kMostPerThread << " per thread on " << numWarps

@@ -635,6 +635,18 @@ int main(int argc, char **argv) {
   std::vector<std::string> targetList;
   for (llvm::StringRef t : llvm::split(targets, ','))
     targetList.push_back(t.str());
+  // --all-configs builds every point in memory and traces it: a space that
+  // could not finish (compute_out's has some 10^14 points) is refused before
+  // anything is traced.
+  constexpr size_t kMostConfigs = 100000;
+  if (allConfigs)
+    for (const KernelDef *kernel : kernels)
+      if (size_t n = countConfigs(*kernel); n > kMostConfigs)
+        return fail(fmt::format(
+            "--all-configs: kernel '{}' has {} configurations, more than the "
+            "{} it traces (name fewer kernels, or compile chosen points with "
+            "-D and --sweep)",
+            kernel->name, n, kMostConfigs));
   const bool numbered = variants || !sweepValues.empty() || !table.empty();
   int skipped = 0;
   for (const KernelDef *kernel : kernels) {
@@ -649,15 +661,6 @@ int main(int argc, char **argv) {
         libraryKernel.tunables.push_back({p.name, p.doc, p.defaultValue});
     std::vector<Config> configs;
     if (allConfigs) {
-      // Every point is built in memory and traced: refuse a space that
-      // could not finish (compute_out's has some 10^14 points).
-      constexpr size_t kMostConfigs = 100000;
-      if (size_t n = countConfigs(*kernel); n > kMostConfigs)
-        return fail(fmt::format(
-            "--all-configs: kernel '{}' has {} configurations, more than the "
-            "{} it traces (name fewer kernels, or compile chosen points with "
-            "-D and --sweep)",
-            kernel->name, n, kMostConfigs));
       configs = enumerateConfigs(*kernel);
     } else {
       Config config = defaultConfig(*kernel);
