@@ -244,16 +244,13 @@ std::string parseTable(const std::string &path, std::vector<TableRow> &rows) {
         auto it = row.variant.find(name);
         covers &= it != row.variant.end() && it->second == value;
       }
-      if (covers)
-        return row.where + ": " +
-               (other.variant == row.variant
-                    ? "the same kernel, target, variant and shape as "
-                    : "the same kernel, target and shape as ") +
-               other.where +
-               (other.variant == row.variant
-                    ? ""
-                    : ", whose variant covers this one's") +
-               " (only the first could ever be chosen)";
+      if (!covers)
+        continue;
+      const bool same = other.variant == row.variant;
+      return row.where + ": the same kernel, target" +
+             (same ? ", variant" : "") + " and shape as " + other.where +
+             (same ? "" : ", whose variant covers this one's") +
+             " (only the first could ever be chosen)";
     }
     rows.push_back(std::move(row));
   }
@@ -569,14 +566,20 @@ int main(int argc, char **argv) {
       if (!llvm::sys::fs::is_directory(dir))
         return fail(fmt::format("'{}' is not a directory", dir));
     }
-  // -D of a constant no kernel compiled here has would be ignored silently.
+  // Whether a kernel compiled here (named `only`, if given) has constant
+  // `name`: -D and --sweep of one that none has would be ignored silently.
+  auto someKernelHas = [&](const std::string &name,
+                           const std::string &only = "") {
+    for (const KernelDef *k : kernels)
+      if (only.empty() || only == k->name)
+        for (const Param &p : k->params)
+          if (p.name == name)
+            return true;
+    return false;
+  };
   for (const std::string &d : defines) {
     std::string name = d.substr(0, d.find('='));
-    bool known = false;
-    for (const KernelDef *k : kernels)
-      for (const Param &p : k->params)
-        known |= p.name == name;
-    if (!known && d.find('=') != std::string::npos)
+    if (d.find('=') != std::string::npos && !someKernelHas(name))
       return fail("-D " + d + ": no kernel compiled here has a constant '" +
                   name + "'");
   }
@@ -616,12 +619,7 @@ int main(int argc, char **argv) {
                                    other.kernel == w.kernel))
         return fail("--sweep " + sw + ": '" + w.name +
                     "' is swept twice (list all its values in one --sweep)");
-    bool known = false;
-    for (const KernelDef *k : kernels)
-      if (w.kernel.empty() || w.kernel == k->name)
-        for (const Param &p : k->params)
-          known |= p.name == w.name;
-    if (!known)
+    if (!someKernelHas(w.name, w.kernel))
       return fail("--sweep " + sw + ": no kernel compiled here has a "
                   "constant '" + w.name + "'");
     sweepValues.push_back(std::move(w));
