@@ -59,6 +59,16 @@ void computeOut(const Config &cfg,
                 BS = cfg["BLOCK_S"]             ? cfg["BLOCK_S"]
                      : std::min<int64_t>(BM, 64);
   const int64_t blocksPerChunk = Q / BM;
+  // SEQ_IDX 0 compiles none of the seq_idx code (libtessel_mamba2 takes
+  // SEQ_IDX 1 whenever the caller passes seq_idx; that variant still honours
+  // has_seq_idx 0): at the headline's variant it held nearly all of ptxas's
+  // spills, 536 bytes of them, in the loop only seq_idx runs.
+  // whenSeq(cond, then, otherwise): if_(cond, then, otherwise) under
+  // SEQ_IDX 1, otherwise() alone under SEQ_IDX 0.
+  const bool seqVariant = cfg["SEQ_IDX"] != 0;
+  auto whenSeq = [&](const Scalar &cond, auto then, auto otherwise) {
+    return seqVariant ? if_(cond, then, otherwise) : otherwise();
+  };
   hint("default", "num_warps", cfg["num_warps"]);
   pdlHint(cfg);
   stmatrixHint(cfg);
@@ -274,9 +284,11 @@ void computeOut(const Config &cfg,
     prefetch(dt, {bi, hi, r}, {1, 1, BM});
     prefetch(x, {bi, r, hi, pb}, {1, BM, 1, BP});
   }
-  Tile seqT = if_(
-      hasSeqIdx != 0, [&] { return load(seqIdx, {bi, r}, {drop, BM}); },
-      [&] { return zeros({BM}, DType::i32); });
+  std::optional<Tile> seqT;
+  if (seqVariant)
+    seqT = if_(
+        hasSeqIdx != 0, [&] { return load(seqIdx, {bi, r}, {drop, BM}); },
+        [&] { return zeros({BM}, DType::i32); });
 
   // N_MAX > 0: n <= N_MAX (the caller's promise: with a larger n the state
   // blocks past N_MAX would be dropped; libtessel_mamba2 picks N_MAX from
@@ -382,11 +394,15 @@ void computeOut(const Config &cfg,
   });
   // It reaches the tokens that continue the sequence of the token before the
   // chunk (sequence 0 before token 0).
-  Tile seqPrev = if_(
-      (hasSeqIdx != 0) && (c > 0),
-      [&] { return load(seqIdx, {bi, c * Q - 1}, {drop, 1}); },
-      [&] { return zeros({1}, DType::i32); });
-  Tile scale = reshape(where(seqT == seqPrev, exp2(acsT), 0.0f), {BM, 1});
+  Tile decayT = exp2(acsT);
+  if (seqVariant) {
+    Tile seqPrev = if_(
+        (hasSeqIdx != 0) && (c > 0),
+        [&] { return load(seqIdx, {bi, c * Q - 1}, {drop, 1}); },
+        [&] { return zeros({1}, DType::i32); });
+    decayT = where(seqT.value() == seqPrev, decayT, 0.0f);
+  }
+  Tile scale = reshape(decayT, {BM, 1});
   // The state term scaled, plus D x_t from x_t and D's row. (One rounding
   // fewer, and an instruction, per element with fma.)
   auto plusDx = [&](const Tile &xRows, const Tile &dp) {
@@ -472,7 +488,7 @@ void computeOut(const Config &cfg,
   std::function<Tile()> beforeDiagonal = [&] { return acc0; };
   if (splitDecay) {
     Scalar offDiagonal = r * sourcePerBlock;
-    firstMasked = if_(
+    firstMasked = whenSeq(
         hasSeqIdx != 0, [&] { return chunkStart; },
         [&] { return offDiagonal; });
     // packed_decay: the block scaled in x's 16-bit type, two elements per
@@ -567,7 +583,7 @@ void computeOut(const Config &cfg,
             return p + where(onDiagonal, cast(dDiagonal, p.dtype()), -0.0f);
           };
           auto sameSequence = [&](const Tile &seqS) {
-            return reshape(seqT, {BM, 1}) == reshape(seqS, {1, BS});
+            return reshape(seqT.value(), {BM, 1}) == reshape(seqS, {1, BS});
           };
           if (split) {
             Tile colF = reshape(exp2(*acsLast - acsS) * dtS, {1, BS});
@@ -643,7 +659,7 @@ void computeOut(const Config &cfg,
           // (Forming C·Bᵀ with a producer warpgroup, the select in the
           // branches spilled more at Q = 64: 180 bytes each way against 136.)
           Tile causalMask = causal();
-          Tile mask = if_(
+          Tile mask = whenSeq(
               hasSeqIdx != 0,
               [&] {
                 return causalMask &&
@@ -661,7 +677,7 @@ void computeOut(const Config &cfg,
         });
   };
   Tile out = !stored ? maskedBlocks(true)
-                     : if_(
+                     : whenSeq(
                            seqGiven, [&] { return maskedBlocks(true); },
                            [&] {
                              if (!splitDiagonal)
@@ -760,10 +776,10 @@ const Register registration{{
             // n=128 with 8 sequences per row, bench/results/2026-12-06-
             // block-m-128-default.md).
             variant("SEQ_IDX", {0, 1}, 0,
-                    "the caller passes seq_idx (has_seq_idx 1); picks the "
-                    "defaults (64-token rows at Q = 256), both variants "
-                    "honour has_seq_idx; 1 only at Q = 256 with CB_STORED, "
-                    "where the defaults differ"),
+                    "the caller may pass seq_idx: 1 compiles the packed-"
+                    "sequence code (and honours has_seq_idx), 0 compiles "
+                    "none of it (has_seq_idx must be 0); at Q = 256 with "
+                    "CB_STORED also the defaults (64-token rows under 1)"),
             // 10% faster on the H200 with the TMA-staged operands (2.55 ->
             // 2.29 ms at b=1 L=65536 h=80 n=128: 2026-11-29-tma.md).
             tunable("wgmma", {0, 1}, 1,
@@ -909,9 +925,6 @@ const Register registration{{
         return "BLOCK_S must divide BLOCK_M";
       if (cfg.get("N_MAX") % cfg.get("BLOCK_K"))
         return "BLOCK_K must divide N_MAX";
-      if (cfg.get("SEQ_IDX") && (cfg.get("Q") < 256 || !cfg.get("CB_STORED")))
-        return "SEQ_IDX 1 only where it changes the defaults: Q = 256 with "
-               "CB_STORED";
       if (cfg.get("warp_specialize") > 0 && !cfg.get("wgmma"))
         return "warp_specialize is built and measured with wgmma only";
       if (cfg.get("ring_slots") > 0 && !producerWarpgroup(cfg))

@@ -226,9 +226,8 @@ Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d, int sms,
   ov.Q = d.Q;
   ov.X_DTYPE = xDtype;
   ov.CB_STORED = cbStored;
-  // With seq_idx, compute_out's defaults for it (64-token rows); its check
-  // takes SEQ_IDX 1 only where the defaults differ.
-  ov.SEQ_IDX = a->seq_idx.data != nullptr && d.Q >= 256 && cbStored;
+  // SEQ_IDX 0 compiles none of compute_out's seq_idx code.
+  ov.SEQ_IDX = a->seq_idx.data != nullptr;
   // C resident in shared memory, the state dimension unrolled, where n
   // allows (its BLOCK_K, 64, divides 64).
   ov.N_MAX = d.n <= 64 ? 64 : 0;

@@ -159,6 +159,9 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
                         {"BLOCK_K", c.blockK},
                         {"N_MAX", nMax},
                         {"CB_STORED", stored},
+                        // As the library picks it: the seq_idx code is
+                        // compiled only where seq_idx is given.
+                        {"SEQ_IDX", c.seq ? 1 : 0},
                         {"split_diagonal", c.splitDiagonal},
                         // With the split state path the library's
                         // choices: the blocks before the diagonal with the
