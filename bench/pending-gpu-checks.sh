@@ -3,19 +3,17 @@
 # sessions but twice: bench/results/2026-12-05-sixteenth-gpu.md,
 # 2026-12-06-h100.md, 2026-12-06-9faaf38-h200-bench.txt; the twenty-fifth's
 # and twenty-sixth's own checks ran on an H100: 2026-12-06-operand-in-place.md,
-# 2026-12-07-heads.md; the twenty-seventh got none in fourteen tries): the re-tune of
+# 2026-12-07-heads.md; the twenty-seventh got none in fourteen tries, the
+# twenty-eighth an H100 once in nine: 2026-12-07-seq-idx-variant.md): the re-tune of
 # the shipped table (chunk_state's rows date from eb00cf4, compute_out has none
 # since Nov 30; the sweep below includes compute_out's BLOCK_M, which also
 # moves refresh_in_loops' -1 rule), and the A/Bs of compute_out's split_diagonal
 # (2026-12-06-split-diagonal.md) and of its L2 prefetch at Q = 256 with
 # split_diagonal 2 (2026-12-06-prefetch-l2-split-ab.txt), measured on an
-# H100 only; and compute_out compiled without its seq_idx code
-# (2026-12-07-noseq.patch, a timing-only build: every variant drops the
-# code, so it must not run with seq_idx; ptxas's spills 536 -> 24 bytes, the
-# PTX 6531 -> 5023 lines at the headline's variant, the hot loops' SASS not
-# compared), to see whether a SEQ_IDX variant that compiles the code only
-# where seq_idx is given is worth its 20 more compute_out variants (an H100
-# will do for that one). Three calls at most (a command may take 10 minutes):
+# H100 only. (compute_out's SEQ_IDX variant, which no longer compiles the
+# seq_idx code without seq_idx, was measured on an H100 in the
+# twenty-eighth session: 2026-12-07-seq-idx-variant.md.) Three calls at most
+# (a command may take 10 minutes):
 # (Run prepare at the commit to tune: a tuning build from before 51d61b2
 # has refresh_in_loops 1 as compute_out's default point, which a table row
 # would then bring back at 128-token rows.)
@@ -66,12 +64,6 @@ case "${1:-}" in
     # And the L2 prefetch forced on (1) against its default (off at Q = 256
     # with split_diagonal 2 since the H100 measured it 1.3-3.7% slower).
     library_with_default prefetch_l2 "{-1, 0, 1}" -1 1 prefetch-on
-    # And compute_out without its seq_idx code (timing only).
-    git diff --quiet HEAD -- kernels/mamba2/ComputeOut.cpp || exit 1
-    git apply bench/results/2026-12-07-noseq.patch
-    HACK_NOSEQ=1 ninja -C build tessel_mamba2
-    xz -T2 -c build/gpu/libtessel_mamba2.so > build/abl/noseq.so.xz
-    git checkout HEAD -- kernels/mamba2/ComputeOut.cpp
     trap - EXIT
     ninja -C build tessel_mamba2
     cat build/gpu/COMMIT ;;
@@ -111,9 +103,6 @@ case "${1:-}" in
                 > "$OUT/ab-prefetch-l2-q256.txt" 2>&1
               cut -c1-150 "$OUT/ab-prefetch-l2-q256.txt" ;;
     esac
-    timeout 120 sh bench/ab.sh build/abl/head.so.xz build/abl/noseq.so.xz \
-      1,65536,80,128,1,256 1,16384,80,128,1,256 > "$OUT/ab-noseq.txt" 2>&1
-    cut -c1-150 "$OUT/ab-noseq.txt"
     ;;
   *)
     echo "usage: sh bench/pending-gpu-checks.sh prepare|run|ab" >&2; exit 2 ;;
