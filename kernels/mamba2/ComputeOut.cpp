@@ -62,7 +62,8 @@ void computeOut(const Config &cfg,
   // SEQ_IDX 0 compiles none of the seq_idx code (libtessel_mamba2 takes
   // SEQ_IDX 1 whenever the caller passes seq_idx; that variant still honours
   // has_seq_idx 0): at the headline's variant it held nearly all of ptxas's
-  // spills, 536 bytes of them, in the loop only seq_idx runs.
+  // spills (600 bytes with it in the library's build, 24 without), in the
+  // loop only seq_idx runs.
   // whenSeq(cond, then, otherwise): if_(cond, then, otherwise) under
   // SEQ_IDX 1, otherwise() alone under SEQ_IDX 0.
   const bool seqVariant = cfg["SEQ_IDX"] != 0;
@@ -91,12 +92,12 @@ void computeOut(const Config &cfg,
     hint(target, "tcgen05_tmem_acc", 2);
   // Forming C·Bᵀ (CB_STORED 0) without the producer warpgroup
   // (warp_specialize 0; by default it has one there, below), occupancy -1:
-  // 4 CTAs per SM where their shared memory fits (49408 bytes each: A of
-  // P·x from registers on sm_90a, through tensor memory on sm_100a/sm_103a,
-  // and y stored directly), else 3. Measured on the H200 (4 beat 3 by
-  // 7-12%); on Blackwell the same rule by analogy, not measured (there 4
-  // fit without spills, 128 registers, and use all 512 tensor-memory
-  // columns, 128 each).
+  // 4 CTAs per SM where their shared memory fits (49152 bytes each, 49408
+  // with SEQ_IDX 1: A of P·x from registers on sm_90a, through tensor
+  // memory on sm_100a/sm_103a, and y stored directly), else 3. Measured on
+  // the H200 (4 beat 3 by 7-12%); on Blackwell the same rule by analogy,
+  // not measured (there 4 fit without spills, 128 registers, and use all 512
+  // tensor-memory columns, 128 each).
   // One block of tokens per chunk (Q = BLOCK_M) with the state dimension in
   // loops: the intra-chunk loop runs once, and at 128 registers ptxas
   // spilled 472 bytes on sm_90a. There 3 CTAs per SM (161 registers without
@@ -840,7 +841,7 @@ const Register registration{{
             // it, forming C·Bᵀ, staging y took 8 KB more shared memory
             // (57344 bytes): 3 CTAs per SM instead of 4, 6% slower; since
             // the staging lies in the rings' memory (free when y is
-            // stored) 4 fit (49408 bytes), not measured; reading chunk_cb's
+            // stored) 4 fit (49152 bytes), not measured; reading chunk_cb's
             // blocks 4 fit, and it pays (above).
             tunable("tma_store", {-1, 0, 1}, -1,
                     "y through shared memory and the TMA (sm_90a and "
