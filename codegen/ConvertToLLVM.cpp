@@ -21,6 +21,7 @@
 #include "codegen/KernelEmitter.h"
 
 #include "passes/Passes.h"
+#include "runtime/Images.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -824,11 +825,9 @@ struct ConvertTileGPUToLLVM
     if (Attribute target =
             module->getAttr(tilegpu::TileGPUDialect::getTargetAttrName())) {
       auto name = dyn_cast<StringAttr>(target);
-      llvm::StringRef rest = name ? name.getValue() : llvm::StringRef();
-      unsigned number = 0;
-      bool ok = rest.consume_front("sm_") && !rest.consumeInteger(10, number);
-      ok = ok && (rest.empty() || rest == "a" || rest == "f");
-      if (!ok) {
+      rt::Target parsed; // the runtime's parse of a cubin's target name
+      if (!name ||
+          !rt::parseTarget(std::string_view(name.getValue()), &parsed)) {
         module.emitError() << "unknown target " << target << " in '"
                            << tilegpu::TileGPUDialect::getTargetAttrName()
                            << "' (sm_<number>, e.g. sm_90a, sm_100a, sm_103a)";

@@ -23,28 +23,29 @@ using namespace tessel;
 namespace {
 
 /// Whether `kernel` uses the MMA family of the 0/1 hint `name` (without
-/// one, `byDefault`) on `target`, which has it when `available`; such a
-/// kernel gets the unit attribute `attr`. A hint of 1 where the family is
-/// missing is the kernel's error: "... asks for <name> (hint '<name>' = 1):
-/// <what>, and <target> <lacks>" (the module attribute `availableAttr` says
-/// the target has the family).
+/// one, `byDefault`) on `target`, which has it when `available` (the module
+/// attribute `availableAttr`, which tesselc sets from the target; the
+/// family's instructions exist on `targetsWithIt`); such a kernel gets the
+/// unit attribute `attr`. A hint of 1 where the family is missing is the
+/// kernel's error: "... asks for <name> (hint '<name>' = 1): <what>, and
+/// <target> <lacks>", or, on one of `targetsWithIt`, that the module lacks
+/// `availableAttr` (hand-written IR).
 FailureOr<bool> mmaFamily(func::FuncOp kernel, StringRef target, StringRef name,
                           bool available, StringRef availableAttr,
-                          bool byDefault, StringRef attr, StringRef what,
-                          StringRef lacks) {
+                          ArrayRef<StringRef> targetsWithIt, bool byDefault,
+                          StringRef attr, StringRef what, StringRef lacks) {
   std::optional<int64_t> hint;
   if (IntegerAttr value = kernelHint(kernel, target, name))
     hint = value.getInt();
   if (hint == 1 && !available) {
     InFlightDiagnostic error =
         kernel.emitError() << "kernel '" << kernel.getSymName() << "' asks for "
-                           << name << " (hint '" << name << "' = 1): " << what
-                           << ", and " << target << " " << lacks;
-    // The target has it, but the module does not say so (hand-written IR:
-    // tesselc sets the attribute from the target).
-    if (what.contains(target))
-      error << " (this module lacks '" << availableAttr
-            << "', which tesselc sets for its target)";
+                           << name << " (hint '" << name << "' = 1)";
+    if (llvm::is_contained(targetsWithIt, target))
+      error << ", and " << target << " has it, but this module lacks '"
+            << availableAttr << "' (which tesselc sets for its target)";
+    else
+      error << ": " << what << ", and " << target << " " << lacks;
     return failure();
   }
   bool use = available && (hint ? *hint == 1 : byDefault);
@@ -126,14 +127,15 @@ struct AssignLayouts
       // keeps the kernel on mma.sync.
       FailureOr<bool> wgmma = mmaFamily(
           kernel, target, "wgmma", wgmmaAvailable,
-          tilegpu::TileGPUDialect::getWgmmaAvailableAttrName(),
+          tilegpu::TileGPUDialect::getWgmmaAvailableAttrName(), {"sm_90a"},
           /*byDefault=*/false, tilegpu::TileGPUDialect::getWgmmaAttrName(),
           "warpgroup MMA is an sm_90a instruction",
           "does not have it (ask for it on sm_90a only)");
       FailureOr<bool> tcgen05 = mmaFamily(
           kernel, target, "tcgen05", tcgen05Available,
           tilegpu::TileGPUDialect::getTcgen05AvailableAttrName(),
-          /*byDefault=*/true, tilegpu::TileGPUDialect::getTcgen05AttrName(),
+          {"sm_100a", "sm_103a"}, /*byDefault=*/true,
+          tilegpu::TileGPUDialect::getTcgen05AttrName(),
           "the fifth-generation tensor cores are sm_100a/sm_103a "
           "instructions",
           "does not have them (ask for them on sm_100a or sm_103a only)");
