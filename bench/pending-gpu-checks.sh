@@ -4,14 +4,15 @@
 # 2026-12-06-h100.md, 2026-12-06-9faaf38-h200-bench.txt; the twenty-fifth's
 # and twenty-sixth's own checks ran on an H100: 2026-12-06-operand-in-place.md,
 # 2026-12-07-heads.md; the twenty-seventh got none in fourteen tries, the
-# twenty-eighth an H100 once in thirteen: 2026-12-07-seq-idx-variant.md): the re-tune of
+# twenty-eighth an H100 once in thirteen: 2026-12-07-seq-idx-variant.md; the
+# twenty-ninth an H100 at once: 2026-12-07-stmatrix.md): the re-tune of
 # the shipped table (chunk_state's rows date from eb00cf4, compute_out has none
 # since Nov 30; the sweep below includes compute_out's BLOCK_M, which also
 # moves refresh_in_loops' -1 rule), and the A/Bs of compute_out's split_diagonal
 # (2026-12-06-split-diagonal.md) and of its L2 prefetch at Q = 256 with
 # split_diagonal 2 (2026-12-06-prefetch-l2-split-ab.txt), measured on an
-# H100 only; and compute_out's stmatrix 1, which leaves its 128-token rows
-# without spills in bf16 (no GPU came for it in the twenty-eighth session).
+# H100 only. (compute_out's stmatrix 1 was measured on an H100 in the
+# twenty-ninth session and is its default now: 2026-12-07-stmatrix.md.)
 # (compute_out's SEQ_IDX variant, which no longer compiles the
 # seq_idx code without seq_idx, was measured on an H100 in the
 # twenty-eighth session: 2026-12-07-seq-idx-variant.md.) Three calls at most
@@ -66,18 +67,6 @@ case "${1:-}" in
     # And the L2 prefetch forced on (1) against its default (off at Q = 256
     # with split_diagonal 2 since the H100 measured it 1.3-3.7% slower).
     library_with_default prefetch_l2 "{-1, 0, 1}" -1 1 prefetch-on
-    # And compute_out's stmatrix on (1) against its default (0): with it the
-    # 128-token rows' bf16 variants spill nothing (24 bytes without), f16 64
-    # bytes (88), the Q = 64 producer variants with seq_idx 64 (136); the
-    # tests' side of the change: test/codegen/mamba2-hopper-ptx.test's
-    # Q64SEQ line, 136 -> 64. (Any GPU will do for this one.)
-    sed -i 's/stmatrixTunable(0, "level on the H200/stmatrixTunable(1, "level on the H200/' \
-      kernels/mamba2/ComputeOut.cpp
-    git diff --quiet HEAD -- kernels/mamba2/ComputeOut.cpp && {
-      echo "stmatrix's default 0 not found" >&2; exit 1; }
-    ninja -C build tessel_mamba2
-    xz -T2 -c build/gpu/libtessel_mamba2.so > build/abl/stmatrix.so.xz
-    git checkout HEAD -- kernels/mamba2/ComputeOut.cpp
     trap - EXIT
     ninja -C build tessel_mamba2
     cat build/gpu/COMMIT ;;
@@ -117,9 +106,6 @@ case "${1:-}" in
                 > "$OUT/ab-prefetch-l2-q256.txt" 2>&1
               cut -c1-150 "$OUT/ab-prefetch-l2-q256.txt" ;;
     esac
-    timeout 150 sh bench/ab.sh build/abl/head.so.xz build/abl/stmatrix.so.xz \
-      1,65536,80,128,1,256 1,16384,80,128,1,256 > "$OUT/ab-stmatrix.txt" 2>&1
-    cut -c1-150 "$OUT/ab-stmatrix.txt"
     ;;
   *)
     echo "usage: sh bench/pending-gpu-checks.sh prepare|run|ab" >&2; exit 2 ;;

@@ -62,8 +62,9 @@ void computeOut(const Config &cfg,
   // SEQ_IDX 0 compiles none of the seq_idx code (libtessel_mamba2 takes
   // SEQ_IDX 1 whenever the caller passes seq_idx; that variant still honours
   // has_seq_idx 0): at the headline's variant it held nearly all of ptxas's
-  // spills (600 bytes with it in the library's build, 24 without), in the
-  // loop only seq_idx runs.
+  // spills (600 bytes with it in the library's build, 24 without; none
+  // with y staged by stmatrix, the default since 2026-12-07-stmatrix.md),
+  // in the loop only seq_idx runs.
   // whenSeq(cond, then, otherwise): if_(cond, then, otherwise) under
   // SEQ_IDX 1, otherwise() alone under SEQ_IDX 0.
   const bool seqVariant = cfg["SEQ_IDX"] != 0;
@@ -886,7 +887,12 @@ const Register registration{{
                     "producer's copies share (0: a ring per load; -1: 4, "
                     "or 5 with N_MAX > 0)"),
             pdlTunable(),
-            stmatrixTunable(0, "level on the H200, bench/results/2026-12-05-pending-gpu-checks.md"),
+            stmatrixTunable(1,
+                            "level on the H200 at 64-token rows, "
+                            "bench/results/2026-12-05-pending-gpu-checks.md; "
+                            "at 128-token rows bf16 spills nothing with it "
+                            "(24 bytes without), level to 0.5% faster on an "
+                            "H100, bench/results/2026-12-07-stmatrix.md"),
             tunable("fold_d", {-1, 0, 1}, -1,
                     "D of a head (has_D 1) added to the diagonal block's "
                     "diagonal entries before its mma with x, instead of D "
