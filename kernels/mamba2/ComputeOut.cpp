@@ -945,9 +945,11 @@ const Register registration{{
     // that share the chunk state and each source block's x and C·Bᵀ copy:
     // some 15% fewer bytes through L2 per row, compute_out's busiest unit
     // (78% of its throughput at 64-token rows). 168 registers, 3 CTAs per
-    // SM; ptxas spills 24 bytes in bf16, 88 in f16 (600 and 592 while the
-    // variant also compiled the seq_idx code, which SASS showed holding
-    // nearly all of them; now only under SEQ_IDX 1). On an H100 against
+    // SM; ptxas spills nothing in bf16, 64 bytes in f16 (where the factored
+    // diagonal's factors stay f32: 2^64 does not fit f16) with y staged by
+    // stmatrix (24 and 88 without; 600 and 592 while the variant also
+    // compiled the seq_idx code, which SASS showed holding nearly all of
+    // them; now only under SEQ_IDX 1). On an H100 against
     // 64-token rows chunk_cb + compute_out 4.4% faster at b=1 L=65536
     // h=80 n=128 (0.875 -> 0.836 ms, the forward 1.8%), 5.7% at n=256,
     // 3.5% at g=8, 2.6% at L=16384, 0.6% in fp16; and before chunk_cb's
