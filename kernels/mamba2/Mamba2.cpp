@@ -22,7 +22,10 @@
 #include "tessel_mamba2_aot.h"
 #endif
 
+#include <cuda.h>
+
 #include <cstdlib>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -97,6 +100,14 @@ rt::View view(const tessel_mamba2_tensor &t) {
   v.ptr = reinterpret_cast<rt::DevicePtr>(t.data);
   v.sizes.assign(t.sizes, t.sizes + t.rank);
   v.strides.assign(t.strides, t.strides + t.rank);
+  // A dimension of size 1 never moves an address, so its stride is free
+  // (validate ignores it; a slice of a wider tensor may have any): made the
+  // one a contiguous tensor would have, which the kernels' stride checks
+  // (16-byte multiples for the TMA) accept wherever the strides inside it
+  // pass.
+  for (int d = t.rank - 1; d >= 0; --d)
+    if (v.sizes[d] == 1)
+      v.strides[d] = d + 1 < t.rank ? v.strides[d + 1] * v.sizes[d + 1] : 1;
   return v;
 }
 /// An absent optional tensor: no data, zero sizes (never read).
@@ -320,6 +331,24 @@ Status setTunables(const char *kernel, const char *tunables) {
                        "fwd_pass_state, chunk_cb, compute_out)");
 }
 
+/// The calling thread's current CUDA context is the one the first forward
+/// call ran in.
+Status sameContext() {
+  static std::mutex mutex;
+  static CUcontext first = nullptr;
+  CUcontext current = nullptr;
+  if (cuCtxGetCurrent(&current) != CUDA_SUCCESS || !current)
+    return Status(); // the first launch says so
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!first)
+    first = current;
+  if (current != first)
+    return Status::error("libtessel_mamba2 was first called in another CUDA "
+                         "context (one device, one context per process is "
+                         "supported)");
+  return Status();
+}
+
 Status workspaceSize(const tessel_mamba2_forward_args *args, size_t *bytes,
                      tessel_mamba2_status *code) {
   Dims d;
@@ -348,8 +377,16 @@ Status forward(const tessel_mamba2_forward_args *a,
       fitStoredCb(d, path == StatePath::split, storedCb(d, forcedCb()),
                   a->workspace_bytes);
   Status s = checkWorkspace(a, d, path == StatePath::split, cbStored);
+  if (s.ok())
+    s = checkAliasing(a, layout(d, path == StatePath::split, cbStored).bytes);
   if (!s.ok())
     return setCode(std::move(s), TESSEL_MAMBA2_INVALID_ARGUMENT, code);
+  // The kernels' modules belong to the context that first loaded each
+  // (tessel_mamba2_aot); which ones a call loads depends on its shapes, so
+  // a call from another context is refused here, before anything runs,
+  // instead of by the first kernel already loaded.
+  if (Status c = sameContext(); !c.ok())
+    return setCode(std::move(c), TESSEL_MAMBA2_UNSUPPORTED, code);
   if (timingOn) { // what the launches will be, before the timed window
     lastLaunches.clear();
     s = enqueue(a, d, sms, path, cbStored, /*describeOnly=*/true);

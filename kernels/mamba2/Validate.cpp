@@ -62,8 +62,6 @@ public:
               std::initializer_list<int64_t> sizes) {
     if (!ok())
       return false;
-    if (!t.data)
-      return fail(std::string(name) + ": null data pointer");
     bool dtypeOk = false;
     std::string allowed;
     for (int32_t d : dtypes) {
@@ -77,9 +75,13 @@ public:
       return fail(std::string(name) + " must have " +
                   std::to_string(sizes.size()) + " dimensions, got " +
                   std::to_string(t.rank));
+    for (int i = 0; i < t.rank; ++i)
+      if (t.sizes[i] < 1)
+        return fail(std::string(name) + " has shape " + shapeText(t) +
+                    ": every size must be at least 1");
     int i = 0;
     for (int64_t want : sizes) {
-      if (t.sizes[i] < 1 || (want >= 0 && t.sizes[i] != want)) {
+      if (want >= 0 && t.sizes[i] != want) {
         std::string expected;
         int j = 0;
         for (int64_t w : sizes)
@@ -94,6 +96,38 @@ public:
                     std::to_string(i) + " is over the supported limit");
       ++i;
     }
+    // (After the sizes: PyTorch gives a tensor without elements a null
+    // pointer.)
+    if (!t.data)
+      return fail(std::string(name) + ": null data pointer");
+    return span(name, t);
+  }
+
+  /// The bytes [lo, hi) that `t`'s elements lie in (`t` checked by tensor()).
+  static std::pair<unsigned __int128, unsigned __int128>
+  bytesOf(const tessel_mamba2_tensor &t) {
+    __int128 lo = 0, hi = 0; // element offsets of the first and last element
+    for (int d = 0; d < t.rank; ++d) {
+      const __int128 reach =
+          static_cast<__int128>(t.strides[d]) * (t.sizes[d] - 1);
+      (reach < 0 ? lo : hi) += reach;
+    }
+    const int bytes = elementBytes(t.dtype);
+    const __int128 base = reinterpret_cast<uintptr_t>(t.data);
+    return {static_cast<unsigned __int128>(base + lo * bytes),
+            static_cast<unsigned __int128>(base + (hi + 1) * bytes)};
+  }
+
+  /// No tensor reaches past 2^48 bytes (no allocation does; it keeps the
+  /// kernels' 64-bit offsets and the TMA's 40-bit strides far from
+  /// overflow), nor below address 0.
+  bool span(const char *name, const tessel_mamba2_tensor &t) {
+    const auto [lo, hi] = bytesOf(t);
+    if (static_cast<__int128>(lo) < 0 || hi - lo > (uint64_t(1) << 48) ||
+        hi > (static_cast<unsigned __int128>(1) << 64))
+      return fail(std::string(name) + ": its strides reach " +
+                  "beyond any allocation (over 2^48 bytes, or below address "
+                  "0)");
     return true;
   }
 
@@ -111,6 +145,11 @@ public:
     if (reinterpret_cast<uintptr_t>(t.data) % 16)
       return fail(std::string(name) +
                   ": data pointer must be 16-byte aligned");
+    for (int d = 0; d + 1 < t.rank; ++d)
+      if (t.strides[d] <= 0 && t.sizes[d] > 1)
+        return fail(std::string(name) + ": stride of dimension " +
+                    std::to_string(d) + " (" + std::to_string(t.strides[d]) +
+                    ") must be positive (the kernels copy it by the TMA)");
     for (int d = 0; d + 1 < t.rank; ++d)
       if ((t.strides[d] * bytes) % 16 && t.sizes[d] > 1)
         return fail(std::string(name) + ": stride of dimension " +
@@ -135,6 +174,10 @@ public:
       int d = order[i];
       if (t.sizes[d] == 1)
         continue;
+      if (t.strides[d] <= 0)
+        return fail(std::string(name) + ": stride of dimension " +
+                    std::to_string(d) + " (" + std::to_string(t.strides[d]) +
+                    ") must be positive");
       if (t.strides[d] <= extent)
         return fail(std::string(name) + ": stride of dimension " +
                     std::to_string(d) + " (" + std::to_string(t.strides[d]) +
@@ -172,13 +215,22 @@ Status validate(const tessel_mamba2_forward_args *a, Dims *dims) {
   const int32_t xd = a->x.dtype;
   const int64_t b = a->x.sizes[0], L = a->x.sizes[1], h = a->x.sizes[2],
                 p = a->x.sizes[3];
+  // 16-byte rows of x, y, B, C (the TMA's copies of them, y's by boxes p
+  // wide, the per-chunk states by n); said before the strides, which a
+  // contiguous tensor of such rows would fail.
+  if (p % 8)
+    return Status::error("x: the head dimension p = " + std::to_string(p) +
+                         " must be a multiple of 8");
   c.dense("x", a->x);
   if (c.ok() && a->B.data && a->B.rank == 4 && a->B.sizes[2] >= 1 &&
       h % a->B.sizes[2])
     c.fail("B: the number of groups (" + std::to_string(a->B.sizes[2]) +
            ") must divide the number of heads (" + std::to_string(h) + ")");
   c.tensor("B", a->B, {xd}, {b, L, -1, -1});
-  const int64_t g = c.ok() ? a->B.sizes[2] : 1, n = c.ok() ? a->B.sizes[3] : 1;
+  const int64_t g = c.ok() ? a->B.sizes[2] : 1, n = c.ok() ? a->B.sizes[3] : 8;
+  if (n % 8)
+    return Status::error("B: the state dimension n = " + std::to_string(n) +
+                         " must be a multiple of 8");
   c.dense("B", a->B);
   c.tensor("C", a->C, {xd}, {b, L, g, n});
   c.dense("C", a->C);
@@ -230,11 +282,19 @@ Status validate(const tessel_mamba2_forward_args *a, Dims *dims) {
   if (Q != 64 && Q != 128 && Q != 256)
     return Status::error("chunk_size must be 64, 128 or 256, got " +
                          std::to_string(Q));
-  if (std::isnan(a->dt_limit_lo) || std::isnan(a->dt_limit_hi) ||
-      a->dt_limit_lo > a->dt_limit_hi)
-    return Status::error("dt_limit must be (lo, hi) with lo <= hi, got (" +
-                         std::to_string(a->dt_limit_lo) + ", " +
-                         std::to_string(a->dt_limit_hi) + ")");
+  // The kernels take dt >= 0 (Acs does not grow along a chunk) and the
+  // limits as floats: lo finite, hi +inf or a float, hi > 0 (a zeroed
+  // struct, without tessel_mamba2_args_init, would clamp every dt to 0).
+  const double lo = a->dt_limit_lo, hi = a->dt_limit_hi,
+               maxFloat = std::numeric_limits<float>::max();
+  if (!(lo >= 0 && lo <= maxFloat && hi > 0 &&
+        (hi <= maxFloat || hi == std::numeric_limits<double>::infinity()) &&
+        lo <= hi))
+    return Status::error(
+        "dt_limit must be (lo, hi) with 0 <= lo <= hi, hi > 0, lo finite "
+        "and both within float's range (hi may be +inf; "
+        "tessel_mamba2_args_init sets (0, +inf)), got (" +
+        std::to_string(lo) + ", " + std::to_string(hi) + ")");
   // Bounds that keep every index and the workspace size far from overflow
   // (sizes are already below 2^30).
   if (n > kMaxHeadOrStateDim)
@@ -250,6 +310,12 @@ Status validate(const tessel_mamba2_forward_args *a, Dims *dims) {
                          " is over the supported " +
                          std::to_string(kMaxGridYZ));
   const int64_t nc = (L + Q - 1) / Q;
+  // chunk_cumsum's grid: a chunk per program along y.
+  if (nc > kMaxGridYZ)
+    return Status::error("x: L = " + std::to_string(L) + " makes " +
+                         std::to_string(nc) + " chunks of chunk_size " +
+                         std::to_string(Q) + ", over the supported " +
+                         std::to_string(kMaxGridYZ));
   *dims = {b, L, h, p, n, g, Q, nc, roundUp(L, 4), roundUp(n, 8)};
   return Status();
 }
@@ -321,6 +387,52 @@ StatePath fitWorkspace(const Dims &d, StatePath path, size_t workspaceBytes) {
 bool fitStoredCb(const Dims &d, bool perChunkStates, bool stored,
                  size_t workspaceBytes) {
   return stored && workspaceBytes >= layout(d, perChunkStates, true).bytes;
+}
+
+Status checkAliasing(const tessel_mamba2_forward_args *a,
+                     size_t workspaceBytes) {
+  struct Named {
+    const char *name;
+    const tessel_mamba2_tensor *t;
+  };
+  const Named all[] = {{"x", &a->x},
+                       {"dt", &a->dt},
+                       {"A", &a->A},
+                       {"B", &a->B},
+                       {"C", &a->C},
+                       {"D", &a->D},
+                       {"z", &a->z},
+                       {"dt_bias", &a->dt_bias},
+                       {"initial_states", &a->initial_states},
+                       {"seq_idx", &a->seq_idx},
+                       {"y (out)", &a->y},
+                       {"final_states (out)", &a->final_states}};
+  using Bytes = std::pair<unsigned __int128, unsigned __int128>;
+  auto overlap = [](Bytes u, Bytes v) {
+    return u.first < v.second && v.first < u.second;
+  };
+  auto said = [](const char *what, const char *other) {
+    return Status::error(std::string(what) + " shares memory with " + other +
+                         ": the kernels read the inputs while they write the "
+                         "outputs and the workspace (give each its own "
+                         "memory)");
+  };
+  const auto wsBase =
+      static_cast<unsigned __int128>(reinterpret_cast<uintptr_t>(a->workspace));
+  const Bytes workspace{wsBase, wsBase + workspaceBytes};
+  for (const Named &u : all) {
+    if (!u.t->data)
+      continue;
+    const Bytes ub = Checker::bytesOf(*u.t);
+    if (overlap(ub, workspace))
+      return said("workspace", u.name);
+    // An output against every other tensor.
+    if (&u == &all[10] || &u == &all[11])
+      for (const Named &v : all)
+        if (&v != &u && v.t->data && overlap(ub, Checker::bytesOf(*v.t)))
+          return said(u.name, v.name);
+  }
+  return Status();
 }
 
 Status checkWorkspace(const tessel_mamba2_forward_args *a, const Dims &d,

@@ -37,6 +37,11 @@ rt::Status validate(const tessel_mamba2_forward_args *args, Dims *dims);
 /// `storedCb`).
 Workspace layout(const Dims &dims, bool perChunkStates, bool storedCb = false);
 
+/// No output (y, final_states) shares a byte with another tensor, and the
+/// workspace's first `workspaceBytes` bytes none with any (after validate).
+rt::Status checkAliasing(const tessel_mamba2_forward_args *args,
+                         size_t workspaceBytes);
+
 /// Checks the workspace pointer, size and alignment against
 /// `layout(dims, perChunkStates, storedCb)`.
 rt::Status checkWorkspace(const tessel_mamba2_forward_args *args,

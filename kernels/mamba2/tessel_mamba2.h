@@ -19,7 +19,12 @@
  *
  * Every argument is validated before anything is launched; a bad one returns
  * TESSEL_MAMBA2_INVALID_ARGUMENT and a message naming it, and no output is
- * written.
+ * written. Besides shapes and dtypes: x, B, C, z and y have 16-byte aligned
+ * data, unit stride in the last dimension and positive strides that are
+ * multiples of 16 bytes in the others (a dimension of size 1 may have any
+ * stride), so p and n are multiples of 8; at most 65535 chunks
+ * (ceil(L / chunk_size)) and b h <= 65535; no output (y, final_states)
+ * shares memory with another tensor, nor the workspace with any.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -104,7 +109,9 @@ typedef struct tessel_mamba2_forward_args {
   /* Options. */
   int64_t chunk_size; /* 64, 128 or 256 (args_init leaves it 0: set it) */
   int32_t dt_softplus;
-  double dt_limit_lo, dt_limit_hi; /* default 0 and +inf */
+  double dt_limit_lo, dt_limit_hi; /* default 0 and +inf; 0 <= lo <= hi,
+                                      hi > 0, lo finite, both within
+                                      float's range (hi may be +inf) */
   /* Device memory for the intermediates (dt, dA_cumsum, chunk states, the
    * 16-bit per-chunk states when the forward computes them, and chunk_cb's
    * 16-bit C·Bᵀ blocks when it stores them), of at least

@@ -725,6 +725,12 @@ BAD = [
     ("A_on_cpu", _mut(A=lambda kw, c: kw["A"].cpu()), ["A"], (TypeError, ValueError)),
     ("x_on_cpu", _mut(x=lambda kw, c: kw["x"].cpu()), ["x"], (TypeError, ValueError)),
     ("B_not_a_tensor", _mut(B=lambda kw, c: kw["B"].tolist()), ["B"], TypeError),
+    ("C_broadcast_over_batch", _mut(C=lambda kw, c: kw["C"][:1].expand_as(kw["C"])), ["C"],
+     tm.InvalidArgument),
+    ("D_no_elements", _mut(D=lambda kw, c: torch.empty(0, device="cuda")), ["D"], tm.InvalidArgument),
+    ("x_no_elements", _mut(x=lambda kw, c: kw["x"][:, :0]), ["x"], tm.InvalidArgument),
+    ("dt_limit_zero", _mut(dt_limit=(0.0, 0.0)), ["dt_limit"], tm.InvalidArgument),
+    ("dt_limit_negative", _mut(dt_limit=(-1.0, 1.0)), ["dt_limit"], tm.InvalidArgument),
     ("y_dtype", "y_dtype", ["y", "out"], tm.InvalidArgument),
     ("final_states_shape", "final_states_shape", ["final_states"], tm.InvalidArgument),
 ]
@@ -769,3 +775,49 @@ def test_bad_input(bad):
         good = make_inputs(case, gen)
         y2, fs2 = run_poisoned(case, good)
         check_outputs(case, good, y2, fs2, "after_bad_" + tag)
+
+
+def test_aliasing_refused():
+    """An output that shares memory with an input (y written over x, the
+    final states over the initial states) is refused before anything runs:
+    the kernels read the inputs while others write the outputs."""
+    case = _BASE
+    gen = torch.Generator(device="cuda")
+    gen.manual_seed(case_seed("aliasing"))
+    kw = make_inputs(case, gen)
+    x0, init0 = kw["x"].clone(), kw["initial_states"].clone()
+    for extra, pattern in (({"out": kw["x"]}, r"y \(out\) shares memory with x"),
+                           ({"final_states_out": kw["initial_states"]},
+                            r"final_states \(out\) shares memory with initial_states")):
+        with pytest.raises(tm.InvalidArgument) as info:
+            tm.mamba_chunk_scan_combined(chunk_size=case.Q, return_final_states=True, **extra,
+                                         **kw)
+        assert re.search(pattern, str(info.value)), str(info.value)
+        assert info.value.status == tm.STATUS_INVALID_ARGUMENT
+    torch.cuda.synchronize()
+    assert torch.equal(kw["x"], x0) and torch.equal(kw["initial_states"], init0)
+
+
+def test_size_one_dims_any_stride():
+    """A dimension of size 1 never moves an address, so its stride may be
+    anything (a slice of a wider tensor): b = 1 and g = 1 with odd strides
+    there, in the inputs and in y, give the same result as contiguous ones."""
+    case = Case(1, 1000, 8, 64, 128, 1, 256, D="h", z=True)
+    gen = torch.Generator(device="cuda")
+    gen.manual_seed(case_seed("size_one_strides"))
+    kw = make_inputs(case, gen)
+    odd = dict(kw)
+    for name in ("x", "z"):
+        t = kw[name]
+        odd[name] = t.as_strided(t.shape, (7,) + t.stride()[1:])
+    for name in ("B", "C"):
+        t = kw[name]
+        odd[name] = t.as_strided(t.shape, (3, t.stride(1), 5, 1))
+    y0 = torch.full((case.b, case.L, case.h, case.p), float("nan"), dtype=kw["x"].dtype,
+                    device="cuda")
+    y = y0.as_strided(y0.shape, (9,) + y0.stride()[1:])
+    fs = torch.full((case.b, case.h, case.p, case.n), float("nan"), dtype=torch.float32,
+                    device="cuda")
+    tm.mamba_chunk_scan_combined(chunk_size=case.Q, return_final_states=True, out=y,
+                                 final_states_out=fs, **odd)
+    check_outputs(case, kw, y, fs, "size_one_strides")

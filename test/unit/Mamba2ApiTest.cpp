@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <functional>
+#include <limits>
 
 using namespace tessel::mamba2::detail;
 
@@ -36,23 +37,25 @@ tessel_mamba2_tensor tensor(uintptr_t address, int32_t dtype,
 }
 
 constexpr int64_t b = 2, L = 1000, h = 8, p = 64, n = 128, g = 2;
+// The fake tensors lie 16 MB apart (each under 2 MB), the workspace at 4 GB.
+constexpr uintptr_t kWorkspace = uintptr_t(1) << 32;
 
 tessel_mamba2_forward_args valid() {
   tessel_mamba2_forward_args a;
   tessel_mamba2_args_init(&a);
   const int32_t X = TESSEL_MAMBA2_BF16, F = TESSEL_MAMBA2_F32;
-  a.x = tensor(0x100000, X, {b, L, h, p});
-  a.dt = tensor(0x200000, X, {b, L, h});
-  a.A = tensor(0x300000, F, {h});
-  a.B = tensor(0x400000, X, {b, L, g, n});
-  a.C = tensor(0x500000, X, {b, L, g, n});
-  a.D = tensor(0x600000, F, {h});
-  a.z = tensor(0x700000, X, {b, L, h, p});
-  a.dt_bias = tensor(0x800000, F, {h});
-  a.initial_states = tensor(0x900000, F, {b, h, p, n});
-  a.seq_idx = tensor(0xa00000, TESSEL_MAMBA2_I32, {b, L});
-  a.y = tensor(0xb00000, X, {b, L, h, p});
-  a.final_states = tensor(0xc00000, F, {b, h, p, n});
+  a.x = tensor(0x1000000, X, {b, L, h, p});
+  a.dt = tensor(0x2000000, X, {b, L, h});
+  a.A = tensor(0x3000000, F, {h});
+  a.B = tensor(0x4000000, X, {b, L, g, n});
+  a.C = tensor(0x5000000, X, {b, L, g, n});
+  a.D = tensor(0x6000000, F, {h});
+  a.z = tensor(0x7000000, X, {b, L, h, p});
+  a.dt_bias = tensor(0x8000000, F, {h});
+  a.initial_states = tensor(0x9000000, F, {b, h, p, n});
+  a.seq_idx = tensor(0xa000000, TESSEL_MAMBA2_I32, {b, L});
+  a.y = tensor(0xb000000, X, {b, L, h, p});
+  a.final_states = tensor(0xc000000, F, {b, h, p, n});
   a.chunk_size = 256;
   return a;
 }
@@ -62,6 +65,8 @@ std::string check(const tessel_mamba2_forward_args &a) {
   tessel::rt::Status s = validate(&a, &d);
   if (s.ok())
     s = checkWorkspace(&a, d, /*perChunkStates=*/false);
+  if (s.ok())
+    s = checkAliasing(&a, layout(d, /*perChunkStates=*/false).bytes);
   return s.ok() ? "" : s.message();
 }
 
@@ -79,7 +84,7 @@ TEST(Mamba2Api, AcceptsAValidCallAndSizesTheWorkspace) {
   EXPECT_EQ(w.localOffset, 128000u + 2u * 4 * 8 * 64 * 128 * 2);
   EXPECT_EQ(w.bytes, w.localOffset);
   EXPECT_EQ(layout(d, true).bytes, 128000u + 2u * 4 * 8 * 64 * 128 * (2 + 2));
-  a.workspace = reinterpret_cast<void *>(0xd00000);
+  a.workspace = reinterpret_cast<void *>(kWorkspace);
   a.workspace_bytes = w.bytes;
   EXPECT_EQ(check(a), "");
   // The split path needs room for the per-chunk states too; a workspace
@@ -106,7 +111,7 @@ TEST(Mamba2Api, AcceptsAValidCallAndSizesTheWorkspace) {
   EXPECT_TRUE(fitStoredCb(d, false, true, layout(d, false, true).bytes));
   // Optional inputs may be absent; D may be (h, p); a strided, 16-byte
   // aligned slice of x is fine.
-  a.D = tensor(0x600000, TESSEL_MAMBA2_F32, {h, p});
+  a.D = tensor(0x6000000, TESSEL_MAMBA2_F32, {h, p});
   a.z.data = a.dt_bias.data = a.initial_states.data = a.seq_idx.data =
       a.final_states.data = nullptr;
   a.x.strides[2] = 2 * p; // every other head of a wider tensor
@@ -177,11 +182,15 @@ class Mamba2ApiBad : public ::testing::TestWithParam<Bad> {};
 TEST_P(Mamba2ApiBad, IsRejectedWithAMessageNamingTheArgument) {
   const Bad &bad = GetParam();
   tessel_mamba2_forward_args a = valid();
-  a.workspace = reinterpret_cast<void *>(0xd00000);
+  a.workspace = reinterpret_cast<void *>(kWorkspace);
   a.workspace_bytes = size_t(1) << 30;
   ASSERT_EQ(check(a), "");
   bad.mutate(a);
   std::string message = check(a);
+  if (!*bad.message) { // accepted
+    EXPECT_EQ(message, "") << bad.what;
+    return;
+  }
   EXPECT_NE(message.find(bad.message), std::string::npos)
       << bad.what << ": got \"" << message << "\"";
 }
@@ -213,7 +222,7 @@ INSTANTIATE_TEST_SUITE_P(
             "A has shape (9,), expected (8)"},
         Bad{"D of h+1", [](auto &a) { a.D.sizes[0] = h + 1; }, "D has shape"},
         Bad{"D (h, p+1)", [](auto &a) {
-              a.D = tensor(0x600000, TESSEL_MAMBA2_F32, {h, p + 1});
+              a.D = tensor(0x6000000, TESSEL_MAMBA2_F32, {h, p + 1});
             },
             "D has shape (8, 65), expected (8, 64)"},
         Bad{"z with another p", [](auto &a) { a.z.sizes[3] = p / 2; },
@@ -229,7 +238,7 @@ INSTANTIATE_TEST_SUITE_P(
               a.dt_limit_lo = 0.5;
               a.dt_limit_hi = 0.1;
             },
-            "dt_limit must be (lo, hi) with lo <= hi"},
+            "dt_limit must be (lo, hi) with 0 <= lo <= hi"},
         Bad{"dt_limit NaN", [](auto &a) { a.dt_limit_hi = std::nan(""); },
             "dt_limit must be"},
         Bad{"x not contiguous in p", [](auto &a) { a.x.strides[3] = 2; },
@@ -241,8 +250,93 @@ INSTANTIATE_TEST_SUITE_P(
             "C: stride of dimension 2 (129 elements) must be a multiple of 16 "
             "bytes"},
         Bad{"y overlapping itself", [](auto &a) { a.y.strides[1] = 0; },
-            "y (out): stride of dimension 1 (0) makes the output overlap "
-            "itself"},
+            "y (out): stride of dimension 1 (0) must be positive"},
+        Bad{"y rows backwards", [](auto &a) { a.y.strides[1] = -h * p; },
+            "y (out): stride of dimension 1 (-512) must be positive"},
+        Bad{"final_states backwards",
+            [](auto &a) { a.final_states.strides[0] = -h * p * n; },
+            "final_states (out): stride of dimension 0 (-65536) must be "
+            "positive"},
+        Bad{"C broadcast over the batch", [](auto &a) { a.C.strides[0] = 0; },
+            "C: stride of dimension 0 (0) must be positive (the kernels copy "
+            "it by the TMA)"},
+        Bad{"x with L = 0", [](auto &a) { a.x.sizes[1] = 0; },
+            "x has shape (2, 0, 8, 64): every size must be at least 1"},
+        Bad{"empty D (PyTorch's null pointer)", [](auto &a) {
+              a.D.sizes[0] = 0;
+              a.D.data = nullptr;
+            },
+            ""}, // absent: accepted (the wrapper refuses it)
+        Bad{"z reaching past 2^48 bytes",
+            [](auto &a) { a.z.strides[0] = (int64_t(1) << 62) + 8; },
+            "z: its strides reach beyond any allocation"},
+        Bad{"dt reaching below address 0",
+            [](auto &a) { a.dt.strides[1] = -int64_t(1) << 40; },
+            "dt: its strides reach beyond any allocation"},
+        Bad{"p not a multiple of 8", [](auto &a) {
+              for (auto *t : {&a.x, &a.z, &a.y})
+                *t = tensor(reinterpret_cast<uintptr_t>(t->data),
+                            TESSEL_MAMBA2_BF16, {b, L, h, 36});
+              a.D.data = a.initial_states.data = a.final_states.data =
+                  nullptr;
+            },
+            "x: the head dimension p = 36 must be a multiple of 8"},
+        Bad{"n not a multiple of 8", [](auto &a) {
+              a.B = tensor(reinterpret_cast<uintptr_t>(a.B.data),
+                           TESSEL_MAMBA2_BF16, {b, L, g, 36});
+              a.C = tensor(reinterpret_cast<uintptr_t>(a.C.data),
+                           TESSEL_MAMBA2_BF16, {b, L, g, 36});
+              a.initial_states.data = a.final_states.data = nullptr;
+            },
+            "B: the state dimension n = 36 must be a multiple of 8"},
+        Bad{"over 65535 chunks", [](auto &a) {
+              const int64_t longL = 65535 * 64 + 1;
+              for (auto *t : {&a.x, &a.z, &a.y})
+                *t = tensor(reinterpret_cast<uintptr_t>(t->data),
+                            TESSEL_MAMBA2_BF16, {1, longL, h, p});
+              for (auto *t : {&a.B, &a.C})
+                *t = tensor(reinterpret_cast<uintptr_t>(t->data),
+                            TESSEL_MAMBA2_BF16, {1, longL, g, n});
+              a.dt = tensor(reinterpret_cast<uintptr_t>(a.dt.data),
+                            TESSEL_MAMBA2_BF16, {1, longL, h});
+              a.seq_idx.data = a.initial_states.data = a.final_states.data =
+                  nullptr;
+              a.chunk_size = 64;
+            },
+            "x: L = 4194241 makes 65536 chunks of chunk_size 64, over the "
+            "supported 65535"},
+        Bad{"dt_limit (0, 0), a zeroed struct's", [](auto &a) {
+              a.dt_limit_lo = a.dt_limit_hi = 0;
+            },
+            "dt_limit must be (lo, hi) with 0 <= lo <= hi, hi > 0"},
+        Bad{"dt_limit lo negative", [](auto &a) { a.dt_limit_lo = -1; },
+            "dt_limit must be"},
+        Bad{"dt_limit lo infinite", [](auto &a) {
+              a.dt_limit_lo = std::numeric_limits<double>::infinity();
+            },
+            "dt_limit must be"},
+        Bad{"dt_limit hi past float", [](auto &a) { a.dt_limit_hi = 1e39; },
+            "dt_limit must be"},
+        Bad{"y is x", [](auto &a) { a.y.data = a.x.data; },
+            "y (out) shares memory with x: the kernels read the inputs while "
+            "they write the outputs"},
+        Bad{"y inside z", [](auto &a) {
+              a.y.data = static_cast<char *>(a.z.data) + 4096;
+            },
+            "y (out) shares memory with z"},
+        Bad{"final_states is initial_states",
+            [](auto &a) { a.final_states.data = a.initial_states.data; },
+            "shares memory with"},
+        Bad{"final_states over C's tail", [](auto &a) {
+              a.final_states.data = static_cast<char *>(a.C.data) +
+                                    (b * L * g * n - 16) * 2;
+            },
+            "final_states (out) shares memory with C"},
+        Bad{"workspace is y", [](auto &a) { a.workspace = a.y.data; },
+            "workspace shares memory with y (out)"},
+        Bad{"workspace over A",
+            [](auto &a) { a.workspace = static_cast<char *>(a.A.data) - 256; },
+            "workspace shares memory with A"},
         Bad{"y heads overlapping", [](auto &a) { a.y.strides[2] = 8; },
             "y (out): stride of dimension 2 (8) makes the output overlap "
             "itself"},
@@ -251,7 +345,7 @@ INSTANTIATE_TEST_SUITE_P(
             "final_states (out): stride of dimension 2 (64) makes the output "
             "overlap itself"},
         Bad{"D of rank 3", [](auto &a) {
-              a.D = tensor(0x600000, TESSEL_MAMBA2_F32, {h, p, 1});
+              a.D = tensor(0x6000000, TESSEL_MAMBA2_F32, {h, p, 1});
             },
             "D must have shape (h) or (h, p), got 3 dimensions"},
         Bad{"p over 256", [](auto &a) {

@@ -277,6 +277,15 @@ def _check_tensor(t, name, device_index):
         raise InvalidArgument(
             "tessel_mamba2: %s is %s; every tensor must be a CUDA tensor on x's device (cuda:%d)"
             % (name, where, device_index), STATUS_INVALID_ARGUMENT)
+    _check_elements(t, name)
+
+
+def _check_elements(t, name):
+    """A tensor without elements has a null data_ptr(), which the library
+    reads as an optional tensor left out."""
+    if t.numel() == 0:
+        raise InvalidArgument("tessel_mamba2: %s has no elements (shape %s)"
+                              % (name, tuple(t.shape)), STATUS_INVALID_ARGUMENT)
 
 
 def _pack(args, name, t):
@@ -323,6 +332,7 @@ def _prepare(x, dt, A, B, C, chunk_size, D, z, dt_bias, initial_states, seq_idx,
         raise InvalidArgument(
             "tessel_mamba2: x is a %s tensor; the inputs must be CUDA tensors" % x.device.type,
             STATUS_INVALID_ARGUMENT)
+    _check_elements(x, "x")
     optional = (("D", D), ("z", z), ("dt_bias", dt_bias),
                 ("initial_states", initial_states), ("seq_idx", seq_idx))
     for name, t in (("dt", dt), ("A", A), ("B", B), ("C", C)):
