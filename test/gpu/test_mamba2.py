@@ -14,6 +14,7 @@ shared/MAMBA2.md written independently of the kernels, in the quadratic
 already-rounded inputs. `bench/mamba2.py` imports it from here.
 """
 
+import ctypes
 import math
 import os
 import re
@@ -821,3 +822,45 @@ def test_size_one_dims_any_stride():
     tm.mamba_chunk_scan_combined(chunk_size=case.Q, return_final_states=True, out=y,
                                  final_states_out=fs, **odd)
     check_outputs(case, kw, y, fs, "size_one_strides")
+
+
+def test_other_context_refused():
+    """The kernels' modules belong to the CUDA context that first ran the
+    library. A call from another context (a second one on the same device,
+    made current by the driver API) is refused before any kernel runs, as
+    UNSUPPORTED, whichever kernels its shapes would load; the outputs stay
+    untouched."""
+    cuda = ctypes.CDLL("libcuda.so.1")
+    if not hasattr(cuda, "cuCtxCreate_v2"):  # pragma: no cover
+        pytest.skip("this driver exports no cuCtxCreate_v2")
+    case = _BASE
+    gen = torch.Generator(device="cuda")
+    gen.manual_seed(case_seed("other_context"))
+    kw = make_inputs(case, gen)
+    y, fs = run_poisoned(case, kw)  # the library runs in PyTorch's context
+    check_outputs(case, kw, y, fs, "before_other_context")
+    # (dt in f32: a chunk_cumsum variant the first call did not load, which
+    # the other context could load and run before a kernel loaded in the
+    # first one refused.)
+    kw2 = dict(kw, dt=kw["dt"].float())
+    args, y2, fs2, dev, nbytes = prepared(kw2, case.Q, True, allocate=True)
+    y2.fill_(float("nan"))
+    fs2.fill_(float("nan"))
+    ws = torch.empty(nbytes, dtype=torch.uint8, device="cuda")
+    tm._pack_workspace(args, tm._OFF["workspace"], ws.data_ptr(), nbytes, 0)
+    torch.cuda.synchronize()
+    device = ctypes.c_int()
+    assert cuda.cuDeviceGet(ctypes.byref(device), dev) == 0
+    ctx = ctypes.c_void_p()
+    assert cuda.cuCtxCreate_v2(ctypes.byref(ctx), 0, device) == 0
+    try:
+        status = tm._forward(args)
+        message = tm._last_error().decode()
+    finally:
+        popped = ctypes.c_void_p()
+        cuda.cuCtxPopCurrent_v2(ctypes.byref(popped))
+        cuda.cuCtxDestroy_v2(ctx)
+    assert status == tm.STATUS_UNSUPPORTED, (status, message)
+    assert "first called in another CUDA context" in message, message
+    torch.cuda.synchronize()
+    assert torch.isnan(y2).all().item() and torch.isnan(fs2).all().item()
