@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/KernelEmitter.h"
+#include "codegen/Target.h"
 
 #include "passes/Passes.h"
 #include "runtime/Images.h"
@@ -813,6 +814,52 @@ namespace {
 using namespace tessel;
 using namespace tessel::codegen::emitter;
 
+/// Each kernel uses only instructions its module's target has (the target
+/// table, Target.cpp; sm_90 and later for griddepcontrol and clusters):
+/// tilegpu-assign-layouts marks wgmma and tcgen05 kernels only where the
+/// module says the target has them, but hand-written IR may mark any, and
+/// LLVM aborts on an intrinsic its target lacks.
+static LogicalResult checkTargetFeatures(ModuleOp module) {
+  StringRef target = targetOf(module);
+  const codegen::TargetInfo *info = codegen::lookupTarget(target);
+  rt::Target parsed;
+  const bool sm90 =
+      rt::parseTarget(std::string_view(target), &parsed) && parsed.major >= 9;
+  for (func::FuncOp kernel : module.getOps<func::FuncOp>()) {
+    auto lacks = [&](StringRef what, StringRef attr, StringRef has) {
+      return kernel.emitError()
+             << "kernel '" << kernel.getSymName() << "' is marked for " << what
+             << " ('" << attr << "'), which " << target << " does not have ("
+             << has << ")";
+    };
+    if (kernel->hasAttr(tilegpu::TileGPUDialect::getWgmmaAttrName()) &&
+        !(info && info->wgmma))
+      return lacks("warpgroup MMA", tilegpu::TileGPUDialect::getWgmmaAttrName(),
+                   "sm_90a does");
+    if (kernel->hasAttr(tilegpu::TileGPUDialect::getTcgen05AttrName()) &&
+        !(info && info->tcgen05))
+      return lacks("the fifth-generation tensor cores",
+                   tilegpu::TileGPUDialect::getTcgen05AttrName(),
+                   "sm_100a, sm_103a do");
+    if (sm90)
+      continue;
+    IntegerAttr pdl = kernelHint(kernel, target, "pdl");
+    if (pdl && pdl.getInt())
+      return kernel.emitError()
+             << "kernel '" << kernel.getSymName()
+             << "' asks for programmatic dependent launch (hint 'pdl' = 1), "
+                "which needs sm_90 or later (the target is "
+             << target << ")";
+    if (kernelHintAs<DenseI64ArrayAttr>(kernel, target, "cluster"))
+      return kernel.emitError()
+             << "kernel '" << kernel.getSymName()
+             << "' asks for thread-block clusters (hint 'cluster'), which "
+                "need sm_90 or later (the target is "
+             << target << ")";
+  }
+  return success();
+}
+
 struct ConvertTileGPUToLLVM
     : public tessel::impl::ConvertTileGPUToLLVMBase<ConvertTileGPUToLLVM> {
   void runOnOperation() override {
@@ -834,6 +881,8 @@ struct ConvertTileGPUToLLVM
         return signalPassFailure();
       }
     }
+    if (failed(checkTargetFeatures(module)))
+      return signalPassFailure();
     OpBuilder b(ctx);
     b.setInsertionPointToStart(module.getBody());
     // One shared buffer per module, sized for the largest use.

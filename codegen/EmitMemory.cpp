@@ -312,7 +312,7 @@ LogicalResult KernelEmitter::emitPrefetch(tile::PrefetchOp op) {
   // one element at a time everywhere.
   SmallVector<int64_t> steps(box.begin(), box.end());
   if (rows)
-    steps[rank - 1] = (box[rank - 1] + perLine - 1) / perLine;
+    steps[rank - 1] = box[rank - 1] / perLine + (box[rank - 1] % perLine != 0);
   // Every prefetch is an instruction of its own, unrolled: a box of more
   // than kMaxLinesPerLane lines for each of the CTA's lanes is refused (the
   // product saturates there, so that no extents overflow it).

@@ -54,6 +54,49 @@ FailureOr<bool> mmaFamily(func::FuncOp kernel, StringRef target, StringRef name,
   return use;
 }
 
+/// The element types the lowering has: i1, i8, i16, i32, i64, f16, bf16,
+/// f32 and f64 (no 8- or 4-bit floats, tf32 or wider floats).
+bool compilable(Type type) {
+  return type.isSignlessInteger(1) || type.isSignlessInteger(8) ||
+         type.isSignlessInteger(16) || type.isSignlessInteger(32) ||
+         type.isSignlessInteger(64) || type.isF16() || type.isBF16() ||
+         type.isF32() || type.isF64();
+}
+
+/// Every scalar parameter and tile of `kernel` has a compilable element
+/// type, and no scf.while carries a tile (its layouts are not joined).
+LogicalResult checkElementTypes(func::FuncOp kernel) {
+  constexpr StringLiteral kList =
+      "i1, i8, i16, i32, i64, f16, bf16, f32 or f64";
+  for (Type type : kernel.getArgumentTypes())
+    if (type.isIntOrFloat() && !compilable(type))
+      return kernel.emitError()
+             << "kernel '" << kernel.getSymName() << "' takes a scalar of "
+             << type << ", which tessel cannot pass (scalars are " << kList
+             << ")";
+  WalkResult walked = kernel.walk([&](Operation *op) {
+    if (auto loop = dyn_cast<scf::WhileOp>(op))
+      for (Type type : loop.getResultTypes())
+        if (isa<RankedTensorType>(type)) {
+          loop.emitOpError()
+              << "an scf.while that carries a tile (" << type
+              << ") is not supported: write the loop as scf.for (the DSL's "
+                 "for_range)";
+          return WalkResult::interrupt();
+        }
+    for (Type type : op->getResultTypes())
+      if (auto tensor = dyn_cast<RankedTensorType>(type);
+          tensor && !compilable(tensor.getElementType())) {
+        op->emitOpError() << "has a tile of " << tensor.getElementType()
+                          << ", which tessel cannot compile (tiles hold "
+                          << kList << ")";
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  return failure(walked.wasInterrupted());
+}
+
 /// Warps for `kernel` on `target`: its hint, else 4.
 unsigned numWarpsFor(func::FuncOp kernel, StringRef target) {
   if (IntegerAttr value = kernelHint(kernel, target, "num_warps"))
@@ -106,6 +149,12 @@ struct AssignLayouts
         module->hasAttr(tilegpu::TileGPUDialect::getWgmmaAvailableAttrName());
     bool tcgen05Available =
         module->hasAttr(tilegpu::TileGPUDialect::getTcgen05AvailableAttrName());
+    // The passes and the lowering compile the top module's kernels.
+    for (auto nested : module.getOps<ModuleOp>()) {
+      nested.emitError("a nested module is not compiled: put the kernels in "
+                       "the top-level module");
+      return signalPassFailure();
+    }
     for (auto kernel : module.getOps<func::FuncOp>()) {
       // A kernel's parameters are views and scalars: a tile lives in one
       // program's registers or shared memory and cannot cross a call.
@@ -118,6 +167,16 @@ struct AssignLayouts
               << "scalars, and it returns nothing (store the tile instead)";
           return signalPassFailure();
         }
+      if (kernel.getNumResults()) {
+        kernel.emitError() << "kernel '" << kernel.getSymName()
+                           << "' returns a value ("
+                           << kernel.getResultTypes().front()
+                           << "): a kernel returns nothing (store the value "
+                              "instead)";
+        return signalPassFailure();
+      }
+      if (failed(checkElementTypes(kernel)))
+        return signalPassFailure();
       unsigned numWarps = numWarpsFor(kernel, target);
       kernel->setAttr(tilegpu::TileGPUDialect::getNumWarpsAttrName(),
                       Builder(kernel).getI64IntegerAttr(numWarps));

@@ -80,6 +80,12 @@ static LogicalResult verifyTileType(Operation *op, Type type, StringRef what) {
       return op->emitOpError()
              << what << " dimensions must be powers of two, got "
              << shapeStr(tensor.getShape());
+  // A layout is a tilegpu encoding (the passes assign them); another
+  // dialect's would pass through them unassigned.
+  if (Attribute encoding = tensor.getEncoding();
+      encoding && encoding.getDialect().getNamespace() != "tilegpu")
+    return op->emitOpError() << what << " has the encoding " << encoding
+                             << ", which is not a tilegpu layout";
   // Element counts (reshape, folders) are int64_t products: keep them exact.
   int64_t count = 1;
   for (int64_t d : tensor.getShape())
@@ -414,7 +420,10 @@ static Attribute foldSplat(Attribute operand, Type resultType) {
 
 OpFoldResult PermuteOp::fold(FoldAdaptor adaptor) {
   ArrayRef<int64_t> perm = getPerm();
-  if (llvm::equal(perm, llvm::seq<int64_t>(0, perm.size())))
+  // (An identity permute folds to its source only where it keeps the
+  // layout: with tilegpu layouts it may also change it.)
+  if (llvm::equal(perm, llvm::seq<int64_t>(0, perm.size())) &&
+      getSource().getType() == getType())
     return getSource();
   if (Attribute splat = foldSplat(adaptor.getSource(), getType()))
     return splat;
@@ -427,7 +436,8 @@ OpFoldResult PermuteOp::fold(FoldAdaptor adaptor) {
       composed.push_back(p[q]);
     getSourceMutable().assign(inner.getSource());
     setPerm(composed);
-    if (llvm::equal(composed, llvm::seq<int64_t>(0, composed.size())))
+    if (llvm::equal(composed, llvm::seq<int64_t>(0, composed.size())) &&
+        getSource().getType() == getType())
       return getSource();
     return getResult();
   }

@@ -31,6 +31,46 @@ void TileGPUDialect::initialize() {
       >();
 }
 
+LogicalResult TileGPUDialect::verifyOperationAttribute(Operation *op,
+                                                       NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  Attribute value = attr.getValue();
+  auto positive = [&](StringRef what) -> LogicalResult {
+    auto integer = dyn_cast<IntegerAttr>(value);
+    if (integer && integer.getType().isSignlessInteger() &&
+        integer.getValue().sgt(0))
+      return success();
+    InFlightDiagnostic error = op->emitError()
+                               << "'" << name << "' must be a positive "
+                               << "integer (" << what << "), got ";
+    if (isa<UnitAttr>(value))
+      error << "unit";
+    else
+      error << value;
+    return error;
+  };
+  if (name == "tilegpu.distance")
+    return positive("loop iterations a copy is issued ahead");
+  if (name == "tilegpu.latency")
+    return positive("a load's latency class");
+  if (name == getNumWarpsAttrName()) {
+    auto integer = dyn_cast<IntegerAttr>(value);
+    if (integer && integer.getType().isSignlessInteger() &&
+        integer.getValue().getSignificantBits() <= 8) {
+      int64_t warps = integer.getInt();
+      if (warps >= 1 && warps <= 32 && llvm::isPowerOf2_64(warps))
+        return success();
+    }
+    return op->emitError() << "'" << name << "' must be a power of two from 1 "
+                           << "to 32 (warps per CTA), got " << value;
+  }
+  if (name == getTargetAttrName() && !isa<StringAttr>(value))
+    return op->emitError() << "'" << name << "' must be a string (the "
+                           << "target's name, e.g. \"sm_90a\"), got " << value;
+  // The others (unit markers, the lowering's reports) are the passes' own.
+  return success();
+}
+
 LogicalResult BlockedLayoutAttr::verify(
     function_ref<InFlightDiagnostic()> emitError,
     ArrayRef<unsigned> sizePerThread, ArrayRef<unsigned> threadsPerWarp,

@@ -18,6 +18,9 @@ def TileGPU_Dialect : Dialect {
   let cppNamespace = "::tessel::tilegpu";
   let summary = "Distributed tiles: layouts over lanes, warps and registers";
   let useDefaultAttributePrinterParser = 1;
+  // The attributes that passes write and later passes read back as
+  // integers or strings are checked where they are attached.
+  let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
     /// Module attribute naming the target being compiled for ("sm_90a").
     static constexpr ::llvm::StringLiteral getTargetAttrName() {

@@ -151,7 +151,7 @@ public:
                     std::to_string(d) + " (" + std::to_string(t.strides[d]) +
                     ") must be positive (the kernels copy it by the TMA)");
     for (int d = 0; d + 1 < t.rank; ++d)
-      if ((t.strides[d] * bytes) % 16 && t.sizes[d] > 1)
+      if (t.sizes[d] > 1 && (t.strides[d] * bytes) % 16)
         return fail(std::string(name) + ": stride of dimension " +
                     std::to_string(d) + " (" + std::to_string(t.strides[d]) +
                     " elements) must be a multiple of 16 bytes");

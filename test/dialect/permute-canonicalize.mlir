@@ -150,3 +150,49 @@ func.func @dead(%a: tensor<16x8xf32>) {
   %0 = tile.permute %a [1, 0] : tensor<16x8xf32> -> tensor<8x16xf32>
   return
 }
+
+// -----
+
+// With layouts (tilegpu encodings) a permute may also change the layout: an
+// identity permute then stays, and so does a pair whose composition is the
+// identity but whose result's layout is not the source's (folding either to
+// its source changed the value's type: invalid IR after -canonicalize).
+#A = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
+#B = #tilegpu.blocked<sizePerThread = [4, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]>
+// CHECK-LABEL: func.func @identity_changing_layout
+// CHECK-SAME: (%[[A:.*]]: tensor<64x64xf32, #{{.*}}>)
+func.func @identity_changing_layout(%a: tensor<64x64xf32, #A>) -> tensor<64x64xf32, #B> {
+  // CHECK: %[[P:.*]] = tile.permute %[[A]] [0, 1] : tensor<64x64xf32, #[[$A:.*]]> -> tensor<64x64xf32, #[[$B:.*]]>
+  // CHECK-NEXT: return %[[P]]
+  %0 = tile.permute %a [0, 1] : tensor<64x64xf32, #A> -> tensor<64x64xf32, #B>
+  return %0 : tensor<64x64xf32, #B>
+}
+
+// -----
+
+#A = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
+#B = #tilegpu.blocked<sizePerThread = [4, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]>
+// CHECK-LABEL: func.func @round_trip_changing_layout
+// CHECK-SAME: (%[[A:.*]]: tensor<64x64xf32, #{{.*}}>)
+func.func @round_trip_changing_layout(%a: tensor<64x64xf32, #A>) -> tensor<64x64xf32, #B> {
+  // CHECK: %[[P:.*]] = tile.permute %[[A]] [0, 1] : tensor<64x64xf32, #{{.*}}> -> tensor<64x64xf32, #{{.*}}>
+  // CHECK-NEXT: return %[[P]]
+  %0 = tile.permute %a [1, 0] : tensor<64x64xf32, #A> -> tensor<64x64xf32, #B>
+  %1 = tile.permute %0 [1, 0] : tensor<64x64xf32, #B> -> tensor<64x64xf32, #B>
+  return %1 : tensor<64x64xf32, #B>
+}
+
+// -----
+
+// The same layout both ways still folds to the source.
+#A = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
+#B = #tilegpu.blocked<sizePerThread = [4, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]>
+// CHECK-LABEL: func.func @round_trip_same_layout
+// CHECK-SAME: (%[[A:.*]]: tensor<64x64xf32, #{{.*}}>)
+func.func @round_trip_same_layout(%a: tensor<64x64xf32, #A>) -> tensor<64x64xf32, #A> {
+  // CHECK-NOT: tile.permute
+  // CHECK: return %[[A]]
+  %0 = tile.permute %a [1, 0] : tensor<64x64xf32, #A> -> tensor<64x64xf32, #B>
+  %1 = tile.permute %0 [1, 0] : tensor<64x64xf32, #B> -> tensor<64x64xf32, #A>
+  return %1 : tensor<64x64xf32, #A>
+}

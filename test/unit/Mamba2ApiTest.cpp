@@ -267,6 +267,14 @@ INSTANTIATE_TEST_SUITE_P(
               a.D.data = nullptr;
             },
             ""}, // absent: accepted (the wrapper refuses it)
+        Bad{"one group, any stride there", [](auto &a) {
+              for (auto *t : {&a.B, &a.C}) {
+                *t = tensor(reinterpret_cast<uintptr_t>(t->data),
+                            TESSEL_MAMBA2_BF16, {b, L, 1, n});
+                t->strides[2] = (int64_t(1) << 62) + 3;
+              }
+            },
+            ""}, // a dimension of size 1 moves no address: accepted
         Bad{"z reaching past 2^48 bytes",
             [](auto &a) { a.z.strides[0] = (int64_t(1) << 62) + 8; },
             "z: its strides reach beyond any allocation"},
