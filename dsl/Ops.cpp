@@ -10,6 +10,9 @@
 #include "dsl/Registry.h"
 #include "dsl/Tracer.h"
 
+#include <cstdio>
+#include <cstdlib>
+
 #include "dialect/tile/TileOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -89,6 +92,26 @@ bool checkShape(ArrayRef<int64_t> shape, const Loc &loc, StringRef what) {
   return true;
 }
 
+/// The C++ integer `s` as an attribute of `type`, exactly (IntegerAttr::get
+/// would keep its low bits: 32 as a boolean is 0), or null with an error: a
+/// value in the type's signed or unsigned range; a boolean is 0 or 1.
+IntegerAttr exactInteger(const ScalarArg &s, IntegerType type,
+                         StringRef context) {
+  const unsigned width = type.getWidth();
+  const bool isSigned = llvm::isIntN(width, s.intValue);
+  const bool fits =
+      width == 1 ? (s.intValue == 0 || s.intValue == 1)
+                 : isSigned || (width < 64 && llvm::isUIntN(width, s.intValue));
+  if (!fits) {
+    tracer().error(s.loc) << "the number " << s.intValue << " does not fit the "
+                          << type << " operand in " << context
+                          << (width == 1 ? " (a boolean: 0 or 1)" : "");
+    return {};
+  }
+  return IntegerAttr::get(type, APInt(width, static_cast<uint64_t>(s.intValue),
+                                      /*isSigned=*/width > 1 && isSigned));
+}
+
 /// Makes a scalar operand a value of `type`: a traced scalar must already have
 /// it (no silent conversions), a C++ number is materialised as a constant.
 Value scalarValue(const ScalarArg &s, Type type, StringRef context) {
@@ -106,9 +129,11 @@ Value scalarValue(const ScalarArg &s, Type type, StringRef context) {
     return v;
   }
   case ScalarArg::Int:
-    if (auto intType = dyn_cast<IntegerType>(type))
-      return arith::ConstantOp::create(builder(), t.loc(s.loc),
-                                       IntegerAttr::get(intType, s.intValue));
+    if (auto intType = dyn_cast<IntegerType>(type)) {
+      IntegerAttr attr = exactInteger(s, intType, context);
+      return attr ? arith::ConstantOp::create(builder(), t.loc(s.loc), attr)
+                  : Value();
+    }
     if (auto floatType = dyn_cast<FloatType>(type))
       return arith::ConstantOp::create(
           builder(), t.loc(s.loc),
@@ -357,6 +382,16 @@ int64_t Config::get(const std::string &name, Loc loc) const {
   std::string known;
   for (const auto &[key, value] : values)
     known += (known.empty() ? "" : ", ") + key;
+  if (!Tracer::active()) {
+    // Read outside a trace (a kernel's check or variantDefaults, which run
+    // before it): said at the reader's line, then the usage error's exit.
+    std::fprintf(stderr,
+                 "%s:%u:%u: error: the kernel has no compile-time constant "
+                 "'%s' (it has: %s)\n",
+                 loc.file_name(), loc.line(), loc.column(), name.c_str(),
+                 known.empty() ? "none" : known.c_str());
+    std::exit(2);
+  }
   Tracer::current().error(loc)
       << "the kernel has no compile-time constant '" << name
       << "' (it has: " << (known.empty() ? "none" : known) << ")";
@@ -738,6 +773,18 @@ Value emitCast(Value x, DType to, const Loc &loc) {
       return result(t.create<arith::UIToFPOp>(loc, resultType, x));
     return result(t.create<arith::SIToFPOp>(loc, resultType, x));
   }
+  // To a boolean: C++'s conversion, x != 0 (NaN true), not the low bit.
+  if (toElement.isSignlessInteger(1)) {
+    Value zero = result(t.create<arith::ConstantOp>(
+        loc, llvm::cast<TypedAttr>(builder().getZeroAttr(x.getType()))));
+    if (!zero)
+      return {};
+    if (fromFloat)
+      return result(
+          t.create<arith::CmpFOp>(loc, arith::CmpFPredicate::UNE, x, zero));
+    return result(
+        t.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, x, zero));
+  }
   if (fromFloat && !toFloat)
     return result(t.create<arith::FPToSIOp>(loc, resultType, x));
   if (from.getIntOrFloatBitWidth() < toElement.getIntOrFloatBitWidth()) {
@@ -806,9 +853,11 @@ Tile full(std::vector<int64_t> shape, const ScalarArg &value, DType dtype) {
       attr = builder().getFloatAttr(floatType, value.kind == ScalarArg::Int
                                                    ? double(value.intValue)
                                                    : value.floatValue);
-    else if (value.kind == ScalarArg::Int)
-      attr = builder().getIntegerAttr(element, value.intValue);
-    else {
+    else if (value.kind == ScalarArg::Int) {
+      attr = exactInteger(value, llvm::cast<IntegerType>(element), "full()");
+      if (!attr)
+        return Tile();
+    } else {
       tracer().error(value.loc) << "the number " << value.floatValue
                                 << " cannot fill a " << element << " tile";
       return Tile();
@@ -1098,6 +1147,7 @@ SmallVector<Value> checkYield(const RawValues &yielded, TypeRange expected,
   for (auto [i, raw] : llvm::enumerate(yielded)) {
     Value v = raw ? toValue(raw) : Value();
     if (!v) {
+      noteNullUse(&loc);
       values.push_back(fallback[i]);
       continue;
     }
@@ -1124,12 +1174,23 @@ forImpl(const ScalarArg &lo, const ScalarArg &hi, const ScalarArg &step,
   Value s = indexValue(step, "a loop step");
   SmallVector<Value> inits;
   for (const void *raw : init) {
-    if (!raw)
+    if (!raw) {
+      noteNullUse(&loc);
       return poison;
+    }
     inits.push_back(toValue(raw));
   }
   if (!l || !h || !s)
     return poison;
+  // A constant step of 0 or below: the loop would never end, or (lo > hi)
+  // never run; count down with an index computed from an upward loop.
+  if (step.kind == ScalarArg::Int && step.intValue <= 0) {
+    t.error(step.loc) << "the step of for_range() must be positive, got "
+                      << step.intValue
+                      << " (to count down, compute hi - 1 - i from an "
+                         "upward loop)";
+    return poison;
+  }
   OpBuilder &b = builder();
   auto forOp = scf::ForOp::create(b, t.loc(loc), l, h, s, inits);
   Block *bodyBlock = forOp.getBody();

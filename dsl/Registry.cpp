@@ -44,8 +44,61 @@ Param dtypeVariant(std::string name, std::vector<DType> values,
           std::move(doc)};
 }
 
-Register::Register(KernelDef def) {
+namespace {
+std::vector<Loc> &registrations() {
+  static std::vector<Loc> where;
+  return where;
+}
+std::string locText(const Loc &l) {
+  return std::string(l.file_name()) + ":" + std::to_string(l.line());
+}
+} // namespace
+
+Register::Register(KernelDef def, Loc where) {
   storage().push_back(std::make_unique<KernelDef>(std::move(def)));
+  registrations().push_back(where);
+}
+
+std::vector<std::string> registryProblems() {
+  std::vector<const KernelDef *> kernels;
+  for (const auto &k : storage())
+    kernels.push_back(k.get());
+  return kernelProblems(kernels, registrations());
+}
+
+std::vector<std::string>
+kernelProblems(const std::vector<const KernelDef *> &kernels,
+               const std::vector<Loc> &where) {
+  std::vector<std::string> problems;
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    const KernelDef &k = *kernels[i];
+    const std::string at = locText(where[i]) + ": error: ";
+    for (size_t j = 0; j < i; ++j)
+      if (kernels[j]->name == k.name)
+        problems.push_back(at + "kernel '" + k.name +
+                           "' is registered again (first at " +
+                           locText(where[j]) + ")");
+    if (!k.build)
+      problems.push_back(at + "kernel '" + k.name + "' has no build function");
+    for (size_t p = 0; p < k.params.size(); ++p) {
+      const Param &param = k.params[p];
+      for (size_t q = 0; q < p; ++q)
+        if (k.params[q].name == param.name)
+          problems.push_back(at + "kernel '" + k.name +
+                             "' declares the constant '" + param.name +
+                             "' twice");
+      if (param.values.empty())
+        problems.push_back(at + "kernel '" + k.name + "': the constant '" +
+                           param.name + "' has no values");
+      else if (std::find(param.values.begin(), param.values.end(),
+                         param.defaultValue) == param.values.end())
+        problems.push_back(at + "kernel '" + k.name + "': the default " +
+                           std::to_string(param.defaultValue) +
+                           " of the constant '" + param.name +
+                           "' is not one of its values");
+    }
+  }
+  return problems;
 }
 
 std::vector<const KernelDef *> registeredKernels() {

@@ -112,10 +112,22 @@ struct KernelDef {
       variantDefaults = nullptr;
 };
 
-/// Registers a kernel at static-initialisation time.
+/// Registers a kernel at static-initialisation time (`where`: the
+/// registration, for registryProblems).
 struct Register {
-  explicit Register(KernelDef def);
+  explicit Register(KernelDef def, Loc where = Loc::current());
 };
+
+/// What is wrong with the registered kernels as a whole, one message each
+/// (at their registrations): a name registered twice (the second would
+/// overwrite the first's outputs), a kernel without a build function, a
+/// parameter declared twice, without values, or whose default is not one
+/// of its values. tesselc refuses to run while there are any.
+std::vector<std::string> registryProblems();
+/// The same checks on `kernels`, registered at `where` (one each).
+std::vector<std::string>
+kernelProblems(const std::vector<const KernelDef *> &kernels,
+               const std::vector<Loc> &where);
 
 /// All registered kernels, sorted by name.
 std::vector<const KernelDef *> registeredKernels();

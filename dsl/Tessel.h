@@ -80,14 +80,26 @@ namespace dsl {
 // Handles
 //===----------------------------------------------------------------------===//
 
+/// Reports a handle used without a value, unless the trace has reported an
+/// error already (then the handle is the poisoned result of that call): a
+/// default-constructed one (`Tile acc;`), at `where` or else at the latest
+/// DSL call traced.
+void noteNullUse(const Loc *where = nullptr);
+
 /// Any traced value. A handle whose value is null is poisoned: an error was
 /// already reported for the call that made it, and ops using it are skipped.
+/// A default-constructed handle is null too; using it is reported
+/// (noteNullUse).
 class Handle {
 public:
   Handle() = default;
   explicit Handle(const void *value) : value(value) {}
   const void *raw() const { return value; }
-  bool poisoned() const { return value == nullptr; }
+  bool poisoned() const {
+    if (!value)
+      noteNullUse();
+    return value == nullptr;
+  }
 
 private:
   const void *value = nullptr;

@@ -125,7 +125,10 @@ Tracer &Tracer::current() {
   return *currentTracer;
 }
 
+bool Tracer::active() { return currentTracer != nullptr; }
+
 Location Tracer::loc(const Loc &where) {
+  latestWhere = where;
   return FileLineColLoc::get(&context, where.file_name(), where.line(),
                              where.column());
 }
@@ -229,6 +232,20 @@ void hint(const std::string &target, const std::string &name,
       [&](OpBuilder &b) { return b.getDenseI64ArrayAttr(values); }, where);
 }
 
+void noteNullUse(const Loc *where) {
+  if (!Tracer::active())
+    return;
+  Tracer &t = Tracer::current();
+  if (t.hasErrors())
+    return;
+  const Loc at = where ? *where : t.latest();
+  t.error(at) << "a Tile, Scalar or View without a value is used "
+              << (where ? "here" : "at or just after this call")
+              << ": a default-constructed handle (`Tile acc;`, "
+                 "`std::vector<Tile> tiles(n)`) must be given one first "
+                 "(zeros(), full(), a load, a loop's result)";
+}
+
 TraceResult traceKernel(MLIRContext &context, const KernelDef &kernel,
                         const Config &config) {
   TraceResult result;
@@ -255,8 +272,12 @@ TraceResult traceKernel(MLIRContext &context, const KernelDef &kernel,
     (*funcs.begin()).setSymName(kernel.name);
     // Whole-kernel verification: catches what op-by-op checks cannot (e.g. a
     // value used outside the region that defines it).
-    if (failed(verify(module)))
-      tracer.error(std::source_location::current());
+    // (Its diagnostics reach the tracer's handler at the ops' own lines,
+    // e.g. a tile made in a loop body used after the loop: "operand #0 does
+    // not dominate this use".)
+    if (failed(verify(module)) && !tracer.hasErrors())
+      tracer.error(std::source_location::current())
+          << "the traced kernel does not verify";
   }
   result.diagnostics = tracer.getDiagnostics();
   if (!tracer.hasErrors())

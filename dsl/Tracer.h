@@ -46,6 +46,10 @@ public:
   mlir::OwningOpRef<mlir::ModuleOp> takeModule() { return std::move(module); }
 
   mlir::Location loc(const Loc &where);
+  /// The latest location loc() was asked for (the DSL call being traced).
+  const Loc &latest() const { return latestWhere; }
+  /// Whether a tracer is active on this thread.
+  static bool active();
   /// Reports a user error at `where` and marks the trace failed.
   mlir::InFlightDiagnostic error(const Loc &where);
   bool hasErrors() const { return failed; }
@@ -66,6 +70,7 @@ public:
   }
 
 private:
+  Loc latestWhere = Loc::current();
   mlir::MLIRContext &context;
   mlir::OpBuilder builder;
   mlir::OwningOpRef<mlir::ModuleOp> module;

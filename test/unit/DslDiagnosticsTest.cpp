@@ -329,6 +329,150 @@ TEST(DslDiagnostics, ValidKernelTracesWithLocations) {
   EXPECT_NE(ir.find("tile.name = \"x\""), std::string::npos) << ir;
 }
 
+// A default-constructed handle used as a value: the ops using it were left
+// out without a word (a kernel without its loop and store).
+int uninitLoopLine = 0, uninitStoreLine = 0;
+void uninitialisedAccumulator(const Config &, View<float, 2> y) {
+  Tile acc; // forgot zeros()
+  uninitLoopLine = __LINE__ + 1;
+  acc = for_range({0, 4}, acc, [&](Scalar, Tile a) { return a + 1.0f; });
+  store(y, {0, 0}, acc);
+}
+void uninitialisedStore(const Config &, View<float, 2> y) {
+  Tile t;
+  Tile u = zeros({16, 16});
+  uninitStoreLine = __LINE__ + 1;
+  store(y, {0, 0}, t);
+  store(y, {0, 0}, u);
+}
+
+TEST(DslDiagnostics, UninitialisedHandlesAreReported) {
+  auto t = trace(context(), uninitialisedAccumulator, {"y"});
+  ASSERT_FALSE(t.module) << "tracing should have failed";
+  std::string d = t.allDiagnostics();
+  EXPECT_NE(d.find(at(uninitLoopLine)), std::string::npos) << d;
+  EXPECT_NE(d.find("without a value is used here"), std::string::npos) << d;
+  // Reported once.
+  EXPECT_EQ(d.find("without a value", d.find("without a value") + 1),
+            std::string::npos)
+      << d;
+  auto s = trace(context(), uninitialisedStore, {"y"});
+  ASSERT_FALSE(s.module) << "tracing should have failed";
+  d = s.allDiagnostics();
+  EXPECT_NE(d.find("without a value is used at or just after this call"),
+            std::string::npos)
+      << d;
+}
+
+// Numbers that do not fit their operand's type were cut to its low bits: 32
+// as a condition was false, 2^32 compared with an i32 tile was 0.
+int boolLine = 0, wideLine = 0, byteLine = 0, stepLine = 0;
+void numberAsCondition(const Config &, View<float, 1> y) {
+  boolLine = __LINE__ + 2; // the number's line
+  Tile r = if_(
+      32, [&] { return zeros({16}); },
+      [&] { return full({16}, 1.0f, DType::f32); });
+  store(y, {0}, r);
+}
+void wideNumber(const Config &, View<float, 1> y) {
+  wideLine = __LINE__ + 1;
+  Tile m = iota({16}, 0) < (int64_t(1) << 32);
+  store(y, {0}, cast<float>(m));
+}
+void byteFill(const Config &, View<float, 1> y) {
+  Tile ok = full({16}, 200, DType::i8); // the unsigned range is taken as is
+  byteLine = __LINE__ + 1;
+  Tile bad = full({16}, 300, DType::i8);
+  store(y, {0}, cast<float>(ok) + cast<float>(bad));
+}
+void downwardLoop(const Config &, View<float, 1> y) {
+  stepLine = __LINE__ + 1;
+  Tile r = for_range({15, -1, -1}, zeros({16}),
+                     [&](Scalar, Tile a) { return a + 1.0f; });
+  store(y, {0}, r);
+}
+
+TEST(DslDiagnostics, NumbersMustFitTheirOperand) {
+  auto a = trace(context(), numberAsCondition, {"y"});
+  ASSERT_FALSE(a.module);
+  std::string d = a.allDiagnostics();
+  EXPECT_NE(d.find(at(boolLine)), std::string::npos) << d;
+  EXPECT_NE(d.find("the number 32 does not fit the 'i1' operand in if_() (a "
+                   "boolean: 0 or 1)"),
+            std::string::npos)
+      << d;
+  auto b = trace(context(), wideNumber, {"y"});
+  ASSERT_FALSE(b.module);
+  d = b.allDiagnostics();
+  EXPECT_NE(d.find(at(wideLine)), std::string::npos) << d;
+  EXPECT_NE(d.find("the number 4294967296 does not fit the 'i32' operand"),
+            std::string::npos)
+      << d;
+  auto c = trace(context(), byteFill, {"y"});
+  ASSERT_FALSE(c.module);
+  d = c.allDiagnostics();
+  EXPECT_NE(d.find(at(byteLine)), std::string::npos) << d;
+  EXPECT_NE(d.find("the number 300 does not fit the 'i8' operand in full()"),
+            std::string::npos)
+      << d;
+  EXPECT_EQ(d.find("the number 200"), std::string::npos) << d;
+  auto e = trace(context(), downwardLoop, {"y"});
+  ASSERT_FALSE(e.module);
+  d = e.allDiagnostics();
+  EXPECT_NE(d.find(at(stepLine)), std::string::npos) << d;
+  EXPECT_NE(d.find("the step of for_range() must be positive, got -1"),
+            std::string::npos)
+      << d;
+}
+
+// The registry as a whole: the kernels registered in this binary have no
+// problems; a second kernel of one name, one without a build function, and
+// constants declared twice, without values or with a default outside them
+// are each said at their registration.
+TEST(DslRegistry, ProblemsAreSaidAtTheirRegistration) {
+  EXPECT_EQ(registryProblems(), std::vector<std::string>{});
+  KernelDef a{.name = "k",
+              .params = {tunable("B", {1, 2}, 1)},
+              .build = [](const Config &) {}};
+  KernelDef b{.name = "k",
+              .params = {tunable("B", {1, 2}, 3), tunable("B", {4}, 4),
+                         tunable("C", {}, 0)}};
+  const Loc first = Loc::current(), second = Loc::current();
+  std::vector<std::string> p = kernelProblems({&a, &b}, {first, second});
+  const std::string at2 =
+      std::string(__FILE__) + ":" + std::to_string(second.line()) + ": error: ";
+  ASSERT_EQ(p.size(), 5u) << ::testing::PrintToString(p);
+  EXPECT_EQ(p[0], at2 + "kernel 'k' is registered again (first at " +
+                      std::string(__FILE__) + ":" +
+                      std::to_string(first.line()) + ")");
+  EXPECT_EQ(p[1], at2 + "kernel 'k' has no build function");
+  EXPECT_EQ(p[2], at2 + "kernel 'k': the default 3 of the constant 'B' is "
+                        "not one of its values");
+  EXPECT_EQ(p[3], at2 + "kernel 'k' declares the constant 'B' twice");
+  EXPECT_EQ(p[4], at2 + "kernel 'k': the constant 'C' has no values");
+  EXPECT_EQ(kernelProblems({&a}, {first}), std::vector<std::string>{});
+}
+
+// A tile made in a loop body and used after the loop (assigned to a
+// variable outside instead of carried): the verifier's error at the use,
+// without the empty error at the DSL's own source that came with it.
+int escapeLine = 0;
+void tileEscapesLoop(const Config &, View<float, 1> y) {
+  Tile acc = zeros({16});
+  for_range({0, 4}, [&](Scalar) { acc = acc + 1.0f; });
+  escapeLine = __LINE__ + 1;
+  store(y, {0}, acc);
+}
+
+TEST(DslDiagnostics, ATileUsedOutsideItsLoopIsReportedAtTheUse) {
+  auto t = trace(context(), tileEscapesLoop, {"y"});
+  ASSERT_FALSE(t.module);
+  std::string d = t.allDiagnostics();
+  EXPECT_NE(d.find(at(escapeLine)), std::string::npos) << d;
+  EXPECT_NE(d.find("does not dominate"), std::string::npos) << d;
+  EXPECT_EQ(d.find("Tracer.cpp"), std::string::npos) << d;
+}
+
 } // namespace
 
 // countConfigs walks only the constants the check reads (learnt as it goes,

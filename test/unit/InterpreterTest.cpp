@@ -355,3 +355,39 @@ TEST(Interpreter, FmaRoundsOnceNextToATie) {
           << dtypeName(dtype) << " element " << i;
   }
 }
+
+// cast to a boolean is C++'s conversion, x != 0 (NaN and -0.5 true, -0
+// false), not the low bit of an integer (2 was false) nor a float converted
+// to a signed 1-bit integer (1.0 out of range); then back to f32 for the
+// store.
+void boolKernel(const Config &, View<float, 1> a, View<int32_t, 1> b,
+                View<float, 1> y, View<float, 1> z) {
+  store(y, {0}, cast<float>(cast<bool>(load(a, {0}, {16}))));
+  store(z, {0}, cast<float>(cast<bool>(load(b, {0}, {16}))));
+}
+
+TEST(Interpreter, CastToBoolIsNotZero) {
+  auto t = trace(context(), boolKernel, {"a", "b", "y", "z"},
+                 Config(std::map<std::string, int64_t>{}));
+  ASSERT_TRUE(t.module) << t.allDiagnostics();
+  const double nan = std::nan("");
+  const double floats[] = {0, -0.0, 0.5, -0.5, 1, 2, 1e30, nan};
+  const int64_t ints[] = {0, 1, 2, -1, 4, 256, -2147483648LL, 3};
+  HostTensor av(DType::f32, {16}), bv(DType::i32, {16}), yv(DType::f32, {16}),
+      zv(DType::f32, {16});
+  yv.poison();
+  zv.poison();
+  for (int64_t i = 0; i < 16; ++i) {
+    av.set(i, floats[i % 8]);
+    bv.set(i, static_cast<double>(ints[i % 8]));
+  }
+  ASSERT_EQ(interp::run(t.kernel(), {1, 1, 1},
+                        {av.view(), bv.view(), yv.view(), zv.view()}),
+            "");
+  for (int64_t i = 0; i < 16; ++i) {
+    EXPECT_EQ(yv.get(i),
+              floats[i % 8] != 0 || std::isnan(floats[i % 8]) ? 1.0 : 0.0)
+        << "float element " << i;
+    EXPECT_EQ(zv.get(i), ints[i % 8] != 0 ? 1.0 : 0.0) << "int element " << i;
+  }
+}

@@ -490,6 +490,12 @@ static void printKernelList() {
 int main(int argc, char **argv) {
   cl::HideUnrelatedOptions(tesselcOptions);
   cl::ParseCommandLineOptions(argc, argv, "tessel ahead-of-time compiler\n");
+  if (std::vector<std::string> problems = dsl::registryProblems();
+      !problems.empty()) {
+    for (const std::string &p : problems)
+      llvm::errs() << p << "\n";
+    return 1;
+  }
   if (list) {
     printKernelList();
     return 0;
