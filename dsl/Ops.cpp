@@ -398,6 +398,24 @@ int64_t Config::get(const std::string &name, Loc loc) const {
   return 1;
 }
 
+DType Config::dtype(const std::string &name, Loc loc) const {
+  const int64_t value = get(name, loc);
+  if (value >= static_cast<int64_t>(DType::i1) &&
+      value <= static_cast<int64_t>(DType::f64))
+    return static_cast<DType>(value);
+  const std::string message = "the constant '" + name + "' is " +
+                              std::to_string(value) +
+                              ", which is not a dtype (declare it with "
+                              "dtypeVariant)";
+  if (!Tracer::active()) {
+    std::fprintf(stderr, "%s:%u:%u: error: %s\n", loc.file_name(), loc.line(),
+                 loc.column(), message.c_str());
+    std::exit(2);
+  }
+  Tracer::current().error(loc) << message;
+  return DType::f32;
+}
+
 //===----------------------------------------------------------------------===//
 // Arithmetic
 //===----------------------------------------------------------------------===//

@@ -709,9 +709,9 @@ public:
         : name(std::move(name)), loc(loc) {}
   };
   int64_t operator[](const Key &key) const { return get(key.name, key.loc); }
-  DType dtype(const std::string &name, Loc loc = Loc::current()) const {
-    return static_cast<DType>(get(name, loc));
-  }
+  /// The constant `name` as a DType; reports an error (and returns f32)
+  /// when its value is not one.
+  DType dtype(const std::string &name, Loc loc = Loc::current()) const;
   bool has(const std::string &name) const { return values.count(name) != 0; }
   void set(const std::string &name, int64_t value) { values[name] = value; }
   const std::map<std::string, int64_t> &all() const { return values; }

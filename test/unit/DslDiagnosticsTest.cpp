@@ -473,6 +473,26 @@ TEST(DslDiagnostics, ATileUsedOutsideItsLoopIsReportedAtTheUse) {
   EXPECT_EQ(d.find("Tracer.cpp"), std::string::npos) << d;
 }
 
+// A constant read as a dtype that is not one (Q = 64 became DType(64),
+// compiled as f32).
+int dtypeLine = 0;
+void notADtype(const Config &cfg, View<float, 1> y) {
+  dtypeLine = __LINE__ + 1;
+  DType d = cfg.dtype("Q");
+  store(y, {0}, cast<float>(zeros({16}, d)));
+}
+
+TEST(DslDiagnostics, AConstantThatIsNotADtype) {
+  auto t = trace(context(), notADtype, {"y"},
+                 Config(std::map<std::string, int64_t>{{"Q", 64}}));
+  ASSERT_FALSE(t.module);
+  std::string d = t.allDiagnostics();
+  EXPECT_NE(d.find(at(dtypeLine)), std::string::npos) << d;
+  EXPECT_NE(d.find("the constant 'Q' is 64, which is not a dtype"),
+            std::string::npos)
+      << d;
+}
+
 } // namespace
 
 // countConfigs walks only the constants the check reads (learnt as it goes,

@@ -509,6 +509,22 @@ int main(int argc, char **argv) {
   if (variants && allConfigs)
     return fail("--variants and --all-configs do not go together (the "
                 "latter already covers every variant)");
+  if (allConfigs && !defines.empty())
+    return fail("-D and --all-configs do not go together (the latter "
+                "compiles every configuration; the -D values were ignored)");
+  {
+    // One value per constant (the last given won); value lists, with
+    // --variants, narrow each other.
+    std::set<std::string> given;
+    for (const std::string &d : defines) {
+      const size_t eq = d.find('=');
+      if (eq == std::string::npos || d.find(',', eq) != std::string::npos)
+        continue;
+      if (!given.insert(d.substr(0, eq)).second)
+        return fail("-D " + d + ": '" + d.substr(0, eq) +
+                    "' is given a value twice");
+    }
+  }
   if (emit != "tile" && emit != "ptx" && emit != "cubin")
     return fail(fmt::format("unknown --emit={} (known: cubin, ptx, tile)",
                             emit.getValue()));
