@@ -373,6 +373,20 @@ DType Scalar::dtype() const {
   return d;
 }
 
+namespace {
+/// A configuration's error at `loc`: in a trace, the trace's; outside one
+/// (a kernel's check or variantDefaults, which run before it), said at the
+/// reader's line, then the usage error's exit.
+void configError(const Loc &loc, const std::string &message) {
+  if (!Tracer::active()) {
+    std::fprintf(stderr, "%s:%u:%u: error: %s\n", loc.file_name(), loc.line(),
+                 loc.column(), message.c_str());
+    std::exit(2);
+  }
+  Tracer::current().error(loc) << message;
+}
+} // namespace
+
 int64_t Config::get(const std::string &name, Loc loc) const {
   if (reads)
     reads->insert(name);
@@ -382,19 +396,8 @@ int64_t Config::get(const std::string &name, Loc loc) const {
   std::string known;
   for (const auto &[key, value] : values)
     known += (known.empty() ? "" : ", ") + key;
-  if (!Tracer::active()) {
-    // Read outside a trace (a kernel's check or variantDefaults, which run
-    // before it): said at the reader's line, then the usage error's exit.
-    std::fprintf(stderr,
-                 "%s:%u:%u: error: the kernel has no compile-time constant "
-                 "'%s' (it has: %s)\n",
-                 loc.file_name(), loc.line(), loc.column(), name.c_str(),
-                 known.empty() ? "none" : known.c_str());
-    std::exit(2);
-  }
-  Tracer::current().error(loc)
-      << "the kernel has no compile-time constant '" << name
-      << "' (it has: " << (known.empty() ? "none" : known) << ")";
+  configError(loc, "the kernel has no compile-time constant '" + name +
+                       "' (it has: " + (known.empty() ? "none" : known) + ")");
   return 1;
 }
 
@@ -403,16 +406,9 @@ DType Config::dtype(const std::string &name, Loc loc) const {
   if (value >= static_cast<int64_t>(DType::i1) &&
       value <= static_cast<int64_t>(DType::f64))
     return static_cast<DType>(value);
-  const std::string message = "the constant '" + name + "' is " +
-                              std::to_string(value) +
-                              ", which is not a dtype (declare it with "
-                              "dtypeVariant)";
-  if (!Tracer::active()) {
-    std::fprintf(stderr, "%s:%u:%u: error: %s\n", loc.file_name(), loc.line(),
-                 loc.column(), message.c_str());
-    std::exit(2);
-  }
-  Tracer::current().error(loc) << message;
+  configError(loc, "the constant '" + name + "' is " + std::to_string(value) +
+                       ", which is not a dtype (declare it with "
+                       "dtypeVariant)");
   return DType::f32;
 }
 
