@@ -5,7 +5,8 @@
 # and twenty-sixth's own checks ran on an H100: 2026-12-06-operand-in-place.md,
 # 2026-12-07-heads.md; the twenty-seventh got none in fourteen tries, the
 # twenty-eighth an H100 once in thirteen: 2026-12-07-seq-idx-variant.md; the
-# twenty-ninth an H100 at once: 2026-12-07-stmatrix.md): the re-tune of
+# twenty-ninth an H100 in each of twelve calls, no H200: 2026-12-07-stmatrix.md):
+# the re-tune of
 # the shipped table (chunk_state's rows date from eb00cf4, compute_out has none
 # since Nov 30; the sweep below includes compute_out's BLOCK_M, which also
 # moves refresh_in_loops' -1 rule), and the A/Bs of compute_out's split_diagonal
