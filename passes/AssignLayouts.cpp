@@ -54,13 +54,10 @@ FailureOr<bool> mmaFamily(func::FuncOp kernel, StringRef target, StringRef name,
   return use;
 }
 
-/// The element types the lowering has: i1, i8, i16, i32, i64, f16, bf16,
-/// f32 and f64 (no 8- or 4-bit floats, tf32 or wider floats).
+/// The element types the lowering has: a view's, and i1 (no 8- or 4-bit
+/// floats, tf32 or wider floats).
 bool compilable(Type type) {
-  return type.isSignlessInteger(1) || type.isSignlessInteger(8) ||
-         type.isSignlessInteger(16) || type.isSignlessInteger(32) ||
-         type.isSignlessInteger(64) || type.isF16() || type.isBF16() ||
-         type.isF32() || type.isF64();
+  return type.isSignlessInteger(1) || tile::isViewElementType(type);
 }
 
 /// Every scalar parameter and tile of `kernel` has a compilable element

@@ -24,6 +24,9 @@ namespace tessel::tile {
 /// for a source location (a traced kernel's DSL line), else the location as
 /// MLIR prints it and ": ".
 void printLocationPrefix(llvm::raw_ostream &os, mlir::Location loc);
+/// Element types a view may hold: what the kernels read and write (bf16,
+/// f16, f32, f64, i8, i16, i32, i64).
+bool isViewElementType(mlir::Type type);
 } // namespace tessel::tile
 
 #endif // TESSEL_DIALECT_TILE_TILEDIALECT_H

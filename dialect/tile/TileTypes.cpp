@@ -26,8 +26,7 @@ int64_t ViewType::getElementBytes() const {
   return 1;
 }
 
-/// Element types a view may hold: what the kernels read and write.
-static bool isViewElementType(Type type) {
+bool tessel::tile::isViewElementType(Type type) {
   return type.isBF16() || type.isF16() || type.isF32() || type.isF64() ||
          type.isSignlessInteger(8) || type.isSignlessInteger(16) ||
          type.isSignlessInteger(32) || type.isSignlessInteger(64);
