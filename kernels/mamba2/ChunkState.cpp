@@ -12,7 +12,10 @@
 // sequences (seq_idx) only the tokens of the chunk's last sequence count.
 // state_passing then scans these over the chunks. Unlike fwd_pass_state,
 // which walks the chunks in order in few programs, every chunk here is its
-// own program: the GPU fills at any length.
+// own program: the GPU fills at any length. With SEGMENT K > 1 (Kernels.h,
+// segmentVariant) a program walks the K chunks of a segment instead, and
+// writes the state entering each from the segment's own tokens, so that
+// state_passing scans the segments only.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,16 +27,16 @@ using namespace tessel::dsl;
 namespace {
 
 template <class X>
-void chunkState(const Config &cfg,
-                View<X, 4, kDense> x,           // (b, L, h, p)
-                View<X, 4, kDense> B,           // (b, L, g, n)
-                View<float, 3, kDense> dt,      // (b, h, L)
-                View<float, 3, kDense> acs,     // (b, h, L), x log2 e
-                View<int32_t, 2> seqIdx,        // (b, L)
-                View<X, 5, kDense> local,       // (b, nc, h, p, n)
+void chunkState(const Config &cfg, View<X, 4, kDense> x, // (b, L, h, p)
+                View<X, 4, kDense> B,                    // (b, L, g, n)
+                View<float, 3, kDense> dt,               // (b, h, L)
+                View<float, 3, kDense> acs,              // (b, h, L), x log2 e
+                View<int32_t, 2> seqIdx,                 // (b, L)
+                View<X, 5, kDense> local,                // (b, nc, h, p, n)
+                View<float, 3, kDense> decay, // (b, h, nc), SEGMENT > 1
                 I32 hasSeqIdx) {
   const int64_t Q = cfg["Q"], BP = cfg["BLOCK_P"], BN = cfg["BLOCK_N"],
-                BT = cfg["BLOCK_T"];
+                BT = cfg["BLOCK_T"], K = cfg["SEGMENT"];
   hint("default", "num_warps", cfg["num_warps"]);
   pdlHint(cfg);
   stmatrixHint(cfg);
@@ -78,19 +81,69 @@ void chunkState(const Config &cfg,
   auto ch = program_id(0), pb = program_id(1), nbb = program_id(2);
   auto L = dim(x, 1), H = dim(x, 2), G = dim(B, 2), N = dim(B, 3);
   auto numN = (N + (BN - 1)) / BN;
-  auto c = ch / H, hi = ch % H, nb = nbb % numN, bi = nbb / numN;
+  auto s = ch / H, hi = ch % H, nb = nbb % numN, bi = nbb / numN;
   auto gi = hi / (H / G);
+  const StateInputs<X> in{x, B, dt, acs, seqIdx, hasSeqIdx};
+  const bool packed = cfg["packed_scale"] != 0, tma = cfg["tma_store"] != 0;
+  auto put = [&](const Scalar &c, const Tile &S) {
+    store(local, {bi, c, hi, pb, nb}, cast<X>(S),
+          {.squeeze = {0, 1, 2}, .tma = tma});
+  };
 
-  ChunkEnd end = chunkEnd(acs, seqIdx, hasSeqIdx, L, bi, hi, c, Q);
-  Tile S = addChunk<X>(zeros({BP, BN}), {x, B, dt, acs, seqIdx, hasSeqIdx},
-                       end, bi, hi, gi, pb, nb, c, Q, BT,
-                       cfg["packed_scale"] != 0);
-  store(local, {bi, c, hi, pb, nb}, cast<X>(S),
-        {.squeeze = {0, 1, 2}, .tma = cfg["tma_store"] != 0});
+  if (K == 1) { // one chunk per program: what it adds
+    ChunkEnd end = chunkEnd(acs, seqIdx, hasSeqIdx, L, bi, hi, s, Q);
+    put(s, addChunk<X>(zeros({BP, BN}), in, end, bi, hi, gi, pb, nb, s, Q, BT,
+                       packed));
+    return;
+  }
+  // SEGMENT K > 1: the program walks the K chunks of segment s (fewer in
+  // the last) from a zero state, as fwd_pass_state walks them all. Into
+  // local it writes, for each chunk c after the segment's first, R_c (the
+  // state entering c from the segment's tokens alone), and at the
+  // segment's first chunk the state after its last one; into decay the
+  // factor the state entering the segment keeps at c (and at the first
+  // chunk, at the segment's end). Then S_c = R_c + decay_c T_s with T_s the
+  // state entering the segment: state_passing scans the segments, and
+  // compute_out adds the two terms.
+  auto nc = (L + (Q - 1)) / Q;
+  auto first = s * K, count = minimum(nc - first, K);
+  // The sequence that ended the chunk before the segment (0 before token 0).
+  Tile seqBefore = if_((hasSeqIdx != 0) && (first > 0),
+                       [&] {
+                         return load(seqIdx, {bi, first * Q - 1}, {drop, 1});
+                       },
+                       [&] { return zeros({1}, DType::i32); });
+  // Only one program of a (segment, head) writes the factors.
+  const Scalar writesDecay = (pb == 0) && (nb == 0);
+  // Each step adds chunk c and stores the state entering the next chunk,
+  // at the segment's first chunk after its last one.
+  using Carried = std::tuple<Tile, Tile, Tile>; // state, factor, sequence
+  for_range({0, count},
+            Carried{zeros({BP, BN}), full({1}, 1.0, DType::f32), seqBefore},
+            [&](Scalar j, Tile S, Tile gamma, Tile seqPrev) {
+              Scalar c = first + j;
+              ChunkEnd end = chunkEnd(acs, seqIdx, hasSeqIdx, L, bi, hi, c, Q);
+              Tile flow = carried(end, seqPrev, hasSeqIdx);
+              Tile next = addChunk<X>(S * reshape(flow, {1, 1}), in, end, bi,
+                                      hi, gi, pb, nb, c, Q, BT, packed);
+              Tile kept = gamma * flow;
+              Scalar at = where(j + 1 < count, c + 1, first);
+              put(at, next);
+              if_(writesDecay, [&] {
+                store(decay, {bi, hi, at}, kept, {.squeeze = {0, 1}});
+              });
+              return Carried{next, kept, end.seq};
+            });
 }
 
-const std::array<std::string, 7> kArgNames = {
-    "x", "B", "dt", "dA_cumsum", "seq_idx", "chunk_states", "has_seq_idx"};
+const std::array<std::string, 8> kArgNames = {"x",
+                                              "B",
+                                              "dt",
+                                              "dA_cumsum",
+                                              "seq_idx",
+                                              "chunk_states",
+                                              "segment_decay",
+                                              "has_seq_idx"};
 
 const Register registration{{
     .name = "chunk_state",
@@ -99,6 +152,7 @@ const Register registration{{
     .params =
         {
             variant("Q", {64, 128, 256}, 256, "chunk length"),
+            segmentVariant(),
             xDtypeVariant("element type of x and B"),
             tunable("BLOCK_P", {32, 64}, 64, "head-dim rows per program"),
             // 128 reads x once for n = 128 (the states at b=1 L=65536 h=80
@@ -185,25 +239,29 @@ const Register registration{{
             // columns (73856 bytes), and it was still 4-6% slower
             // (2026-12-04-epilogue-staging.md).
             stagesTunable("3: up to 38% slower on the H200"),
-            persistentTunable(0, "on the H200 chunk_state + state_passing 6-16% slower, bench/results/2026-11-30-persistent.md"),
-            warpSpecializeTunable(0, "on the H200 8-25% slower at 2 CTAs per SM, bench/results/2026-11-30-warp-specialize.md"),
+            persistentTunable(0,
+                              "on the H200 chunk_state + state_passing 6-16% "
+                              "slower, bench/results/2026-11-30-persistent.md"),
+            warpSpecializeTunable(
+                0, "on the H200 8-25% slower at 2 CTAs per SM, "
+                   "bench/results/2026-11-30-warp-specialize.md"),
             pdlTunable(),
-            stmatrixTunable(0, "level on the H200, bench/results/2026-12-05-pending-gpu-checks.md"),
+            stmatrixTunable(0,
+                            "level on the H200, "
+                            "bench/results/2026-12-05-pending-gpu-checks.md"),
         },
-    // (chunk x head, p block, n block x batch)
-    .grid = {{"x", 1, "Q", "x", 2},
+    // (segment x head, p block, n block x batch); segment_decay is
+    // (b, h, nc) whatever the variant.
+    .grid = {{"segment_decay", 2, "SEGMENT", "x", 2},
              {"x", 3, "BLOCK_P"},
              {"B", 3, "BLOCK_N", "x", 0}},
     // Tuned by tokens (batch x length), heads, groups and state size.
-    .shapeKey = {{"bL", "x", 1, "x", 0},
-                 {"h", "x", 2},
-                 {"g", "B", 2},
-                 {"n", "B", 3}},
+    .shapeKey =
+        {{"bL", "x", 1, "x", 0}, {"h", "x", 2}, {"g", "B", 2}, {"n", "B", 3}},
     // A program's heads' group is h / (h / g): h a multiple of g.
     .shapeRules = {{"x", 2, "", "B", 2}},
     .build = buildForXDtype(chunkState<bf16>, chunkState<f16>, kArgNames),
-    .check =
-        [](const Config &cfg) { return mustDivide(cfg, "BLOCK_T", "Q"); },
+    .check = [](const Config &cfg) { return mustDivide(cfg, "BLOCK_T", "Q"); },
 }};
 
 } // namespace

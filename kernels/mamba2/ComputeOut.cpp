@@ -41,18 +41,19 @@ bool producerWarpgroup(const Config &cfg) {
 }
 
 template <class X>
-void computeOut(const Config &cfg,
-                View<X, 4, kDense> x,          // (b, L, h, p)
-                View<X, 4, kDense> B,          // (b, L, g, n)
-                View<X, 4, kDense> C,          // (b, L, g, n)
-                View<float, 3, kDense> dt,     // (b, h, L)
-                View<float, 3, kDense> acs,    // (b, h, L), x log2 e
-                View<int32_t, 2> seqIdx,       // (b, L)
-                View<X, 5, kDense> states,     // (b, nc, h, p, n)
-                View<float, 2> D,              // (h, p); stride 0 for (h)
-                View<X, 4, kDense> z,          // (b, L, h, p)
-                View<X, 4, kDense> y,          // (b, L, h, p)
-                View<X, 5, kDense> cbt,        // (b, nc, g, Q, Q), CB_STORED
+void computeOut(const Config &cfg, View<X, 4, kDense> x, // (b, L, h, p)
+                View<X, 4, kDense> B,                    // (b, L, g, n)
+                View<X, 4, kDense> C,                    // (b, L, g, n)
+                View<float, 3, kDense> dt,               // (b, h, L)
+                View<float, 3, kDense> acs,              // (b, h, L), x log2 e
+                View<int32_t, 2> seqIdx,                 // (b, L)
+                View<X, 5, kDense> states,               // (b, nc, h, p, n)
+                View<X, 5, kDense> slots,     // (b, 2 nc, h, p, n), SEGMENT > 1
+                View<float, 3, kDense> decay, // (b, h, nc), SEGMENT > 1
+                View<float, 2> D,             // (h, p); stride 0 for (h)
+                View<X, 4, kDense> z,         // (b, L, h, p)
+                View<X, 4, kDense> y,         // (b, L, h, p)
+                View<X, 5, kDense> cbt,       // (b, nc, g, Q, Q), CB_STORED
                 I32 hasSeqIdx, I32 hasD, I32 hasZ) {
   const int64_t Q = cfg["Q"], BM = cfg["BLOCK_M"], BP = cfg["BLOCK_P"],
                 BK = cfg["BLOCK_K"],
@@ -391,9 +392,38 @@ void computeOut(const Config &cfg,
   const Scalar seqGiven = hasSeqIdx != 0;
 
   // The state term: C_t · S_cᵀ over the state dimension, block by block.
-  Tile cs = overState(zeros({BM, BP}), [&](const ScalarArg &k) {
-    return load(states, {bi, c, hi, pb, k}, {drop, drop, drop, BP, BK});
-  });
+  Tile cs;
+  const int64_t K = cfg["SEGMENT"];
+  if (K == 1) {
+    cs = overState(zeros({BM, BP}), [&](const ScalarArg &k) {
+      return load(states, {bi, c, hi, pb, k}, {drop, drop, drop, BP, BK});
+    });
+  } else {
+    // SEGMENT K > 1: S_c = decay_c T_s + R_c (Kernels.h, segmentVariant),
+    // T_s the state entering c's segment (in slot 2 first, first its first
+    // chunk) and R_c the state entering c from the segment's own tokens (slot
+    // 2 c + 1). One loop over both products, T_s's blocks then R_c's (R_c's
+    // only after the segment's first chunk), the sum scaled by decay_c
+    // between them: its copies share one ring (two loops took a second
+    // ring above the intra-chunk loop's first copies, which prologue_early
+    // issues under the first: 2 CTAs per SM instead of 3).
+    // (With N_MAX = 0, the check's rule: C's blocks are loaded per step.)
+    Scalar first = c - c % K;
+    Scalar withR = c != first;
+    Scalar kept =
+        where(withR, item(load(decay, {bi, hi, c}, {drop, drop, 1})), 1.0f);
+    cs = for_range(
+        {0, where(withR, 2 * numK, numK)}, zeros({BM, BP}),
+        [&](Scalar kk, Tile a) {
+          Scalar second = kk >= numK;
+          Scalar k = kk - where(second, numK, 0);
+          Scalar slot = where(second, 2 * c + 1, 2 * first);
+          Tile Ck = load(C, {bi, r, gi, k}, {drop, BM, drop, BK});
+          Tile Sk =
+              load(slots, {bi, slot, hi, pb, k}, {drop, drop, drop, BP, BK});
+          return mma(Ck, transpose(Sk), a * where(kk == numK, kept, 1.0f));
+        });
+  }
   // It reaches the tokens that continue the sequence of the token before the
   // chunk (sequence 0 before token 0).
   Tile decayT = exp2(acsT);
@@ -714,10 +744,13 @@ void computeOut(const Config &cfg,
         {.squeeze = {0, 2}, .tma = tmaStore});
 }
 
-const std::array<std::string, 14> kArgNames = {
-    "x",     "B",           "C",     "dt",    "dA_cumsum",
-    "seq_idx", "states",    "D",     "z",     "y",
-    "CBt",   "has_seq_idx", "has_D", "has_z"};  // has_D: 0, 1 (h), 2 (h, p)
+const std::array<std::string, 16> kArgNames = {
+    "x",      "B",           "C",
+    "dt",     "dA_cumsum",   "seq_idx",
+    "states", "state_slots", "segment_decay",
+    "D",      "z",           "y",
+    "CBt",    "has_seq_idx", "has_D",
+    "has_z"}; // has_D: 0, 1 (h), 2 (h, p)
 
 const Register registration{{
     .name = "compute_out",
@@ -726,11 +759,13 @@ const Register registration{{
     .params =
         {
             variant("Q", {64, 128, 256}, 256, "chunk length"),
+            segmentVariant(),
             xDtypeVariant("element type of x, B, C, z and y"),
             tunable("BLOCK_M", {32, 64, 128}, 64,
                     "tokens per program (by variant: 128 at Q = 256 with "
                     "CB_STORED and SEQ_IDX 0, else 64)"),
-            tunable("BLOCK_P", {32, 64, 128}, 64, "head-dim columns per program"),
+            tunable("BLOCK_P", {32, 64, 128}, 64,
+                    "head-dim columns per program"),
             // Smaller source blocks: 16-22% slower at 32, 50-70% at 16 on
             // the H200 (bench/results/2026-11-30-compute-out-source-block.md).
             // 128 (BLOCK_M 128): 133 KB of shared memory, one CTA per SM,
@@ -857,7 +892,8 @@ const Register registration{{
                     "with N_MAX = 0: each loop iteration re-reads "
                     "the thread index and parameters (fewer registers "
                     "held; -1: with rows of at most 64 tokens)"),
-            persistentTunable(0, "on the H200 0-15% slower, bench/results/2026-11-30-persistent.md"),
+            persistentTunable(0, "on the H200 0-15% slower, "
+                                 "bench/results/2026-11-30-persistent.md"),
             tunable("prologue_ahead", {0, 1}, 0,
                     "with persistent: the state term's first copies for "
                     "the CTA's next program issued as its state term ends, "
@@ -917,10 +953,8 @@ const Register registration{{
     // (token block x head, p block, batch)
     .grid = {{"x", 1, "BLOCK_M", "x", 2}, {"x", 3, "BLOCK_P"}, {"x", 0, ""}},
     // Tuned by tokens (batch x length), heads, groups and state size.
-    .shapeKey = {{"bL", "x", 1, "x", 0},
-                 {"h", "x", 2},
-                 {"g", "B", 2},
-                 {"n", "B", 3}},
+    .shapeKey =
+        {{"bL", "x", 1, "x", 0}, {"h", "x", 2}, {"g", "B", 2}, {"n", "B", 3}},
     // A program's heads' group is h / (h / g): h a multiple of g.
     .shapeRules = {{"x", 2, "", "B", 2}},
     .build = buildForXDtype(computeOut<bf16>, computeOut<f16>, kArgNames),
@@ -932,6 +966,9 @@ const Register registration{{
         return "BLOCK_S must divide BLOCK_M";
       if (cfg.get("N_MAX") % cfg.get("BLOCK_K"))
         return "BLOCK_K must divide N_MAX";
+      if (cfg.get("SEGMENT") > 1 && cfg.get("N_MAX"))
+        return "SEGMENT > 1 walks the state dimension in a loop: N_MAX "
+               "must be 0";
       if (cfg.get("warp_specialize") > 0 && !cfg.get("wgmma"))
         return "warp_specialize is built and measured with wgmma only";
       if (cfg.get("ring_slots") > 0 && !producerWarpgroup(cfg))

@@ -62,6 +62,21 @@ buildForXDtype(Bf16Kernel *bf16Kernel, F16Kernel *f16Kernel,
   };
 }
 
+/// The `SEGMENT` variant of chunk_state, state_passing and compute_out (one
+/// value for the three in a forward): chunks per segment of the state scan.
+/// 1: chunk_state writes what each chunk adds, state_passing scans the
+/// chunks and writes the state entering each, which compute_out reads (each
+/// chunk's state crosses DRAM four times). K > 1: chunk_state walks K chunks
+/// from a zero state and writes R_c, the state entering each chunk c from
+/// the segment's own tokens, and the factor decay_c that the state entering
+/// the segment keeps there; state_passing scans only the segments' ends (a
+/// K-th of the traffic) for T_s, the state entering segment s; compute_out
+/// reads both, S_c = R_c + decay_c T_s (C·Sᵀ as two products).
+inline dsl::Param segmentVariant() {
+  return dsl::variant("SEGMENT", {1, 8}, 1,
+                      "chunks per segment of the state scan");
+}
+
 /// For a `.check`: "`block` must divide `whole`" where it does not, else "".
 inline std::string mustDivide(const dsl::Config &cfg, const std::string &block,
                               const std::string &whole) {
@@ -230,28 +245,34 @@ inline dsl::Tile initialState(dsl::View<float, 4> initStates,
 /// chunk's state to the next, it bounds the walk's pace when the chunk's
 /// other loads are issued further ahead. `unroll` chunks go per loop
 /// iteration (the rest after the loop), their loads issued together.
+/// `segment` K > 1 walks only the first chunk of each segment of K (the
+/// state entering it is stored there) and passes `next` no chunk end
+/// (empty handles: the scan over segments reads its factors instead).
 template <class X, class Next>
 void walkChunks(dsl::View<X, 5, dsl::kDense> states,
-                dsl::View<float, 4> initStates,
-                dsl::View<float, 4> finalStates,
+                dsl::View<float, 4> initStates, dsl::View<float, 4> finalStates,
                 dsl::View<float, 3, dsl::kDense> acs,
                 dsl::View<int32_t, 2> seqIdx, const dsl::I32 &hasSeqIdx,
                 const dsl::I32 &hasInit, const dsl::I32 &hasFinal,
                 dsl::Scalar L, dsl::Scalar bi, dsl::Scalar hi, dsl::Scalar pb,
                 dsl::Scalar nb, int64_t Q, int64_t BP, int64_t BN,
-                int endLatency, bool tmaStore, Next next,
-                int64_t unroll = 1) {
+                int endLatency, bool tmaStore, Next next, int64_t unroll = 1,
+                int64_t segment = 1) {
   using namespace dsl;
-  auto numChunks = (L + (Q - 1)) / Q;
+  // (Steps: chunks, or segments of `segment` chunks.)
+  auto numChunks = (L + (Q * segment - 1)) / (Q * segment);
   Tile S0 = initialState(initStates, hasInit, bi, hi, pb, nb, BP, BN);
   // The sequence of the token before token 0 counts as 0 (as in mamba_ssm).
   Tile seq0 = zeros({1}, DType::i32);
   using Carried = std::tuple<Tile, Tile>;
   // One chunk: store the state entering it, then the next state and the
   // sequence that ended the chunk.
-  auto step = [&](const Scalar &c, const Tile &S, const Tile &seqPrev) {
+  auto step = [&](const Scalar &i, const Tile &S, const Tile &seqPrev) {
+    Scalar c = segment > 1 ? i * segment : i;
     store(states, {bi, c, hi, pb, nb}, cast<X>(S),
           {.squeeze = {0, 1, 2}, .tma = tmaStore});
+    if (segment > 1)
+      return Carried{next(c, S, ChunkEnd{}, seqPrev), seqPrev};
     ChunkEnd end =
         chunkEnd(acs, seqIdx, hasSeqIdx, L, bi, hi, c, Q, endLatency);
     return Carried{next(c, S, end, seqPrev), end.seq};

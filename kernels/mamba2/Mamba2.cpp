@@ -156,6 +156,8 @@ tessel_mamba2_status launchFailure(const Status &s) {
 
 /// TESSEL_MAMBA2_STATE_PATH (serial or split; for measurements), or null.
 const char *forcedPath() { return std::getenv("TESSEL_MAMBA2_STATE_PATH"); }
+/// TESSEL_MAMBA2_SEGMENT (1 or 8; for measurements), or null.
+const char *forcedSegment() { return std::getenv("TESSEL_MAMBA2_SEGMENT"); }
 /// TESSEL_MAMBA2_CB (stored or fused; for measurements), or null.
 const char *forcedCb() { return std::getenv("TESSEL_MAMBA2_CB"); }
 
@@ -177,10 +179,18 @@ Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d, int sms,
                  {d.b, d.h, d.L},
                  {d.h * d.Lp, d.Lp, 1}};
   rt::View acs{base + w.acsOffset, {d.b, d.h, d.L}, {d.h * d.Lp, d.Lp, 1}};
+  // On the split path chunk c's state and chunk_state's output for it lie
+  // side by side (Validate.h, Workspace): `slots` sees them as 2 nc chunks.
+  const int64_t perChunk = path == StatePath::split ? 2 : 1,
+                chunkElems = d.h * d.p * d.np;
   rt::View states{base + w.statesOffset,
                   {d.b, d.nc, d.h, d.p, d.n},
-                  {d.nc * d.h * d.p * d.np, d.h * d.p * d.np, d.p * d.np,
-                   d.np, 1}};
+                  {d.nc * perChunk * chunkElems, perChunk * chunkElems,
+                   d.p * d.np, d.np, 1}};
+  rt::View slots{
+      base + w.statesOffset,
+      {d.b, perChunk * d.nc, d.h, d.p, d.n},
+      {d.nc * perChunk * chunkElems, chunkElems, d.p * d.np, d.np, 1}};
   rt::View seq = optional(a->seq_idx, 2);
   rt::View init = optional(a->initial_states, 4);
   rt::View fin = optional(a->final_states, 4);
@@ -213,17 +223,25 @@ Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d, int sms,
   // the rule picks, worse where it does not; bench/results/
   // 2026-11-29-mamba2-layouts-pipelining.md).
   sv.BLOCK_P = serialCtas(d) < 2 * int64_t(sms) ? 32 : 64;
+  // The segmented scan (Kernels.h, segmentVariant): the chunk_state,
+  // state_passing and compute_out of a forward take the same SEGMENT. (On
+  // the serial path, SEGMENT 1, compute_out never reads local or decay.)
+  const int64_t segment =
+      path == StatePath::split ? scanSegment(d, forcedSegment()) : 1;
+  rt::View decay{base + w.decayOffset,
+                 {d.b, d.h, d.nc},
+                 {d.h * decayRow(d), decayRow(d), 1}};
   aot::chunk_state_variant csv;
   csv.Q = d.Q;
+  csv.SEGMENT = segment;
   csv.X_DTYPE = xDtype;
   csv.BLOCK_N = chunkStateBlockN(d.n);
   aot::state_passing_variant spv;
   spv.Q = d.Q;
+  spv.SEGMENT = segment;
   spv.X_DTYPE = xDtype;
-  rt::View local{base + w.localOffset,
-                 {d.b, d.nc, d.h, d.p, d.n},
-                 {d.nc * d.h * d.p * d.np, d.h * d.p * d.np, d.p * d.np,
-                  d.np, 1}};
+  rt::View local = states;
+  local.ptr = base + w.localOffset;
   // C·Bᵀ per chunk and group, transposed (B_s·C_tᵀ), for compute_out.
   rt::View cbt = absent(5);
   if (cbStored)
@@ -235,13 +253,16 @@ Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d, int sms,
   cbv.X_DTYPE = xDtype;
   aot::compute_out_variant ov;
   ov.Q = d.Q;
+  ov.SEGMENT = segment;
   ov.X_DTYPE = xDtype;
   ov.CB_STORED = cbStored;
   // SEQ_IDX 0 compiles none of compute_out's seq_idx code.
   ov.SEQ_IDX = a->seq_idx.data != nullptr;
   // C resident in shared memory, the state dimension unrolled, where n
   // allows (its BLOCK_K, 64, divides 64).
-  ov.N_MAX = d.n <= 64 ? 64 : 0;
+  // (Not with the segmented scan: compute_out walks the state dimension in
+  // a loop there.)
+  ov.N_MAX = d.n <= 64 && segment == 1 ? 64 : 0;
 
   const bool timed = timingOn && !describeOnly;
   if (timed) {
@@ -269,11 +290,11 @@ Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d, int sms,
       TESSEL_RT_TRY(timing.events[2].record(stream));
   } else {
     TESSEL_MAMBA2_LAUNCH(chunk_state, csv, view(a->x), view(a->B), dtOut, acs,
-                         seq, local, hasSeq);
+                         seq, local, decay, hasSeq);
     if (timed)
       TESSEL_RT_TRY(timing.events[2].record(stream));
-    TESSEL_MAMBA2_LAUNCH(state_passing, spv, local, acs, seq, init, states,
-                         fin, hasSeq, hasInit, hasFinal);
+    TESSEL_MAMBA2_LAUNCH(state_passing, spv, local, decay, acs, seq, init,
+                         states, fin, hasSeq, hasInit, hasFinal);
   }
   if (timed)
     TESSEL_RT_TRY(timing.events[3].record(stream));
@@ -281,8 +302,9 @@ Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d, int sms,
   if (cbStored)
     TESSEL_MAMBA2_LAUNCH(chunk_cb, cbv, view(a->B), view(a->C), cbt);
   TESSEL_MAMBA2_LAUNCH(compute_out, ov, view(a->x), view(a->B), view(a->C),
-                       dtOut, acs, seq, states, D, z, view(a->y), cbt,
-                       a->seq_idx.data != nullptr, hasD, a->z.data != nullptr);
+                       dtOut, acs, seq, states, slots, decay, D, z, view(a->y),
+                       cbt, a->seq_idx.data != nullptr, hasD,
+                       a->z.data != nullptr);
   if (timed) {
     TESSEL_RT_TRY(timing.events[4].record(stream));
     timing.recorded = true;

@@ -10,7 +10,14 @@
 // x's 16-bit type (what compute_out's mma reads) and the final state in f32.
 // With packed sequences the state flows into the next chunk only when the
 // sequence did not change over this one. Elementwise work on small blocks: many
-// programs, each a short dependent chain of loads.
+// programs, each a short dependent chain of loads. With SEGMENT K > 1
+// (Kernels.h, segmentVariant) it walks the segments of K chunks instead,
+//
+//   states[first of s] = T;   T <- decay(s) T + R(s)
+//
+// with R(s) the state a segment reaches from its own tokens and decay(s) the
+// factor over it (chunk_state wrote both at the segment's first chunk):
+// a K-th of the chunks' traffic.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,14 +30,16 @@ namespace {
 
 template <class X>
 void statePassing(const Config &cfg,
-                  View<X, 5, kDense> local,       // (b, nc, h, p, n)
-                  View<float, 3, kDense> acs,     // (b, h, L), x log2 e
-                  View<int32_t, 2> seqIdx,        // (b, L)
-                  View<float, 4> initStates,      // (b, h, p, n)
-                  View<X, 5, kDense> states,      // (b, nc, h, p, n)
-                  View<float, 4> finalStates,     // (b, h, p, n)
+                  View<X, 5, kDense> local,     // (b, nc, h, p, n)
+                  View<float, 3, kDense> decay, // (b, h, nc), SEGMENT > 1
+                  View<float, 3, kDense> acs,   // (b, h, L), x log2 e
+                  View<int32_t, 2> seqIdx,      // (b, L)
+                  View<float, 4> initStates,    // (b, h, p, n)
+                  View<X, 5, kDense> states,    // (b, nc, h, p, n)
+                  View<float, 4> finalStates,   // (b, h, p, n)
                   I32 hasSeqIdx, I32 hasInit, I32 hasFinal) {
-  const int64_t Q = cfg["Q"], BP = cfg["BLOCK_P"], BN = cfg["BLOCK_N"];
+  const int64_t Q = cfg["Q"], BP = cfg["BLOCK_P"], BN = cfg["BLOCK_N"],
+                K = cfg["SEGMENT"];
   hint("default", "num_warps", cfg["num_warps"]);
   pdlHint(cfg);
   // The next chunk's block is loaded while this one is combined.
@@ -39,23 +48,31 @@ void statePassing(const Config &cfg,
   auto pb = program_id(0), nb = program_id(1), bh = program_id(2);
   auto L = dim(acs, 2), H = dim(acs, 1);
   auto bi = bh / H, hi = bh % H;
-  walkChunks(states, initStates, finalStates, acs, seqIdx, hasSeqIdx, hasInit,
-             hasFinal, L, bi, hi, pb, nb, Q, BP, BN,
-             int(cfg["prefetch_depth"]), cfg["tma_store"] != 0,
-             [&](Scalar c, Tile S, const ChunkEnd &end, const Tile &seqPrev) {
-               Tile flow = carried(end, seqPrev, hasSeqIdx);
-               Tile add = cast<float>(load(
-                   local, {bi, c, hi, pb, nb}, {drop, drop, drop, BP, BN},
-                   {.latency = int(cfg["prefetch_depth"])}));
-               return fma(S, reshape(flow, {1, 1}), add);
-             },
-             cfg["unroll"]);
+  walkChunks(
+      states, initStates, finalStates, acs, seqIdx, hasSeqIdx, hasInit,
+      hasFinal, L, bi, hi, pb, nb, Q, BP, BN, int(cfg["prefetch_depth"]),
+      cfg["tma_store"] != 0,
+      [&](Scalar c, Tile S, const ChunkEnd &end, const Tile &seqPrev) {
+        const int ahead = int(cfg["prefetch_depth"]);
+        // SEGMENT > 1: c is a segment's first chunk, where
+        // chunk_state left the segment's own state at its end and
+        // the factor the state entering it keeps over it (0 where
+        // the sequence changed within it).
+        Tile flow = K > 1 ? load(decay, {bi, hi, c}, {drop, drop, 1},
+                                 {.latency = ahead})
+                          : carried(end, seqPrev, hasSeqIdx);
+        Tile add =
+            cast<float>(load(local, {bi, c, hi, pb, nb},
+                             {drop, drop, drop, BP, BN}, {.latency = ahead}));
+        return fma(S, reshape(flow, {1, 1}), add);
+      },
+      cfg["unroll"], K);
 }
 
-const std::array<std::string, 9> kArgNames = {
-    "chunk_states", "dA_cumsum",          "seq_idx",
-    "initial_states", "states",           "final_states",
-    "has_seq_idx",  "has_initial_states", "has_final_states"};
+const std::array<std::string, 10> kArgNames = {
+    "chunk_states",       "segment_decay",   "dA_cumsum",    "seq_idx",
+    "initial_states",     "states",          "final_states", "has_seq_idx",
+    "has_initial_states", "has_final_states"};
 
 const Register registration{{
     .name = "state_passing",
@@ -64,6 +81,7 @@ const Register registration{{
     .params =
         {
             variant("Q", {64, 128, 256}, 256, "chunk length"),
+            segmentVariant(),
             xDtypeVariant("element type of the states written"),
             tunable("BLOCK_P", {8, 16, 32, 64}, 16,
                     "head-dim rows per program"),
@@ -91,9 +109,10 @@ const Register registration{{
                     "together)"),
             // 2-4 measured no faster on the H200 (chunk_state +
             // state_passing at b=1 L=65536 h=80 n=128: 0.664-0.665 ms at 1,
-            // 0.669-0.675 at 2-4; bench/results/2026-11-30-register-prefetch-depth.md);
-            // again with the chunk end's Acs loaded as far ahead (no depth
-            // beyond noise at any tuned shape: 2026-12-01-state-scan.md).
+            // 0.669-0.675 at 2-4;
+            // bench/results/2026-11-30-register-prefetch-depth.md); again with
+            // the chunk end's Acs loaded as far ahead (no depth beyond noise at
+            // any tuned shape: 2026-12-01-state-scan.md).
             tunable("prefetch_depth", {1, 2, 3, 4}, 1,
                     "chunks ahead the per-chunk states are loaded (within "
                     "prefetch_registers)"),
@@ -114,8 +133,7 @@ const Register registration{{
     .shapeKey = {{"nc", "states", 1},
                  {"bh", "states", 0, "states", 2},
                  {"n", "states", 4}},
-    .build =
-        buildForXDtype(statePassing<bf16>, statePassing<f16>, kArgNames),
+    .build = buildForXDtype(statePassing<bf16>, statePassing<f16>, kArgNames),
 }};
 
 } // namespace

@@ -327,9 +327,13 @@ Workspace layout(const Dims &d, bool perChunkStates, bool storedCb) {
   w.acsOffset = roundUp(rows, 256);
   w.statesOffset = w.acsOffset + roundUp(rows, 256);
   const size_t stateElems = static_cast<size_t>(d.b * d.nc * d.h * d.p * d.np);
-  w.localOffset = w.statesOffset + roundUp(stateElems * 2, 256);
-  w.cbOffset =
-      w.localOffset + (perChunkStates ? roundUp(stateElems * 2, 256) : 0);
+  // With per-chunk states, chunk c's two (the state entering it, then what
+  // chunk_state wrote for it) lie side by side: (b, nc, 2, h, p, n).
+  w.localOffset = w.statesOffset + static_cast<size_t>(d.h * d.p * d.np) * 2;
+  w.decayOffset =
+      w.statesOffset + roundUp(stateElems * 2 * (perChunkStates ? 2 : 1), 256);
+  const size_t decayBytes = static_cast<size_t>(d.b * d.h * decayRow(d)) * 4;
+  w.cbOffset = w.decayOffset + (perChunkStates ? roundUp(decayBytes, 256) : 0);
   const size_t cbElems = static_cast<size_t>(d.b * d.nc * d.g * d.Q * d.Q);
   w.bytes = w.cbOffset + (storedCb ? roundUp(cbElems * 2, 256) : 0);
   return w;
@@ -359,6 +363,13 @@ StatePath statePath(const Dims &d, const char *force) {
   if (d.Q < 128)
     return StatePath::serial;
   return StatePath::split;
+}
+
+int64_t scanSegment(const Dims &d, const char *force) {
+  if (force && (std::string(force) == "1" || std::string(force) == "8"))
+    return std::stoll(force);
+  (void)d;
+  return 1;
 }
 
 bool storedCb(const Dims &d, const char *force) {

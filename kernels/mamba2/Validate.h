@@ -19,14 +19,18 @@ struct Dims {
 /// Workspace: dt and dA_cumsum (b, h, L) f32 with rows padded to 4 floats,
 /// then the chunk states (b, nc, h, p, n) in x's 16-bit type (what
 /// compute_out's mma reads; final_states stay f32) with n padded to 8 (16-byte
-/// rows), then what each chunk adds to the state on its own (chunk_state's
-/// output, state_passing's input: accumulated in f32, stored in x's type,
-/// which halves their traffic), laid out like the states, only when the
-/// forward takes that path, then the C·Bᵀ blocks chunk_cb stores for
+/// rows); when the forward takes the split path each chunk's state is
+/// followed by what chunk_state wrote for the chunk (its output,
+/// state_passing's input: accumulated in f32, stored in x's type, which
+/// halves their traffic), (b, nc, 2, h, p, n), so that compute_out reads
+/// both through one view of 2 nc chunks, and then come the factors of the
+/// segmented scan (b, h, nc) f32 with rows padded to 4 floats; then the C·Bᵀ
+/// blocks chunk_cb stores for
 /// compute_out (b, nc, g, Q, Q) in x's type, only when it stores them; each
 /// 256-aligned.
 struct Workspace {
-  size_t dtOffset, acsOffset, statesOffset, localOffset, cbOffset, bytes;
+  size_t dtOffset, acsOffset, statesOffset, localOffset, decayOffset, cbOffset,
+      bytes;
 };
 /// Validates every argument but the workspace; fills `dims`. Messages name
 /// the argument.
@@ -65,6 +69,16 @@ enum class StatePath { serial, split };
 inline int64_t chunkStateBlockN(int64_t n) {
   return n <= 64 ? 64 : n <= 128 ? 128 : 256;
 }
+
+/// The padded row of the segmented scan's factors (b, h, nc): nc rounded
+/// up to 4 floats (16-byte rows).
+inline int64_t decayRow(const Dims &d) { return (d.nc + 3) / 4 * 4; }
+
+/// The split path's chunks per segment of the state scan (the kernels'
+/// SEGMENT; Kernels.h, segmentVariant) for `dims`; `force` (a number, from
+/// TESSEL_MAMBA2_SEGMENT; null: the rule) overrides the rule. The values
+/// the library compiles: 1 and 8.
+int64_t scanSegment(const Dims &dims, const char *force);
 
 /// fwd_pass_state's CTAs with 64 p-rows and 64 state columns each.
 int64_t serialCtas(const Dims &dims);

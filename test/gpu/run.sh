@@ -20,6 +20,13 @@ if python3 -c "import torch" 2>/dev/null; then
   echo "state path forced to fwd_pass_state:"
   TESSEL_MAMBA2_STATE_PATH=serial TESSEL_MAMBA2_LIBRARY="$dir/libtessel_mamba2.so" \
     python3 -m pytest -q -p no:cacheprovider test/gpu/test_mamba2.py 2>&1 | tail -3
+  # The split path's scan over segments of 8 chunks (SEGMENT 8) and chunk
+  # by chunk (1), forced.
+  for segment in 1 8; do
+    echo "state scan forced to segments of $segment:"
+    TESSEL_MAMBA2_SEGMENT=$segment TESSEL_MAMBA2_LIBRARY="$dir/libtessel_mamba2.so" \
+      python3 -m pytest -q -p no:cacheprovider test/gpu/test_mamba2.py 2>&1 | tail -3
+  done
   # Both ways to C·Bᵀ forced: chunk_cb's stored blocks (the library's
   # choice on large problems only, so not on most of these), and compute_out
   # forming them itself.

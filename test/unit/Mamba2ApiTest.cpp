@@ -77,13 +77,16 @@ TEST(Mamba2Api, AcceptsAValidCallAndSizesTheWorkspace) {
   EXPECT_EQ(d.nc, 4);
   Workspace w = layout(d, /*perChunkStates=*/false);
   // dt and Acs rows of 1000 floats, 16 rows each; then 2*4*8*64*128
-  // 16-bit states, then (for the split path) as many 16-bit per-chunk
-  // states.
+  // 16-bit states; for the split path each chunk's 8*64*128 followed by as
+  // many 16-bit per-chunk states, then the segmented scan's factors, 2*8
+  // rows of 4 floats.
   EXPECT_EQ(w.acsOffset, 64000u);
   EXPECT_EQ(w.statesOffset, 128000u);
-  EXPECT_EQ(w.localOffset, 128000u + 2u * 4 * 8 * 64 * 128 * 2);
-  EXPECT_EQ(w.bytes, w.localOffset);
-  EXPECT_EQ(layout(d, true).bytes, 128000u + 2u * 4 * 8 * 64 * 128 * (2 + 2));
+  EXPECT_EQ(w.bytes, 128000u + 2u * 4 * 8 * 64 * 128 * 2);
+  Workspace split = layout(d, true);
+  EXPECT_EQ(split.localOffset, 128000u + 8u * 64 * 128 * 2);
+  EXPECT_EQ(split.decayOffset, 128000u + 2u * 4 * 8 * 64 * 128 * (2 + 2));
+  EXPECT_EQ(split.bytes, split.decayOffset + 2u * 8 * 4 * 4);
   a.workspace = reinterpret_cast<void *>(kWorkspace);
   a.workspace_bytes = w.bytes;
   EXPECT_EQ(check(a), "");

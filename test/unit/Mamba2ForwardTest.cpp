@@ -55,6 +55,9 @@ struct Case {
   // chunk_cb's block: smaller or larger than compute_out's boxes, whose
   // reads then span blocks it wrote and blocks it left poisoned.
   int64_t blockCb = 64;
+  // Chunks per segment of the split path's state scan (SEGMENT; the serial
+  // path ignores it).
+  int64_t segment = 1;
 };
 
 std::ostream &operator<<(std::ostream &os, const Case &c) {
@@ -64,10 +67,10 @@ std::ostream &operator<<(std::ostream &os, const Case &c) {
      << " z=" << c.z << " bias=" << c.bias << " softplus=" << c.softplus
      << " init=" << c.init << " seq=" << c.seq << " padding=" << c.padding
      << " steps x" << c.stepScale << " split_diagonal " << c.splitDiagonal
-     << " limit=(" << c.dtMin << ","
-     << c.dtMax << ") blocks P" << c.blockP << " N" << c.blockN << " T"
-     << c.blockT << " M" << c.blockM << " K" << c.blockK << " S"
-     << c.blockS << " CB" << c.blockCb;
+     << " limit=(" << c.dtMin << "," << c.dtMax << ") blocks P" << c.blockP
+     << " N" << c.blockN << " T" << c.blockT << " M" << c.blockM << " K"
+     << c.blockK << " S" << c.blockS << " CB" << c.blockCb << " segment "
+     << c.segment;
   return os;
 }
 
@@ -134,6 +137,7 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
   const int64_t chunkN = mamba2::detail::chunkStateBlockN(c.n);
   auto chunkK = traceOne(ctx, "chunk_state",
                          {{"Q", c.Q},
+                          {"SEGMENT", c.segment},
                           {"X_DTYPE", static_cast<int64_t>(c.x)},
                           {"BLOCK_P", c.blockP},
                           {"BLOCK_N", chunkN},
@@ -144,40 +148,45 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
                           {"packed_scale", 1}},
                          keep);
   auto passK = traceOne(ctx, "state_passing",
-                        {{"Q", c.Q}, {"X_DTYPE", static_cast<int64_t>(c.x)}},
+                        {{"Q", c.Q},
+                         {"SEGMENT", c.segment},
+                         {"X_DTYPE", static_cast<int64_t>(c.x)}},
                         keep);
   const int64_t passP = 16, passN = 64;
   // compute_out with C resident and the state dimension unrolled where n
-  // allows, as the library picks it (when BLOCK_K divides 64).
-  const int64_t nMax = c.n <= 64 && 64 % c.blockK == 0 ? 64 : 0;
-  auto outK = traceOne(ctx, "compute_out",
-                       {{"Q", c.Q},
-                        {"X_DTYPE", static_cast<int64_t>(c.x)},
-                        {"BLOCK_M", c.blockM},
-                        {"BLOCK_S", c.blockS},
-                        {"BLOCK_P", c.blockP},
-                        {"BLOCK_K", c.blockK},
-                        {"N_MAX", nMax},
-                        {"CB_STORED", stored},
-                        // As the library picks it: the seq_idx code is
-                        // compiled only where seq_idx is given.
-                        {"SEQ_IDX", c.seq ? 1 : 0},
-                        {"split_diagonal", c.splitDiagonal},
-                        // With the split state path the library's
-                        // choices: the blocks before the diagonal with the
-                        // decay factored at Q = 256 with the state
-                        // dimension in loops (else in the loop up to the
-                        // diagonal, unmasked without seq_idx), scaled
-                        // in 16-bit pairs. With the serial one, factored
-                        // at every Q and scaled in f32: both ways checked.
-                        {"split_decay",
-                         split && (c.Q < 256 || nMax != 0) ? 0 : 1},
-                        {"packed_decay", split ? 1 : 0},
-                        // D of a head on the diagonal block's diagonal (the
-                        // library's choice) with the split path, D x_t from
-                        // registers with the serial one.
-                        {"fold_d", split ? 1 : 0}},
-                       keep);
+  // allows, as the library picks it (when BLOCK_K divides 64; not with the
+  // segmented scan, which walks the state dimension in a loop).
+  const int64_t segment = split ? c.segment : 1;
+  const int64_t nMax = c.n <= 64 && 64 % c.blockK == 0 && segment == 1 ? 64 : 0;
+  auto outK =
+      traceOne(ctx, "compute_out",
+               {{"Q", c.Q},
+                {"SEGMENT", segment},
+                {"X_DTYPE", static_cast<int64_t>(c.x)},
+                {"BLOCK_M", c.blockM},
+                {"BLOCK_S", c.blockS},
+                {"BLOCK_P", c.blockP},
+                {"BLOCK_K", c.blockK},
+                {"N_MAX", nMax},
+                {"CB_STORED", stored},
+                // As the library picks it: the seq_idx code is
+                // compiled only where seq_idx is given.
+                {"SEQ_IDX", c.seq ? 1 : 0},
+                {"split_diagonal", c.splitDiagonal},
+                // With the split state path the library's
+                // choices: the blocks before the diagonal with the
+                // decay factored at Q = 256 with the state
+                // dimension in loops (else in the loop up to the
+                // diagonal, unmasked without seq_idx), scaled
+                // in 16-bit pairs. With the serial one, factored
+                // at every Q and scaled in f32: both ways checked.
+                {"split_decay", split && (c.Q < 256 || nMax != 0) ? 0 : 1},
+                {"packed_decay", split ? 1 : 0},
+                // D of a head on the diagonal block's diagonal (the
+                // library's choice) with the split path, D x_t from
+                // registers with the serial one.
+                {"fold_d", split ? 1 : 0}},
+               keep);
   // chunk_cb's block need not match compute_out's.
   const int64_t cbBlock = c.blockCb;
   auto cbK = traceOne(ctx, "chunk_cb",
@@ -257,10 +266,15 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
 
   // The intermediates, laid out as the library lays out its workspace: rows
   // of dt and Acs padded to 4 floats (16-byte aligned).
+  // Each chunk's state and chunk_state's output for it side by side, (b,
+  // nc, 2, h, p, n), as on the library's split path: compute_out's `slots`
+  // sees them as 2 nc chunks. The segmented scan's factors (b, h, nc) with
+  // padded rows.
   const int64_t nc = ceilDiv(c.L, c.Q), Lp = ceilDiv(c.L, 4) * 4;
+  const int64_t chunkElems = c.h * c.p * c.n;
   HostTensor dtOut(DType::f32, {c.b, c.h, Lp}), acs(DType::f32, {c.b, c.h, Lp}),
-      states(c.x, {c.b, nc, c.h, c.p, c.n}),
-      local(c.x, {c.b, nc, c.h, c.p, c.n}),
+      stateSlots(c.x, {c.b, nc, 2, c.h, c.p, c.n}),
+      decay(DType::f32, {c.b, c.h, ceilDiv(nc, 4) * 4}),
       finalStates(DType::f32, {c.b, c.h, c.p, c.n}),
       y(c.x, {c.b, c.L, c.h, c.p}), cbt(c.x, {c.b, nc, c.g, c.Q, c.Q});
   // (cbt poisoned too: compute_out reads its diagonal blocks unmasked
@@ -268,10 +282,22 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
   // the future tokens' as 0, whatever the two kernels' block sizes; the
   // entries it leaves unwritten must be dropped.)
   for (HostTensor *t :
-       {&dtOut, &acs, &states, &local, &finalStates, &y, &cbt})
+       {&dtOut, &acs, &stateSlots, &decay, &finalStates, &y, &cbt})
     t->poison();
   interp::ViewArg dtOutV = dtOut.view(), acsV = acs.view();
   dtOutV.sizes[2] = acsV.sizes[2] = c.L;
+  interp::ViewArg decayV = decay.view();
+  decayV.sizes[2] = nc;
+  const std::vector<int64_t> chunkStrides = {nc * 2 * chunkElems,
+                                             2 * chunkElems, c.p * c.n, c.n, 1};
+  interp::ViewArg statesV{
+      stateSlots.data(), c.x, {c.b, nc, c.h, c.p, c.n}, chunkStrides};
+  interp::ViewArg localV = statesV;
+  localV.data = stateSlots.data() + chunkElems * dtypeBytes(c.x);
+  interp::ViewArg slotsV{stateSlots.data(),
+                         c.x,
+                         {c.b, 2 * nc, c.h, c.p, c.n},
+                         {nc * 2 * chunkElems, chunkElems, c.p * c.n, c.n, 1}};
 
   std::string err = interp::run(
       cumsumK, {c.b, nc, ceilDiv(c.h, 4)},
@@ -282,24 +308,21 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
   interp::ViewArg initV2 = c.init ? init.view() : absent(DType::f32, 4);
   if (split) {
     err = interp::run(chunkK,
-                      {nc * c.h, ceilDiv(c.p, c.blockP),
+                      {ceilDiv(nc, segment) * c.h, ceilDiv(c.p, c.blockP),
                        ceilDiv(c.n, chunkN) * c.b},
-                      {x.view(), B.view(), dtOutV, acsV, seqV, local.view(),
+                      {x.view(), B.view(), dtOutV, acsV, seqV, localV, decayV,
                        int64_t(c.seq)});
     ASSERT_EQ(err, "") << "chunk_state";
-    err = interp::run(passK,
-                      {ceilDiv(c.p, passP), ceilDiv(c.n, passN), c.b * c.h},
-                      {local.view(), acsV, seqV, initV2, states.view(),
-                       finalStates.view(), int64_t(c.seq), int64_t(c.init),
-                       int64_t(1)});
+    err = interp::run(
+        passK, {ceilDiv(c.p, passP), ceilDiv(c.n, passN), c.b * c.h},
+        {localV, decayV, acsV, seqV, initV2, statesV, finalStates.view(),
+         int64_t(c.seq), int64_t(c.init), int64_t(1)});
     ASSERT_EQ(err, "") << "state_passing";
   } else {
-    err = interp::run(stateK,
-                      {ceilDiv(c.p, c.blockP), ceilDiv(c.n, c.blockN),
-                       c.b * c.h},
-                      {x.view(), B.view(), dtOutV, acsV, seqV, initV2,
-                       states.view(), finalStates.view(), int64_t(c.seq),
-                       int64_t(c.init), int64_t(1)});
+    err = interp::run(
+        stateK, {ceilDiv(c.p, c.blockP), ceilDiv(c.n, c.blockN), c.b * c.h},
+        {x.view(), B.view(), dtOutV, acsV, seqV, initV2, statesV,
+         finalStates.view(), int64_t(c.seq), int64_t(c.init), int64_t(1)});
     ASSERT_EQ(err, "") << "fwd_pass_state";
   }
 
@@ -318,14 +341,14 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
                       {B.view(), C.view(), cbView});
     ASSERT_EQ(err, "") << "chunk_cb";
   }
-  err = interp::run(outK,
-                    {ceilDiv(c.L, c.blockM) * c.h, ceilDiv(c.p, c.blockP), c.b},
-                    {x.view(), B.view(), C.view(), dtOutV, acsV, seqV,
-                     states.view(), dView, zView, y.view(), cbView,
-                     int64_t(c.seq), int64_t(c.d == DKind::none      ? 0
-                                             : c.d == DKind::perHead ? 1
-                                                                     : 2),
-                     int64_t(c.z)});
+  err = interp::run(
+      outK, {ceilDiv(c.L, c.blockM) * c.h, ceilDiv(c.p, c.blockP), c.b},
+      {x.view(), B.view(), C.view(), dtOutV, acsV, seqV, statesV, slotsV,
+       decayV, dView, zView, y.view(), cbView, int64_t(c.seq),
+       int64_t(c.d == DKind::none      ? 0
+               : c.d == DKind::perHead ? 1
+                                       : 2),
+       int64_t(c.z)});
   ASSERT_EQ(err, "") << "compute_out";
 
   reference::ForwardOutputs want = reference::forward(ref);
@@ -584,5 +607,33 @@ INSTANTIATE_TEST_SUITE_P(
           c.x = DType::f16, c.dt = DType::f32, c.blockM = 32;
         })),
         ::testing::Bool(), ::testing::Bool()));
+
+// The segmented state scan (SEGMENT > 1; the split path only): segments cut
+// short by the last chunk, a ragged last chunk, sequences whose boundaries
+// fall inside and between segments, an initial state, and the headline's
+// compute_out (Q = 256, 128-token rows, n in loops).
+INSTANTIATE_TEST_SUITE_P(
+    Mamba2Segmented, Mamba2Forward,
+    ::testing::Combine(
+        ::testing::Values(
+            with(base(1, 600, 2, 32, 96, 1, 64),
+                 [](Case &c) {
+                   c.segment = 3, c.init = true, c.d = DKind::perHead;
+                 }),
+            with(base(2, 900, 2, 32, 96, 1, 64),
+                 [](Case &c) { c.segment = 4, c.seq = c.init = true; }),
+            with(base(1, 520, 2, 32, 32, 1, 64),
+                 [](Case &c) { c.segment = 8, c.z = true; }),
+            with(base(2, 700, 2, 32, 40, 1, 128),
+                 [](Case &c) {
+                   c.segment = 2, c.x = DType::f16, c.blockM = 128, c.z = true;
+                   c.init = true;
+                 }),
+            with(base(1, 2100, 2, 32, 96, 1, 256),
+                 [](Case &c) {
+                   c.segment = 8, c.blockM = 128, c.d = DKind::perHead;
+                   c.init = true;
+                 })),
+        ::testing::Values(true), ::testing::Bool()));
 
 } // namespace
