@@ -402,27 +402,42 @@ void computeOut(const Config &cfg, View<X, 4, kDense> x, // (b, L, h, p)
     // SEGMENT K > 1: S_c = decay_c T_s + R_c (Kernels.h, segmentVariant),
     // T_s the state entering c's segment (in slot 2 first, first its first
     // chunk) and R_c the state entering c from the segment's own tokens (slot
-    // 2 c + 1). One loop over both products, T_s's blocks then R_c's (R_c's
-    // only after the segment's first chunk), the sum scaled by decay_c
-    // between them: its copies share one ring (two loops took a second
-    // ring above the intra-chunk loop's first copies, which prologue_early
-    // issues under the first: 2 CTAs per SM instead of 3).
-    // (With N_MAX = 0, the check's rule: C's blocks are loaded per step.)
+    // 2 c + 1): T_s's blocks then R_c's (R_c's only after the segment's
+    // first chunk), the sum scaled by decay_c between them. With the state
+    // dimension in loops one loop over both, so that their copies share one
+    // ring (two loops took a second ring above the intra-chunk loop's first
+    // copies, which prologue_early issues under the first: 2 CTAs per SM
+    // instead of 3).
     Scalar first = c - c % K;
     Scalar withR = c != first;
     Scalar kept =
         where(withR, item(load(decay, {bi, hi, c}, {drop, drop, 1})), 1.0f);
-    cs = for_range(
-        {0, where(withR, 2 * numK, numK)}, zeros({BM, BP}),
-        [&](Scalar kk, Tile a) {
-          Scalar second = kk >= numK;
-          Scalar k = kk - where(second, numK, 0);
-          Scalar slot = where(second, 2 * c + 1, 2 * first);
-          Tile Ck = load(C, {bi, r, gi, k}, {drop, BM, drop, BK});
-          Tile Sk =
-              load(slots, {bi, slot, hi, pb, k}, {drop, drop, drop, BP, BK});
-          return mma(Ck, transpose(Sk), a * where(kk == numK, kept, 1.0f));
-        });
+    if (SB > 0) {
+      // (The state dimension unrolled, C resident: two products, the
+      // second only past the segment's first chunk.)
+      auto slotRows = [&](const Scalar &slot) {
+        return [&, slot](const ScalarArg &k) {
+          return load(slots, {bi, slot, hi, pb, k}, {drop, drop, drop, BP, BK});
+        };
+      };
+      cs = overState(zeros({BM, BP}), slotRows(2 * first));
+      cs = if_(
+          withR,
+          [&] { return overState(cs * kept, slotRows(2 * c + 1)); },
+          [&] { return cs; });
+    } else {
+      cs = for_range(
+          {0, where(withR, 2 * numK, numK)}, zeros({BM, BP}),
+          [&](Scalar kk, Tile a) {
+            Scalar second = kk >= numK;
+            Scalar k = kk - where(second, numK, 0);
+            Scalar slot = where(second, 2 * c + 1, 2 * first);
+            Tile Ck = load(C, {bi, r, gi, k}, {drop, BM, drop, BK});
+            Tile Sk = load(slots, {bi, slot, hi, pb, k},
+                           {drop, drop, drop, BP, BK});
+            return mma(Ck, transpose(Sk), a * where(kk == numK, kept, 1.0f));
+          });
+    }
   }
   // It reaches the tokens that continue the sequence of the token before the
   // chunk (sequence 0 before token 0).
@@ -966,9 +981,6 @@ const Register registration{{
         return "BLOCK_S must divide BLOCK_M";
       if (cfg.get("N_MAX") % cfg.get("BLOCK_K"))
         return "BLOCK_K must divide N_MAX";
-      if (cfg.get("SEGMENT") > 1 && cfg.get("N_MAX"))
-        return "SEGMENT > 1 walks the state dimension in a loop: N_MAX "
-               "must be 0";
       if (cfg.get("warp_specialize") > 0 && !cfg.get("wgmma"))
         return "warp_specialize is built and measured with wgmma only";
       if (cfg.get("ring_slots") > 0 && !producerWarpgroup(cfg))

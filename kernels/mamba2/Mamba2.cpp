@@ -260,9 +260,7 @@ Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d, int sms,
   ov.SEQ_IDX = a->seq_idx.data != nullptr;
   // C resident in shared memory, the state dimension unrolled, where n
   // allows (its BLOCK_K, 64, divides 64).
-  // (Not with the segmented scan: compute_out walks the state dimension in
-  // a loop there.)
-  ov.N_MAX = d.n <= 64 && segment == 1 ? 64 : 0;
+  ov.N_MAX = d.n <= 64 ? 64 : 0;
 
   const bool timed = timingOn && !describeOnly;
   if (timed) {

@@ -591,9 +591,8 @@ TEST(DslRegistry, EveryVariantsDefaultsAreValid) {
                   p.values.end())
             << k->name << " [" << configString(*k, c) << "]: " << p.name;
   }
-  // compute_out: Q x X_DTYPE x N_MAX x CB_STORED x SEQ_IDX, and SEGMENT 8
-  // with N_MAX 0 (its check refuses N_MAX 64 there).
-  EXPECT_EQ(variantConfigs(*findKernel("compute_out")).size(), size_t(72));
+  // compute_out: Q x SEGMENT x X_DTYPE x N_MAX x CB_STORED x SEQ_IDX.
+  EXPECT_EQ(variantConfigs(*findKernel("compute_out")).size(), size_t(96));
   // compute_out's 128-token rows: at Q = 256 reading chunk_cb's blocks.
   const KernelDef &out = *findKernel("compute_out");
   auto blockM = [&](int64_t q, int64_t stored, int64_t seq = 0) {
