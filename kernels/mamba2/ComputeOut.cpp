@@ -422,8 +422,7 @@ void computeOut(const Config &cfg, View<X, 4, kDense> x, // (b, L, h, p)
       };
       cs = overState(zeros({BM, BP}), slotRows(2 * first));
       cs = if_(
-          withR,
-          [&] { return overState(cs * kept, slotRows(2 * c + 1)); },
+          withR, [&] { return overState(cs * kept, slotRows(2 * c + 1)); },
           [&] { return cs; });
     } else {
       cs = for_range(
@@ -433,8 +432,8 @@ void computeOut(const Config &cfg, View<X, 4, kDense> x, // (b, L, h, p)
             Scalar k = kk - where(second, numK, 0);
             Scalar slot = where(second, 2 * c + 1, 2 * first);
             Tile Ck = load(C, {bi, r, gi, k}, {drop, BM, drop, BK});
-            Tile Sk = load(slots, {bi, slot, hi, pb, k},
-                           {drop, drop, drop, BP, BK});
+            Tile Sk =
+                load(slots, {bi, slot, hi, pb, k}, {drop, drop, drop, BP, BK});
             return mma(Ck, transpose(Sk), a * where(kk == numK, kept, 1.0f));
           });
     }
