@@ -368,8 +368,16 @@ StatePath statePath(const Dims &d, const char *force) {
 int64_t scanSegment(const Dims &d, const char *force) {
   if (force && (std::string(force) == "1" || std::string(force) == "8"))
     return std::stoll(force);
-  (void)d;
-  return 1;
+  // Segments of 8 chunks where measured faster (an H100, the forward:
+  // bench/results/2026-12-07-segmented-scan.md): with 128 state columns and
+  // many chunk_state programs (5.4% at b=1 L=65536 h=80 n=128 Q=256, 14% at
+  // Q=128: state_passing moves an eighth of the states, compute_out adds a
+  // second product over the state dimension). Not with 256 columns (4.5%
+  // slower: compute_out's second product costs more than the scan saves)
+  // nor with few programs (7% slower at L=4096: 160 programs, each walking
+  // 8 chunks), nor, unmeasured, with 64 or fewer.
+  const int64_t programs = (d.nc + 7) / 8 * d.b * d.h;
+  return d.n > 64 && d.n <= 128 && programs >= 1024 ? 8 : 1;
 }
 
 bool storedCb(const Dims &d, const char *force) {
