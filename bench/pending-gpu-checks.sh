@@ -26,6 +26,10 @@
 #                            sh bench/pending-gpu-checks.sh run
 #                            sh bench/pending-gpu-checks.sh ab
 #                            BENCH=1 ... run, or bench/mamba2.py alone
+#   on any GPU, carrying build/gpu: the segmented scan's A/B where its rule
+#   is not measured (2026-12-07-segmented-scan.md; the thirtieth session's
+#   last call found no machine left):
+#                            sh bench/pending-gpu-checks.sh segment
 # `run` prints the GPU suite, racecheck on the newest test kernels, the
 # re-tune (to $OUT/h200.tsv) and the kernel timeline of one forward at
 # L=4096. Then, here: merge $OUT/h200.tsv into kernels/mamba2/tuned/h200.tsv
@@ -108,6 +112,16 @@ case "${1:-}" in
               cut -c1-150 "$OUT/ab-prefetch-l2-q256.txt" ;;
     esac
     ;;
+  segment)
+    # The segmented state scan's A/B at the shapes the rule (Validate.cpp,
+    # scanSegment) takes without a measurement, and the headline again, on
+    # any GPU (its own call; build/gpu as built: both ways are compiled).
+    set +e
+    nvidia-smi --query-gpu=name --format=csv,noheader
+    SPECS="1 8" timeout 300 sh bench/segment.sh build/gpu/libtessel_mamba2.so \
+      1,65536,80,64,1,256 1,65536,80,128,8,256 1,16384,80,128,1,256 \
+      4,65536,8,256,1,128 1,65536,80,128,1,256 > "$OUT/ab-segment.txt" 2>&1
+    grep -E "^(1|8) " "$OUT/ab-segment.txt" | cut -c1-150 ;;
   *)
-    echo "usage: sh bench/pending-gpu-checks.sh prepare|run|ab" >&2; exit 2 ;;
+    echo "usage: sh bench/pending-gpu-checks.sh prepare|run|ab|segment" >&2; exit 2 ;;
 esac
