@@ -424,6 +424,22 @@ void computeOut(const Config &cfg, View<X, 4, kDense> x, // (b, L, h, p)
       cs = if_(
           withR, [&] { return overState(cs * kept, slotRows(2 * c + 1)); },
           [&] { return cs; });
+    } else if (cfg["segment_steps"]) {
+      // Both products in each step of the state dimension, C's block copied
+      // once: C_t · R_cᵀ with C from shared memory, then (decay_c C_t) ·
+      // T_sᵀ with the scaled C from registers (one rounding, in f32). In
+      // the segment's first chunk R's slot is T_s's own and T_s's factor 0.
+      Scalar slotR = where(withR, 2 * c + 1, 2 * first);
+      Scalar scaleT = where(withR, kept, 0.0f);
+      cs = for_range({0, numK}, zeros({BM, BP}), [&](Scalar k, Tile a) {
+        Tile Ck = load(C, {bi, r, gi, k}, {drop, BM, drop, BK});
+        Tile Rk =
+            load(slots, {bi, slotR, hi, pb, k}, {drop, drop, drop, BP, BK});
+        Tile Tk =
+            load(slots, {bi, 2 * first, hi, pb, k}, {drop, drop, drop, BP, BK});
+        a = mma(Ck, transpose(Rk), a);
+        return mma(cast<X>(cast<float>(Ck) * scaleT), transpose(Tk), a);
+      });
     } else {
       cs = for_range(
           {0, where(withR, 2 * numK, numK)}, zeros({BM, BP}),
@@ -943,6 +959,12 @@ const Register registration{{
                             "at 128-token rows bf16 spills nothing with it "
                             "(24 bytes without), level to 0.5% faster on an "
                             "H100, bench/results/2026-12-07-stmatrix.md"),
+            tunable("segment_steps", {0, 1}, 0,
+                    "with SEGMENT > 1 and the state dimension in loops, "
+                    "both products of the state term in each step (C "
+                    "copied once, scaled by the segment's factor in "
+                    "registers for the second) instead of one loop over "
+                    "twice the steps (not yet measured)"),
             tunable("fold_d", {-1, 0, 1}, -1,
                     "D of a head (has_D 1) added to the diagonal block's "
                     "diagonal entries before its mma with x, instead of D "

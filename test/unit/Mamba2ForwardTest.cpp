@@ -56,8 +56,8 @@ struct Case {
   // reads then span blocks it wrote and blocks it left poisoned.
   int64_t blockCb = 64;
   // Chunks per segment of the split path's state scan (SEGMENT; the serial
-  // path ignores it).
-  int64_t segment = 1;
+  // path ignores it), and compute_out's segment_steps.
+  int64_t segment = 1, segmentSteps = 0;
 };
 
 std::ostream &operator<<(std::ostream &os, const Case &c) {
@@ -70,7 +70,7 @@ std::ostream &operator<<(std::ostream &os, const Case &c) {
      << " limit=(" << c.dtMin << "," << c.dtMax << ") blocks P" << c.blockP
      << " N" << c.blockN << " T" << c.blockT << " M" << c.blockM << " K"
      << c.blockK << " S" << c.blockS << " CB" << c.blockCb << " segment "
-     << c.segment;
+     << c.segment << (c.segmentSteps ? " (steps)" : "");
   return os;
 }
 
@@ -154,14 +154,14 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
                         keep);
   const int64_t passP = 16, passN = 64;
   // compute_out with C resident and the state dimension unrolled where n
-  // allows, as the library picks it (when BLOCK_K divides 64; not with the
-  // segmented scan, which walks the state dimension in a loop).
+  // allows, as the library picks it (when BLOCK_K divides 64).
   const int64_t segment = split ? c.segment : 1;
-  const int64_t nMax = c.n <= 64 && 64 % c.blockK == 0 && segment == 1 ? 64 : 0;
+  const int64_t nMax = c.n <= 64 && 64 % c.blockK == 0 ? 64 : 0;
   auto outK =
       traceOne(ctx, "compute_out",
                {{"Q", c.Q},
                 {"SEGMENT", segment},
+                {"segment_steps", c.segmentSteps},
                 {"X_DTYPE", static_cast<int64_t>(c.x)},
                 {"BLOCK_M", c.blockM},
                 {"BLOCK_S", c.blockS},
@@ -633,6 +633,17 @@ INSTANTIATE_TEST_SUITE_P(
                  [](Case &c) {
                    c.segment = 8, c.blockM = 128, c.d = DKind::perHead;
                    c.init = true;
+                 }),
+            // compute_out's two products per step (segment_steps), with
+            // packed sequences, and with 32-wide steps.
+            with(base(2, 900, 2, 32, 96, 1, 64),
+                 [](Case &c) {
+                   c.segment = 4, c.seq = c.init = true, c.segmentSteps = 1;
+                 }),
+            with(base(1, 2100, 2, 32, 96, 1, 256),
+                 [](Case &c) {
+                   c.segment = 8, c.blockM = 128, c.blockK = 32, c.z = true;
+                   c.segmentSteps = 1;
                  })),
         ::testing::Values(true), ::testing::Bool()));
 
