@@ -225,7 +225,8 @@ Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d, int sms,
   sv.BLOCK_P = serialCtas(d) < 2 * int64_t(sms) ? 32 : 64;
   // The segmented scan (Kernels.h, segmentVariant): the chunk_state,
   // state_passing and compute_out of a forward take the same SEGMENT. (On
-  // the serial path, SEGMENT 1, compute_out never reads local or decay.)
+  // the serial path, SEGMENT 1, compute_out reads neither slots nor decay,
+  // which point past the workspace's states there.)
   const int64_t segment =
       path == StatePath::split ? scanSegment(d, forcedSegment()) : 1;
   rt::View decay{base + w.decayOffset,
