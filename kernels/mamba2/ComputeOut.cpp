@@ -400,14 +400,14 @@ void computeOut(const Config &cfg, View<X, 4, kDense> x, // (b, L, h, p)
     });
   } else {
     // SEGMENT K > 1: S_c = decay_c T_s + R_c (Kernels.h, segmentVariant),
-    // T_s the state entering c's segment (in slot 2 first, first its first
-    // chunk) and R_c the state entering c from the segment's own tokens (slot
-    // 2 c + 1): T_s's blocks then R_c's (R_c's only after the segment's
-    // first chunk), the sum scaled by decay_c between them. With the state
-    // dimension in loops one loop over both, so that their copies share one
-    // ring (two loops took a second ring above the intra-chunk loop's first
-    // copies, which prologue_early issues under the first: 2 CTAs per SM
-    // instead of 3).
+    // T_s the state entering c's segment (slot 2 first of `slots`, first
+    // the segment's first chunk) and R_c the state entering c from the
+    // segment's own tokens (slot 2 c + 1): T_s's blocks then R_c's (R_c's
+    // only after the segment's first chunk), the sum scaled by decay_c
+    // between them. With the state dimension in loops one loop over both,
+    // so that their copies share one ring (two loops took a second ring
+    // above the intra-chunk loop's first copies, which prologue_early
+    // issues under the first: 2 CTAs per SM instead of 3).
     Scalar first = c - c % K;
     Scalar withR = c != first;
     Scalar kept =
