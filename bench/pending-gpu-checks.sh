@@ -122,6 +122,22 @@ case "${1:-}" in
       1,65536,80,64,1,256 1,65536,80,128,8,256 1,16384,80,128,1,256 \
       4,65536,8,256,1,128 1,65536,80,128,1,256 > "$OUT/ab-segment.txt" 2>&1
     grep -E "^(1|8) " "$OUT/ab-segment.txt" | cut -c1-150 ;;
+  steps)
+    # compute_out's state term under the segmented scan, on any GPU (its own
+    # call), carrying build/tunexz: a tuning build made here by
+    #   cmake build -DTESSEL_MAMBA2_TUNE_DEFINES="X_DTYPE=bf16 DT_DTYPE=bf16 HAS_DT_BIAS=1 DT_SOFTPLUS=1 Q=128,256 SEQ_IDX=0 CB_STORED=1 SEGMENT=1,8" \
+    #     -DTESSEL_MAMBA2_TUNE_SWEEP="compute_out:segment_steps=0,1,2 compute_out:BLOCK_K=32,64 compute_out:prologue_early=-1,0"
+    #   ninja -C build tessel_mamba2_tune && mkdir -p build/tunexz &&
+    #   xz -T2 -c build/tune/libtessel_mamba2_tune.so > build/tunexz/libtessel_mamba2_tune.so.xz
+    # segments of 1 and of 8 as shipped; S_c's blocks formed in place
+    # (segment_steps 2, with and without prologue_early); both products per
+    # step at 32-wide steps (segment_steps 1).
+    set +e
+    nvidia-smi --query-gpu=name --format=csv,noheader
+    SPECS="1 8 8/compute_out:segment_steps=2 8/compute_out:segment_steps=2,prologue_early=0 8/compute_out:segment_steps=1,BLOCK_K=32" \
+      timeout 330 sh bench/segment.sh build/tunexz/libtessel_mamba2_tune.so.xz \
+      1,65536,80,128,1,256 1,65536,80,128,1,128 1,16384,80,128,1,256 > "$OUT/ab-steps.txt" 2>&1
+    grep -E "^(1|8)" "$OUT/ab-steps.txt" | cut -c1-200 ;;
   *)
-    echo "usage: sh bench/pending-gpu-checks.sh prepare|run|ab|segment" >&2; exit 2 ;;
+    echo "usage: sh bench/pending-gpu-checks.sh prepare|run|ab|segment|steps" >&2; exit 2 ;;
 esac

@@ -136,6 +136,10 @@ void computeOut(const Config &cfg, View<X, 4, kDense> x, // (b, L, h, p)
        (cfg["prologue_early"] < 0 && cfg["N_MAX"] == 0));
   if (prologueEarly)
     hint("default", "prologue_early", 1);
+  if (cfg["segment_steps"] == 2 && cfg["SEGMENT"] > 1 && cfg["N_MAX"] == 0) {
+    hint("default", "route_mma_operands", 0);
+    hint("sm_90a", "operand_in_place", 1);
+  }
   // Reading chunk_cb's C·Bᵀ blocks (CB_STORED), without the producer: y
   // through the TMA too, 4 CTAs per SM with 4 warps and 64 x 64 tiles
   // (33024 bytes of shared memory, y staged in the rings' memory once they
@@ -424,6 +428,24 @@ void computeOut(const Config &cfg, View<X, 4, kDense> x, // (b, L, h, p)
       cs = if_(
           withR, [&] { return overState(cs * kept, slotRows(2 * c + 1)); },
           [&] { return cs; });
+    } else if (cfg["segment_steps"] == 2) {
+      // One product per step of the state dimension on S_c's block formed
+      // in place: R_c's and T_s's blocks copied (C's once), each thread
+      // adds decay_c T to R in f32 where the copy of R landed and writes
+      // the rounded sum back into that buffer, swizzled as the mma reads
+      // it (operand_in_place; no second product, no scratch buffer). In
+      // the segment's first chunk R's slot is T_s's own and T_s's factor 0.
+      Scalar slotR = where(withR, 2 * c + 1, 2 * first);
+      Scalar scaleT = where(withR, kept, 0.0f);
+      cs = for_range({0, numK}, zeros({BM, BP}), [&](Scalar k, Tile a) {
+        Tile Rk =
+            load(slots, {bi, slotR, hi, pb, k}, {drop, drop, drop, BP, BK});
+        Tile Tk =
+            load(slots, {bi, 2 * first, hi, pb, k}, {drop, drop, drop, BP, BK});
+        Tile Sk = cast<X>(fma(cast<float>(Tk), scaleT, cast<float>(Rk)));
+        Tile Ck = load(C, {bi, r, gi, k}, {drop, BM, drop, BK});
+        return mma(Ck, transpose(Sk), a);
+      });
     } else if (cfg["segment_steps"]) {
       // Both products in each step of the state dimension, C's block copied
       // once: C_t · R_cᵀ with C from shared memory, then (decay_c C_t) ·
@@ -959,12 +981,14 @@ const Register registration{{
                             "at 128-token rows bf16 spills nothing with it "
                             "(24 bytes without), level to 0.5% faster on an "
                             "H100, bench/results/2026-12-07-stmatrix.md"),
-            tunable("segment_steps", {0, 1}, 0,
+            tunable("segment_steps", {0, 1, 2}, 0,
                     "with SEGMENT > 1 and the state dimension in loops, "
-                    "both products of the state term in each step (C "
+                    "both products of the state term in each step (1: C "
                     "copied once, scaled by the segment's factor in "
-                    "registers for the second) instead of one loop over "
-                    "twice the steps (not yet measured)"),
+                    "registers for the second), or one product on S_c's "
+                    "blocks formed where R_c's copy landed (2: R + decay "
+                    "T in f32, operand_in_place), instead of one loop "
+                    "over twice the steps (0; 1 and 2 not yet measured)"),
             tunable("fold_d", {-1, 0, 1}, -1,
                     "D of a head (has_D 1) added to the diagonal block's "
                     "diagonal entries before its mma with x, instead of D "

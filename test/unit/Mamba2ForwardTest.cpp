@@ -483,6 +483,16 @@ template <class F> Case with(Case c, F f) {
   return c;
 }
 
+/// `c` with slowly decaying heads (A = -0.05 and -2 in turn instead of
+/// -U(1, 16)): with MAMBA2.md's draw a chunk's state has decayed by about
+/// e^-12 after 64 tokens, so that a state term dropped or misplaced moves y
+/// by less than the tolerance; here the state entering a segment still
+/// carries most of head 0's output 2048 tokens later.
+Case slow(Case c) {
+  c.aHeads = {-0.05, -2};
+  return c;
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Mamba2, Mamba2Forward,
     ::testing::Combine(::testing::Values(
@@ -616,35 +626,50 @@ INSTANTIATE_TEST_SUITE_P(
     Mamba2Segmented, Mamba2Forward,
     ::testing::Combine(
         ::testing::Values(
-            with(base(1, 600, 2, 32, 96, 1, 64),
-                 [](Case &c) {
-                   c.segment = 3, c.init = true, c.d = DKind::perHead;
-                 }),
-            with(base(2, 900, 2, 32, 96, 1, 64),
-                 [](Case &c) { c.segment = 4, c.seq = c.init = true; }),
-            with(base(1, 520, 2, 32, 32, 1, 64),
-                 [](Case &c) { c.segment = 8, c.z = true; }),
-            with(base(2, 700, 2, 32, 40, 1, 128),
-                 [](Case &c) {
-                   c.segment = 2, c.x = DType::f16, c.blockM = 128, c.z = true;
-                   c.init = true;
-                 }),
-            with(base(1, 2100, 2, 32, 96, 1, 256),
-                 [](Case &c) {
-                   c.segment = 8, c.blockM = 128, c.d = DKind::perHead;
-                   c.init = true;
-                 }),
-            // compute_out's two products per step (segment_steps), with
-            // packed sequences, and with 32-wide steps.
-            with(base(2, 900, 2, 32, 96, 1, 64),
-                 [](Case &c) {
-                   c.segment = 4, c.seq = c.init = true, c.segmentSteps = 1;
-                 }),
-            with(base(1, 2100, 2, 32, 96, 1, 256),
-                 [](Case &c) {
-                   c.segment = 8, c.blockM = 128, c.blockK = 32, c.z = true;
-                   c.segmentSteps = 1;
-                 })),
+            slow(with(base(1, 600, 2, 32, 96, 1, 64),
+                      [](Case &c) {
+                        c.segment = 3, c.init = true, c.d = DKind::perHead;
+                      })),
+            slow(with(base(2, 900, 2, 32, 96, 1, 64),
+                      [](Case &c) { c.segment = 4, c.seq = c.init = true; })),
+            slow(with(base(1, 520, 2, 32, 32, 1, 64),
+                      [](Case &c) { c.segment = 8, c.z = true; })),
+            slow(with(base(2, 700, 2, 32, 40, 1, 128),
+                      [](Case &c) {
+                        c.segment = 2, c.x = DType::f16, c.blockM = 128,
+                        c.z = true;
+                        c.init = true;
+                      })),
+            slow(with(base(1, 2100, 2, 32, 96, 1, 256),
+                      [](Case &c) {
+                        c.segment = 8, c.blockM = 128, c.d = DKind::perHead;
+                        c.init = true;
+                      })),
+            // compute_out's two products per step (segment_steps 1), and
+            // S_c's block formed in place (2), with packed sequences, and
+            // at Q = 256 with a second segment of three and a half chunks.
+            slow(with(base(2, 900, 2, 32, 96, 1, 64),
+                      [](Case &c) {
+                        c.segment = 4, c.seq = c.init = true,
+                        c.segmentSteps = 1;
+                      })),
+            slow(with(base(1, 2900, 2, 32, 96, 1, 256),
+                      [](Case &c) {
+                        c.segment = 8, c.blockM = 128, c.blockK = 32,
+                        c.z = true;
+                        c.segmentSteps = 1;
+                      })),
+            slow(with(base(2, 900, 2, 32, 96, 1, 64),
+                      [](Case &c) {
+                        c.segment = 4, c.seq = c.init = true,
+                        c.segmentSteps = 2;
+                      })),
+            slow(with(base(1, 2900, 2, 32, 96, 1, 256),
+                      [](Case &c) {
+                        c.segment = 8, c.blockM = 128, c.x = DType::f16,
+                        c.z = true;
+                        c.segmentSteps = 2;
+                      }))),
         ::testing::Values(true), ::testing::Bool()));
 
 } // namespace
