@@ -441,7 +441,8 @@ void computeOut(const Config &cfg, View<X, 4, kDense> x, // (b, L, h, p)
         Tile Rk =
             load(slots, {bi, slotR, hi, pb, k}, {drop, drop, drop, BP, BK});
         Tile Tk =
-            load(slots, {bi, 2 * first, hi, pb, k}, {drop, drop, drop, BP, BK});
+            load(slots, {bi, 2 * first, hi, pb, k}, {drop, drop, drop, BP, BK},
+                 {.allow_tma = cfg["segment_t_tma"] != 0});
         Tile Sk = cast<X>(fma(cast<float>(Tk), scaleT, cast<float>(Rk)));
         Tile Ck = load(C, {bi, r, gi, k}, {drop, BM, drop, BK});
         return mma(Ck, transpose(Sk), a);
@@ -989,6 +990,7 @@ const Register registration{{
                     "blocks formed where R_c's copy landed (2: R + decay "
                     "T in f32, operand_in_place), instead of one loop "
                     "over twice the steps (0; 1 and 2 not yet measured)"),
+            tunable("segment_t_tma", {0, 1}, 1, "experiment"),
             tunable("fold_d", {-1, 0, 1}, -1,
                     "D of a head (has_D 1) added to the diagonal block's "
                     "diagonal entries before its mma with x, instead of D "
