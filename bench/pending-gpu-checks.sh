@@ -114,7 +114,8 @@ case "${1:-}" in
     ;;
   segment)
     # The segmented state scan's A/B at the shapes the rule (Validate.cpp,
-    # scanSegment) takes without a measurement, and the headline again, on
+    # scanSegment) was widened to (measured on an H100 only:
+    # 2026-12-07-segment-steps.md), and the headline again, on
     # any GPU (its own call; build/gpu as built: both ways are compiled).
     set +e
     nvidia-smi --query-gpu=name --format=csv,noheader

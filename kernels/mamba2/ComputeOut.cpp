@@ -441,8 +441,7 @@ void computeOut(const Config &cfg, View<X, 4, kDense> x, // (b, L, h, p)
         Tile Rk =
             load(slots, {bi, slotR, hi, pb, k}, {drop, drop, drop, BP, BK});
         Tile Tk =
-            load(slots, {bi, 2 * first, hi, pb, k}, {drop, drop, drop, BP, BK},
-                 {.allow_tma = cfg["segment_t_tma"] != 0});
+            load(slots, {bi, 2 * first, hi, pb, k}, {drop, drop, drop, BP, BK});
         Tile Sk = cast<X>(fma(cast<float>(Tk), scaleT, cast<float>(Rk)));
         Tile Ck = load(C, {bi, r, gi, k}, {drop, BM, drop, BK});
         return mma(Ck, transpose(Sk), a);
@@ -989,8 +988,10 @@ const Register registration{{
                     "registers for the second), or one product on S_c's "
                     "blocks formed where R_c's copy landed (2: R + decay "
                     "T in f32, operand_in_place), instead of one loop "
-                    "over twice the steps (0; 1 and 2 not yet measured)"),
-            tunable("segment_t_tma", {0, 1}, 1, "experiment"),
+                    "over twice the steps (0). On an H100 2 was level "
+                    "with 0 without prologue_early (3 CTAs per SM) and "
+                    "18% slower with it (2 CTAs), bench/results/2026-12-"
+                    "07-segment-steps.md; 1 is not measured"),
             tunable("fold_d", {-1, 0, 1}, -1,
                     "D of a head (has_D 1) added to the diagonal block's "
                     "diagonal entries before its mma with x, instead of D "

@@ -369,16 +369,20 @@ int64_t scanSegment(const Dims &d, const char *force) {
   if (force && (std::string(force) == "1" || std::string(force) == "8"))
     return std::stoll(force);
   // Segments of 8 chunks where measured faster (an H100, the forward:
-  // bench/results/2026-12-07-segmented-scan.md): with 128 state columns and
-  // many chunk_state programs (5.4% at b=1 L=65536 h=80 n=128 Q=256, 14% at
-  // Q=128: state_passing moves an eighth of the states, compute_out adds a
-  // second product over the state dimension). Not with 256 columns (4.5%
-  // slower: compute_out's second product costs more than the scan saves)
-  // nor with few programs (7% slower at L=4096: 160 programs, each walking
-  // 8 chunks), nor, unmeasured, with 64 or fewer. Groups and batch rows do
-  // not change what it saves: g = 8 and b = 4 take it unmeasured.
+  // bench/results/2026-12-07-segmented-scan.md, 2026-12-07-segment-steps.md):
+  // state_passing moves an eighth of the states, compute_out adds a second
+  // product over the state dimension. Faster at b=1 L=65536 h=80 n=128
+  // Q=256 (5.4%), Q=128 (14%), n=64 (2.7%), g=8 (5.6%), b=1 L=16384 (3.9%:
+  // 640 chunk_state programs of 8 chunks, b h ceil(nc / 8)) and b=4 L=65536
+  // h=8 n=256 Q=128 (9.6%). Slower with 256 state columns at Q=256 (4.5% at
+  // b=1 L=65536 h=80: there compute_out's second product, over twice the
+  // columns, costs more than the scan saves on chunks half as many) and with
+  // few programs (7.6% at L=4096: 160 programs, each walking 8 chunks). The
+  // threshold of 512 programs lies between the 160 measured slower and the
+  // 640 measured faster. Fewer than 64 columns are not measured (each
+  // chunk's state is smaller than its tokens' x there): 1.
   const int64_t programs = (d.nc + 7) / 8 * d.b * d.h;
-  return d.n > 64 && d.n <= 128 && programs >= 1024 ? 8 : 1;
+  return d.n >= 64 && (d.n <= 128 || d.Q <= 128) && programs >= 512 ? 8 : 1;
 }
 
 bool storedCb(const Dims &d, const char *force) {

@@ -159,18 +159,22 @@ TEST(Mamba2Api, ScansInSegmentsWhereMeasuredFaster) {
   auto dims = [](int64_t b, int64_t L, int64_t h, int64_t n, int64_t Q) {
     return Dims{b, L, h, 64, n, 1, Q, (L + Q - 1) / Q, L, n};
   };
-  // 128 state columns (more than 64) and at least 1024 chunk_state
-  // programs of 8 chunks (b h ceil(nc / 8): 2560 and 5120 here).
+  // 64 to 128 state columns, or 256 at Q = 128, and at least 512
+  // chunk_state programs of 8 chunks (b h ceil(nc / 8): 2560, 5120, 640,
+  // 2048 and 768 here).
   EXPECT_EQ(scanSegment(dims(1, 65536, 80, 128, 256), nullptr), 8);
   EXPECT_EQ(scanSegment(dims(1, 65536, 80, 128, 128), nullptr), 8);
   EXPECT_EQ(scanSegment(dims(1, 65536, 80, 96, 256), nullptr), 8);
+  EXPECT_EQ(scanSegment(dims(1, 65536, 80, 64, 256), nullptr), 8);
   EXPECT_EQ(scanSegment(dims(4, 16384, 80, 128, 256), nullptr), 8);
-  // 256 or 64 columns, or too few programs (160, 640, 768).
+  EXPECT_EQ(scanSegment(dims(1, 16384, 80, 128, 256), nullptr), 8);
+  EXPECT_EQ(scanSegment(dims(4, 65536, 8, 256, 128), nullptr), 8);
+  EXPECT_EQ(scanSegment(dims(1, 65536, 24, 128, 256), nullptr), 8);
+  // 256 columns at Q = 256, fewer than 64, or too few programs (160, 480).
   EXPECT_EQ(scanSegment(dims(1, 65536, 80, 256, 256), nullptr), 1);
-  EXPECT_EQ(scanSegment(dims(1, 65536, 80, 64, 256), nullptr), 1);
+  EXPECT_EQ(scanSegment(dims(1, 65536, 80, 32, 256), nullptr), 1);
   EXPECT_EQ(scanSegment(dims(1, 4096, 80, 128, 256), nullptr), 1);
-  EXPECT_EQ(scanSegment(dims(1, 16384, 80, 128, 256), nullptr), 1);
-  EXPECT_EQ(scanSegment(dims(1, 65536, 24, 128, 256), nullptr), 1);
+  EXPECT_EQ(scanSegment(dims(1, 12288, 80, 128, 256), nullptr), 1);
   // Forced to a compiled value; anything else is the rule.
   EXPECT_EQ(scanSegment(dims(1, 4096, 80, 128, 256), "8"), 8);
   EXPECT_EQ(scanSegment(dims(1, 65536, 80, 128, 256), "1"), 1);
