@@ -4,7 +4,8 @@
 # shape, the configurations taking turns (two rounds), each forced with
 # TESSEL_MAMBA2_SEGMENT and, after a slash, tessel_mamba2_set_tunables
 # (bench/mamba2.py --tunables; the library must have them compiled: a tuning
-# build for any but the defaults). Prints each run's row (ms).
+# build for any but the defaults). Prints each run's row (ms), ending in
+# [check: ...] where bench/mamba2.py's check against float64 did not pass.
 #   sh bench/segment.sh LIBRARY [b,L,h,n,g,Q ...]
 #   SPECS="1 8 8/chunk_state:BLOCK_P=32" sh bench/segment.sh LIBRARY ...
 set -eu
@@ -22,7 +23,8 @@ for shape in $shapes; do
       printf '%s %s: ' "$spec" "$shape"
       TESSEL_MAMBA2_SEGMENT=$seg TESSEL_MAMBA2_LIBRARY=$lib python3 bench/mamba2.py \
         --shape "$shape" --runs 50 --warmup 10 $tunables 2>&1 | grep -E '^b=|Error|error' |
-        sed -e 's/ vs Triton.*//'
+        sed -e '/; ok$/{s/ vs Triton.*//;b' -e '}' \
+          -e 's/ vs Triton kernels [^;]*; \(.*\)$/ [check: \1]/'
     done
   done
 done
