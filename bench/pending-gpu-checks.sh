@@ -26,10 +26,13 @@
 #                            sh bench/pending-gpu-checks.sh run
 #                            sh bench/pending-gpu-checks.sh ab
 #                            BENCH=1 ... run, or bench/mamba2.py alone
-#   on any GPU, carrying build/gpu: the segmented scan's A/B where its rule
-#   is not measured (2026-12-07-segmented-scan.md; the thirtieth session's
-#   last call found no machine left):
+#   on an H200, carrying build/gpu: the segmented scan's A/B at the shapes
+#   its rule was widened to on H100 measurements (2026-12-07-segment-
+#   steps.md):
 #                            sh bench/pending-gpu-checks.sh segment
+#   on any GPU, carrying build/gpu: where compute_out's segmented state term
+#   waits (ncu, segments of 1 and of 8):
+#                            sh bench/pending-gpu-checks.sh stalls
 # `run` prints the GPU suite, racecheck on the newest test kernels, the
 # re-tune (to $OUT/h200.tsv) and the kernel timeline of one forward at
 # L=4096. Then, here: merge $OUT/h200.tsv into kernels/mamba2/tuned/h200.tsv
@@ -139,6 +142,21 @@ case "${1:-}" in
       timeout 330 sh bench/segment.sh build/tunexz/libtessel_mamba2_tune.so.xz \
       1,65536,80,128,1,256 1,65536,80,128,1,128 1,16384,80,128,1,256 > "$OUT/ab-steps.txt" 2>&1
     grep -E "^(1|8)" "$OUT/ab-steps.txt" | cut -c1-200 ;;
+  stalls)
+    # Where compute_out's segmented state term waits (2026-12-07-segment-
+    # steps.md: one product instead of two was level, so the 0.11 ms it
+    # costs over SEGMENT 1 at the headline should be waits, not tensor-core
+    # work): ncu's full set on one launch with segments of 1 and of 8, on
+    # any GPU (its own call; build/gpu as built).
+    set +e
+    nvidia-smi --query-gpu=name --format=csv,noheader
+    for s in 1 8; do
+      mkdir -p "$OUT/segment$s"
+      TESSEL_MAMBA2_SEGMENT=$s OUT="$OUT/segment$s" timeout 250 \
+        sh bench/profile/stalls.sh compute_out --L 65536 --h 80 --n 128
+      grep -E "Duration|Warp Cycles Per Issued|Issue Slots Busy|Achieved Occupancy|Stall" \
+        "$OUT/segment$s/compute_out.details.txt" | head -20
+    done ;;
   *)
-    echo "usage: sh bench/pending-gpu-checks.sh prepare|run|ab|segment|steps" >&2; exit 2 ;;
+    echo "usage: sh bench/pending-gpu-checks.sh prepare|run|ab|segment|steps|stalls" >&2; exit 2 ;;
 esac
