@@ -428,37 +428,33 @@ void computeOut(const Config &cfg, View<X, 4, kDense> x, // (b, L, h, p)
       cs = if_(
           withR, [&] { return overState(cs * kept, slotRows(2 * c + 1)); },
           [&] { return cs; });
-    } else if (cfg["segment_steps"] == 2) {
-      // One product per step of the state dimension on S_c's block formed
-      // in place: R_c's and T_s's blocks copied (C's once), each thread
-      // adds decay_c T to R in f32 where the copy of R landed and writes
-      // the rounded sum back into that buffer, swizzled as the mma reads
-      // it (operand_in_place; no second product, no scratch buffer). In
-      // the segment's first chunk R's slot is T_s's own and T_s's factor 0.
-      Scalar slotR = where(withR, 2 * c + 1, 2 * first);
-      Scalar scaleT = where(withR, kept, 0.0f);
-      cs = for_range({0, numK}, zeros({BM, BP}), [&](Scalar k, Tile a) {
-        Tile Rk =
-            load(slots, {bi, slotR, hi, pb, k}, {drop, drop, drop, BP, BK});
-        Tile Tk =
-            load(slots, {bi, 2 * first, hi, pb, k}, {drop, drop, drop, BP, BK});
-        Tile Sk = cast<X>(fma(cast<float>(Tk), scaleT, cast<float>(Rk)));
-        Tile Ck = load(C, {bi, r, gi, k}, {drop, BM, drop, BK});
-        return mma(Ck, transpose(Sk), a);
-      });
     } else if (cfg["segment_steps"]) {
-      // Both products in each step of the state dimension, C's block copied
-      // once: C_t · R_cᵀ with C from shared memory, then (decay_c C_t) ·
-      // T_sᵀ with the scaled C from registers (one rounding, in f32). In
-      // the segment's first chunk R's slot is T_s's own and T_s's factor 0.
+      // C's block copied once per step of the state dimension with R_c's
+      // and T_s's (in the segment's first chunk R's slot is T_s's own and
+      // T_s's factor 0), then
+      // - 1: both products, C_t · R_cᵀ with C from shared memory, then
+      //   (decay_c C_t) · T_sᵀ with the scaled C from registers (one
+      //   rounding, in f32);
+      // - 2: one product on S_c's block formed in place: each thread adds
+      //   decay_c T to R in f32 where the copy of R landed and writes the
+      //   rounded sum back into that buffer, swizzled as the mma reads it
+      //   (operand_in_place; no scratch buffer).
+      const bool inPlace = cfg["segment_steps"] == 2;
       Scalar slotR = where(withR, 2 * c + 1, 2 * first);
       Scalar scaleT = where(withR, kept, 0.0f);
       cs = for_range({0, numK}, zeros({BM, BP}), [&](Scalar k, Tile a) {
-        Tile Ck = load(C, {bi, r, gi, k}, {drop, BM, drop, BK});
         Tile Rk =
             load(slots, {bi, slotR, hi, pb, k}, {drop, drop, drop, BP, BK});
         Tile Tk =
             load(slots, {bi, 2 * first, hi, pb, k}, {drop, drop, drop, BP, BK});
+        auto loadC = [&] {
+          return load(C, {bi, r, gi, k}, {drop, BM, drop, BK});
+        };
+        if (inPlace) {
+          Tile Sk = cast<X>(fma(cast<float>(Tk), scaleT, cast<float>(Rk)));
+          return mma(loadC(), transpose(Sk), a);
+        }
+        Tile Ck = loadC();
         a = mma(Ck, transpose(Rk), a);
         return mma(cast<X>(cast<float>(Ck) * scaleT), transpose(Tk), a);
       });

@@ -379,8 +379,7 @@ int64_t scanSegment(const Dims &d, const char *force) {
   // columns, costs more than the scan saves on chunks half as many) and with
   // few programs (7.6% at L=4096: 160 programs, each walking 8 chunks). The
   // threshold of 512 programs lies between the 160 measured slower and the
-  // 640 measured faster. Fewer than 64 columns are not measured (each
-  // chunk's state is smaller than its tokens' x there): 1.
+  // 640 measured faster. Fewer than 64 columns are not measured: 1.
   const int64_t programs = (d.nc + 7) / 8 * d.b * d.h;
   return d.n >= 64 && (d.n <= 128 || d.Q <= 128) && programs >= 512 ? 8 : 1;
 }
