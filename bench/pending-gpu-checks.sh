@@ -157,6 +157,21 @@ case "${1:-}" in
       grep -E "Duration|Warp Cycles Per Issued|Issue Slots Busy|Achieved Occupancy|Stall" \
         "$OUT/segment$s/compute_out.details.txt" | head -20
     done ;;
+  prefetch-state)
+    # compute_out's prefetch_state (R_c's blocks into L2 where the program
+    # starts) and prefetch_ahead (the first DRAM reads of the program a wave
+    # or two on in the grid into L2) against the shipped forms, on any
+    # GPU (its own call), carrying build/tunexz: a tuning build made here by
+    #   cmake build -DTESSEL_MAMBA2_TUNE_DEFINES="X_DTYPE=bf16 DT_DTYPE=bf16 HAS_DT_BIAS=1 DT_SOFTPLUS=1 Q=128,256 SEQ_IDX=0 CB_STORED=1 SEGMENT=1,8" \
+    #     -DTESSEL_MAMBA2_TUNE_SWEEP="compute_out:prefetch_state=0,1 compute_out:prefetch_ahead=0,396,792"
+    #   ninja -C build tessel_mamba2_tune && mkdir -p build/tunexz &&
+    #   xz -T2 -c build/tune/libtessel_mamba2_tune.so > build/tunexz/libtessel_mamba2_tune.so.xz
+    set +e
+    nvidia-smi --query-gpu=name --format=csv,noheader
+    SPECS="1 1/compute_out:prefetch_ahead=396 8 8/compute_out:prefetch_state=1 8/compute_out:prefetch_ahead=396 8/compute_out:prefetch_ahead=792 8/compute_out:prefetch_state=1,prefetch_ahead=396" \
+      timeout 250 sh bench/segment.sh build/tunexz/libtessel_mamba2_tune.so.xz \
+      1,65536,80,128,1,256 1,65536,80,128,1,128 > "$OUT/ab-prefetch-state.txt" 2>&1
+    grep -E "^(1|8)" "$OUT/ab-prefetch-state.txt" | cut -c1-200 ;;
   *)
-    echo "usage: sh bench/pending-gpu-checks.sh prepare|run|ab|segment|steps|stalls" >&2; exit 2 ;;
+    echo "usage: sh bench/pending-gpu-checks.sh prepare|run|ab|segment|steps|stalls|prefetch-state" >&2; exit 2 ;;
 esac
