@@ -172,6 +172,44 @@ case "${1:-}" in
       timeout 250 sh bench/segment.sh build/tunexz/libtessel_mamba2_tune.so.xz \
       1,65536,80,128,1,256 1,65536,80,128,1,128 > "$OUT/ab-prefetch-state.txt" 2>&1
     grep -E "^(1|8)" "$OUT/ab-prefetch-state.txt" | cut -c1-200 ;;
+  next)
+    # One call of at most 10 minutes, most wanted first, each step only
+    # where the time it may take is left (BUDGET seconds from the start,
+    # default 570), carrying build/gpuxz (the library, xz-packed, and its
+    # COMMIT) and build/tunexz (the prefetch-state tuning build):
+    #   1. the prefetch-state A/B (about 130 s);
+    #   2. on an H200, the whole benchmark at the library's commit (about
+    #      150 s; the H200's figures date from 9faaf38);
+    #   3. ncu's stalls of compute_out with segments of 1 and of 8 (about
+    #      2 x 90 s).
+    set +e
+    start=$(date +%s)
+    left() { echo $(( ${BUDGET:-570} - ($(date +%s) - start) )); }
+    mkdir -p build/gpu
+    xz -d -c build/gpuxz/libtessel_mamba2.so.xz > build/gpu/libtessel_mamba2.so
+    cp build/gpuxz/COMMIT build/gpu/COMMIT
+    gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader)
+    echo "$gpu; library $(cat build/gpu/COMMIT)"
+    [ "$(left)" -gt 200 ] && sh "$0" prefetch-state | tail -30
+    case "$gpu" in
+      *H200*) if [ "$(left)" -gt 200 ]; then
+                TESSEL_MAMBA2_LIBRARY=build/gpu/libtessel_mamba2.so timeout 190 \
+                  python3 bench/mamba2.py --runs 50 --warmup 10 \
+                  --commit "$(cat build/gpu/COMMIT)" > "$OUT/bench.txt" 2>&1
+                grep "^b=" "$OUT/bench.txt" | cut -c1-170
+              fi ;;
+    esac
+    for s in 1 8; do
+      [ "$(left)" -gt 120 ] || { echo "stalls $s: no time left"; continue; }
+      mkdir -p "$OUT/segment$s"
+      TESSEL_MAMBA2_SEGMENT=$s OUT="$OUT/segment$s" timeout $(( $(left) - 10 )) \
+        sh bench/profile/stalls.sh compute_out --L 65536 --h 80 --n 128 --layer
+      grep -E "Duration|DRAM Throughput|L2 Cache Throughput|Issue Slots Busy|Achieved Occupancy" \
+        "$OUT/segment$s/compute_out.details.txt" | head -8
+      python3 bench/profile/sass_hot.py "$OUT/segment$s/compute_out.sass.csv" 10 \
+        > "$OUT/segment$s/compute_out.hot.txt" 2>&1
+      grep -E "^ *[0-9.]+% x" "$OUT/segment$s/compute_out.hot.txt" | head -6 | cut -c1-130
+    done ;;
   *)
-    echo "usage: sh bench/pending-gpu-checks.sh prepare|run|ab|segment|steps|stalls|prefetch-state" >&2; exit 2 ;;
+    echo "usage: sh bench/pending-gpu-checks.sh prepare|run|ab|segment|steps|stalls|prefetch-state|next" >&2; exit 2 ;;
 esac
