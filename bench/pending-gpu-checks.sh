@@ -157,31 +157,21 @@ case "${1:-}" in
       grep -E "Duration|Warp Cycles Per Issued|Issue Slots Busy|Achieved Occupancy|Stall" \
         "$OUT/segment$s/compute_out.details.txt" | head -20
     done ;;
-  prefetch-state)
-    # compute_out's prefetch_state (R_c's blocks into L2 where the program
-    # starts) and prefetch_ahead (the first DRAM reads of the program a wave
-    # or two on in the grid into L2) against the shipped forms, on any
-    # GPU (its own call), carrying build/tunexz: a tuning build made here by
-    #   cmake build -DTESSEL_MAMBA2_TUNE_DEFINES="X_DTYPE=bf16 DT_DTYPE=bf16 HAS_DT_BIAS=1 DT_SOFTPLUS=1 Q=128,256 SEQ_IDX=0 CB_STORED=1 SEGMENT=1,8" \
-    #     -DTESSEL_MAMBA2_TUNE_SWEEP="compute_out:prefetch_state=0,1 compute_out:prefetch_ahead=0,396,792"
-    #   ninja -C build tessel_mamba2_tune && mkdir -p build/tunexz &&
-    #   xz -T2 -c build/tune/libtessel_mamba2_tune.so > build/tunexz/libtessel_mamba2_tune.so.xz
-    set +e
-    nvidia-smi --query-gpu=name --format=csv,noheader
-    SPECS="1 1/compute_out:prefetch_ahead=396 8 8/compute_out:prefetch_state=1 8/compute_out:prefetch_ahead=396 8/compute_out:prefetch_ahead=792 8/compute_out:prefetch_state=1,prefetch_ahead=396" \
-      timeout 250 sh bench/segment.sh build/tunexz/libtessel_mamba2_tune.so.xz \
-      1,65536,80,128,1,256 1,65536,80,128,1,128 > "$OUT/ab-prefetch-state.txt" 2>&1
-    grep -E "^(1|8)" "$OUT/ab-prefetch-state.txt" | cut -c1-200 ;;
   next)
     # One call of at most 10 minutes, most wanted first, each step only
     # where the time it may take is left (BUDGET seconds from the start,
     # default 570), carrying build/gpuxz (the library, xz-packed, and its
-    # COMMIT) and build/tunexz (the prefetch-state tuning build):
-    #   1. the prefetch-state A/B (about 130 s);
-    #   2. on an H200, the whole benchmark at the library's commit (about
-    #      150 s; the H200's figures date from 9faaf38);
+    # COMMIT):
+    #   1. on an H200, the whole benchmark at the library's commit (about
+    #      150 s);
+    #   2. the segmented scan's A/B at the shapes whose rule is the H200's
+    #      by analogy, not by measurement (about 100 s; fp16 and b=4 L=65536
+    #      are the headline's class);
     #   3. ncu's stalls of compute_out with segments of 1 and of 8 (about
     #      2 x 90 s).
+    # (Its first use, at e41dd7d, ran the prefetch A/B of compute_out's
+    # since-removed prefetch_state and prefetch_ahead, the benchmark and
+    # the stalls: bench/results/2026-12-07-segment-h200.md.)
     set +e
     start=$(date +%s)
     left() { echo $(( ${BUDGET:-570} - ($(date +%s) - start) )); }
@@ -190,7 +180,6 @@ case "${1:-}" in
     cp build/gpuxz/COMMIT build/gpu/COMMIT
     gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader)
     echo "$gpu; library $(cat build/gpu/COMMIT)"
-    [ "$(left)" -gt 200 ] && sh "$0" prefetch-state | tail -30
     case "$gpu" in
       *H200*) if [ "$(left)" -gt 200 ]; then
                 TESSEL_MAMBA2_LIBRARY=build/gpu/libtessel_mamba2.so timeout 190 \
@@ -199,6 +188,12 @@ case "${1:-}" in
                 grep "^b=" "$OUT/bench.txt" | cut -c1-170
               fi ;;
     esac
+    if [ "$(left)" -gt 150 ]; then
+      SPECS="1 8" timeout 140 sh bench/segment.sh build/gpu/libtessel_mamba2.so \
+        4,65536,80,128,1,256 1,65536,80,64,1,128 1,65536,80,96,1,256 \
+        > "$OUT/ab-segment.txt" 2>&1
+      grep -E "^(1|8) " "$OUT/ab-segment.txt" | cut -c1-150
+    fi
     for s in 1 8; do
       [ "$(left)" -gt 120 ] || { echo "stalls $s: no time left"; continue; }
       mkdir -p "$OUT/segment$s"
@@ -211,5 +206,5 @@ case "${1:-}" in
       grep -E "^ *[0-9.]+% x" "$OUT/segment$s/compute_out.hot.txt" | head -6 | cut -c1-130
     done ;;
   *)
-    echo "usage: sh bench/pending-gpu-checks.sh prepare|run|ab|segment|steps|stalls|prefetch-state|next" >&2; exit 2 ;;
+    echo "usage: sh bench/pending-gpu-checks.sh prepare|run|ab|segment|steps|stalls|next" >&2; exit 2 ;;
 esac

@@ -291,31 +291,6 @@ void computeOut(const Config &cfg, View<X, 4, kDense> x, // (b, L, h, p)
     prefetch(dt, {bi, hi, r}, {1, 1, BM});
     prefetch(x, {bi, r, hi, pb}, {1, BM, 1, BP});
   }
-  // prefetch_ahead W > 0: the first reads from DRAM of the program W
-  // programs on in the grid (its own tokens' x, dt and Acs, and its chunk
-  // state) brought into L2 where this program starts. Programs start in the
-  // grid's order, a wave of them (CTAs per SM times SMs: 396 on a 132-SM
-  // GPU at 3 per SM) at a time, so that program W on starts about a
-  // program's time after this one: its state term's copies, the first
-  // wait of every program, then come from L2. Views' bounds skip what lies
-  // past the grid.
-  if (const int64_t ahead = cfg["prefetch_ahead"]) {
-    Scalar rhAhead = rh + ahead;
-    Scalar rAhead = rhAhead / H, hAhead = rhAhead % H;
-    Scalar cAhead = rAhead / blocksPerChunk;
-    prefetch(x, {bi, rAhead, hAhead, pb}, {1, BM, 1, BP});
-    prefetch(dt, {bi, hAhead, rAhead}, {1, 1, BM});
-    prefetch(acs, {bi, hAhead, rAhead}, {1, 1, BM});
-    if (cfg["SEGMENT"] > 1) {
-      Scalar firstAhead = cAhead - cAhead % cfg["SEGMENT"];
-      prefetch(slots,
-               {bi, where(cAhead != firstAhead, 2 * cAhead + 1, 2 * firstAhead),
-                hAhead, pb, 0},
-               {1, 1, 1, BP, 256});
-    } else {
-      prefetch(states, {bi, cAhead, hAhead, pb, 0}, {1, 1, 1, BP, 256});
-    }
-  }
   std::optional<Tile> seqT;
   if (seqVariant)
     seqT = if_(
@@ -439,18 +414,6 @@ void computeOut(const Config &cfg, View<X, 4, kDense> x, // (b, L, h, p)
     // issues under the first: 2 CTAs per SM instead of 3).
     Scalar first = c - c % K;
     Scalar withR = c != first;
-    // prefetch_state: with segments (SEGMENT > 1) the state term's blocks of
-    // R_c (the segment's own part of the state entering chunk c; T_s's at
-    // the segment's first chunk) into L2 where the program starts: in the
-    // shipped form (segment_steps 0) they are the second of the state term's
-    // two rounds of copies (T_s's blocks first, scaled, then R_c's), issued
-    // only once the first round's buffers are free, and the first program of
-    // the chunk's two to read them finds them in DRAM. (T_s, read by the 16
-    // programs of a segment, and C, by every head, are mostly in L2.) The
-    // box covers up to 256 state columns (lines past n skipped).
-    if (cfg["prefetch_state"] > 0)
-      prefetch(slots, {bi, where(withR, 2 * c + 1, 2 * first), hi, pb, 0},
-               {1, 1, 1, BP, 256});
     Scalar kept =
         where(withR, item(load(decay, {bi, hi, c}, {drop, drop, 1})), 1.0f);
     if (SB > 0) {
@@ -1025,15 +988,6 @@ const Register registration{{
                     "with 0 without prologue_early (3 CTAs per SM) and "
                     "18% slower with it (2 CTAs), bench/results/2026-12-"
                     "07-segment-steps.md; 1 is not measured"),
-            tunable("prefetch_ahead", {0, 264, 396, 528, 792}, 0,
-                    "the first DRAM reads of the program this many on in "
-                    "the grid (x, dt and Acs of its tokens, its chunk "
-                    "state) prefetched into L2 where the program starts "
-                    "(a wave: CTAs per SM times SMs); not measured"),
-            tunable("prefetch_state", {0, 1}, 0,
-                    "with SEGMENT > 1, R_c's blocks (the state term's "
-                    "second round of copies) prefetched into L2 where the "
-                    "program starts; not measured"),
             tunable("fold_d", {-1, 0, 1}, -1,
                     "D of a head (has_D 1) added to the diagonal block's "
                     "diagonal entries before its mma with x, instead of D "

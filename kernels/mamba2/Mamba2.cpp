@@ -171,6 +171,20 @@ int smCount() {
   return sms;
 }
 
+/// The current device's peak memory bandwidth in GB/s (the memory clock,
+/// twice per cycle, times the bus width), or 0 where the driver cannot say.
+double memoryGBs() {
+  CUdevice device = 0;
+  int kHz = 0, bits = 0;
+  if (cuCtxGetDevice(&device) != CUDA_SUCCESS ||
+      cuDeviceGetAttribute(&kHz, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE,
+                           device) != CUDA_SUCCESS ||
+      cuDeviceGetAttribute(&bits, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH,
+                           device) != CUDA_SUCCESS)
+    return 0;
+  return 2.0 * kHz * 1e3 * (bits / 8.0) / 1e9;
+}
+
 Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d, int sms,
                StatePath path, bool cbStored, bool describeOnly = false) {
   Workspace w = layout(d, path == StatePath::split, cbStored);
@@ -228,7 +242,8 @@ Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d, int sms,
   // the serial path, SEGMENT 1, compute_out reads neither slots nor decay,
   // which point past the workspace's states there.)
   const int64_t segment =
-      path == StatePath::split ? scanSegment(d, forcedSegment()) : 1;
+      path == StatePath::split ? scanSegment(d, forcedSegment(), memoryGBs())
+                               : 1;
   rt::View decay{base + w.decayOffset,
                  {d.b, d.h, d.nc},
                  {d.h * decayRow(d), decayRow(d), 1}};

@@ -365,23 +365,35 @@ StatePath statePath(const Dims &d, const char *force) {
   return StatePath::split;
 }
 
-int64_t scanSegment(const Dims &d, const char *force) {
+int64_t scanSegment(const Dims &d, const char *force, double memoryGBs) {
   if (force && (std::string(force) == "1" || std::string(force) == "8"))
     return std::stoll(force);
-  // Segments of 8 chunks where measured faster (an H100, the forward:
-  // bench/results/2026-12-07-segmented-scan.md, 2026-12-07-segment-steps.md):
-  // state_passing moves an eighth of the states, compute_out adds a second
-  // product over the state dimension. Faster at b=1 L=65536 h=80 n=128
-  // Q=256 (5.4%), Q=128 (14%), n=64 (2.7%), g=8 (5.6%), b=1 L=16384 (3.9%:
-  // 640 chunk_state programs of 8 chunks, b h ceil(nc / 8)) and b=4 L=65536
-  // h=8 n=256 Q=128 (9.6%). Slower with 256 state columns at Q=256 (4.5% at
-  // b=1 L=65536 h=80: there compute_out's second product, over twice the
-  // columns, costs more than the scan saves on chunks half as many) and with
-  // few programs (7.6% at L=4096: 160 programs, each walking 8 chunks). The
-  // threshold of 512 programs lies between the 160 measured slower and the
-  // 640 measured faster. Fewer than 64 columns are not measured: 1.
+  // Segments of 8 chunks save state_passing seven eighths of its traffic
+  // (it reads and writes every chunk's state otherwise) and cost compute_out
+  // a state term twice as long (C_t·T_sᵀ scaled, then C_t·R_cᵀ: twice the
+  // steps over the state dimension, each waiting for its wgmma group before
+  // the next; ncu on the H200, bench/results/2026-12-07-segment-h200.md).
+  // Which wins depends on the memory: the forward measured side by side
+  // (segments of 1 and 8 forced, two rounds each):
+  // - on an H100 (3.35 TB/s; 2026-12-07-segmented-scan.md, -segment-
+  //   steps.md) 8 was faster at b=1 L=65536 h=80 n=128 Q=256 (5.4%), Q=128
+  //   (14%), n=64 (2.7%), g=8 (5.6%), b=1 L=16384 (3.9%) and b=4 L=65536
+  //   h=8 n=256 Q=128 (9.6%); slower at n=256 Q=256 (4.5%);
+  // - on the H200 (4.8 TB/s; 2026-12-07-segment-h200.md) 8 was faster only
+  //   at Q=128 (10%, n=128) and n=64 (3%); slower at n=128 Q=256 (0.5-1.6%
+  //   at the headline, 2.2% at g=8 and at b=4 L=16384, 4% at L=16384),
+  //   at b=4 L=65536 h=8 n=256 Q=128 (1.3%) and n=256 Q=256 (15%).
+  // So the H100's rule below 4 TB/s, the H200's at 4 TB/s and above or
+  // where the driver does not say (0: the GPU the library is tuned for).
+  // Either way 1 with fewer than 512 chunk_state programs of 8 chunks (b h
+  // ceil(nc / 8); 7.6% slower at 160, L=4096, on the H100: each program
+  // walks its chunks in turn) or fewer than 64 columns (not measured).
   const int64_t programs = (d.nc + 7) / 8 * d.b * d.h;
-  return d.n >= 64 && (d.n <= 128 || d.Q <= 128) && programs >= 512 ? 8 : 1;
+  if (programs < 512 || d.n < 64)
+    return 1;
+  if (memoryGBs > 0 && memoryGBs < 4000)
+    return d.n <= 128 || d.Q <= 128 ? 8 : 1;
+  return d.n <= 64 || (d.Q <= 128 && d.n <= 128) ? 8 : 1;
 }
 
 bool storedCb(const Dims &d, const char *force) {

@@ -78,8 +78,9 @@ inline int64_t decayRow(const Dims &d) { return (d.nc + 3) / 4 * 4; }
 /// SEGMENT; Kernels.h, segmentVariant) for `dims`; `force` (a number, from
 /// TESSEL_MAMBA2_SEGMENT; null: the rule) overrides the rule. The values
 /// the library compiles: 1 and 8; the rule takes 8 where it measured
-/// faster (Validate.cpp).
-int64_t scanSegment(const Dims &dims, const char *force);
+/// faster (Validate.cpp) on a GPU of `memoryGBs` peak memory bandwidth
+/// (GB/s; 0: unknown, taken as the H200's).
+int64_t scanSegment(const Dims &dims, const char *force, double memoryGBs);
 
 /// fwd_pass_state's CTAs with 64 p-rows and 64 state columns each.
 int64_t serialCtas(const Dims &dims);

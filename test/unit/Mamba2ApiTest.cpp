@@ -159,27 +159,48 @@ TEST(Mamba2Api, ScansInSegmentsWhereMeasuredFaster) {
   auto dims = [](int64_t b, int64_t L, int64_t h, int64_t n, int64_t Q) {
     return Dims{b, L, h, 64, n, 1, Q, (L + Q - 1) / Q, L, n};
   };
-  // 64 to 128 state columns, or 256 at Q = 128, and at least 512
-  // chunk_state programs of 8 chunks (b h ceil(nc / 8): 2560, 5120, 640,
-  // 2048 and 768 here).
-  EXPECT_EQ(scanSegment(dims(1, 65536, 80, 128, 256), nullptr), 8);
-  EXPECT_EQ(scanSegment(dims(1, 65536, 80, 128, 128), nullptr), 8);
-  EXPECT_EQ(scanSegment(dims(1, 65536, 80, 96, 256), nullptr), 8);
-  EXPECT_EQ(scanSegment(dims(1, 65536, 80, 64, 256), nullptr), 8);
-  EXPECT_EQ(scanSegment(dims(4, 16384, 80, 128, 256), nullptr), 8);
-  EXPECT_EQ(scanSegment(dims(1, 16384, 80, 128, 256), nullptr), 8);
-  EXPECT_EQ(scanSegment(dims(4, 65536, 8, 256, 128), nullptr), 8);
-  EXPECT_EQ(scanSegment(dims(1, 65536, 24, 128, 256), nullptr), 8);
-  // 256 columns at Q = 256, fewer than 64, or too few programs (160, 480).
-  EXPECT_EQ(scanSegment(dims(1, 65536, 80, 256, 256), nullptr), 1);
-  EXPECT_EQ(scanSegment(dims(1, 65536, 80, 32, 256), nullptr), 1);
-  EXPECT_EQ(scanSegment(dims(1, 4096, 80, 128, 256), nullptr), 1);
-  EXPECT_EQ(scanSegment(dims(1, 12288, 80, 128, 256), nullptr), 1);
+  // Peak memory bandwidths (GB/s) as the driver gives them: an H100 SXM
+  // (2619 MHz, 5120 bits), an H200 (3201 MHz, 6144 bits), unknown.
+  const double h100 = 3352.3, h200 = 4917.2, unknown = 0;
+  // The H100's rule: 64 to 128 state columns, or 256 at Q = 128, and at
+  // least 512 chunk_state programs of 8 chunks (b h ceil(nc / 8): 2560,
+  // 5120, 640, 2048 and 768 here).
+  EXPECT_EQ(scanSegment(dims(1, 65536, 80, 128, 256), nullptr, h100), 8);
+  EXPECT_EQ(scanSegment(dims(1, 65536, 80, 128, 128), nullptr, h100), 8);
+  EXPECT_EQ(scanSegment(dims(1, 65536, 80, 96, 256), nullptr, h100), 8);
+  EXPECT_EQ(scanSegment(dims(1, 65536, 80, 64, 256), nullptr, h100), 8);
+  EXPECT_EQ(scanSegment(dims(4, 16384, 80, 128, 256), nullptr, h100), 8);
+  EXPECT_EQ(scanSegment(dims(1, 16384, 80, 128, 256), nullptr, h100), 8);
+  EXPECT_EQ(scanSegment(dims(4, 65536, 8, 256, 128), nullptr, h100), 8);
+  EXPECT_EQ(scanSegment(dims(1, 65536, 24, 128, 256), nullptr, h100), 8);
+  EXPECT_EQ(scanSegment(dims(1, 65536, 80, 256, 256), nullptr, h100), 1);
+  // The H200's (and an unknown GPU's): 64 columns, or up to 128 at
+  // Q <= 128.
+  for (double gbs : {h200, unknown}) {
+    EXPECT_EQ(scanSegment(dims(1, 65536, 80, 64, 256), nullptr, gbs), 8);
+    EXPECT_EQ(scanSegment(dims(1, 65536, 80, 128, 128), nullptr, gbs), 8);
+    EXPECT_EQ(scanSegment(dims(1, 65536, 80, 96, 128), nullptr, gbs), 8);
+    EXPECT_EQ(scanSegment(dims(1, 65536, 80, 128, 64), nullptr, gbs), 8);
+    EXPECT_EQ(scanSegment(dims(1, 65536, 80, 128, 256), nullptr, gbs), 1);
+    EXPECT_EQ(scanSegment(dims(1, 65536, 80, 96, 256), nullptr, gbs), 1);
+    EXPECT_EQ(scanSegment(dims(4, 16384, 80, 128, 256), nullptr, gbs), 1);
+    EXPECT_EQ(scanSegment(dims(1, 16384, 80, 128, 256), nullptr, gbs), 1);
+    EXPECT_EQ(scanSegment(dims(4, 65536, 8, 256, 128), nullptr, gbs), 1);
+    EXPECT_EQ(scanSegment(dims(1, 65536, 80, 256, 256), nullptr, gbs), 1);
+  }
+  // Either way: fewer than 64 columns, or too few programs (160, 480).
+  for (double gbs : {h100, h200, unknown}) {
+    EXPECT_EQ(scanSegment(dims(1, 65536, 80, 32, 256), nullptr, gbs), 1);
+    EXPECT_EQ(scanSegment(dims(1, 4096, 80, 64, 256), nullptr, gbs), 1);
+    EXPECT_EQ(scanSegment(dims(1, 12288, 80, 64, 256), nullptr, gbs), 1);
+    EXPECT_EQ(scanSegment(dims(1, 16384, 24, 128, 128), nullptr, gbs), 1);
+  }
   // Forced to a compiled value; anything else is the rule.
-  EXPECT_EQ(scanSegment(dims(1, 4096, 80, 128, 256), "8"), 8);
-  EXPECT_EQ(scanSegment(dims(1, 65536, 80, 128, 256), "1"), 1);
-  EXPECT_EQ(scanSegment(dims(1, 65536, 80, 128, 256), "4"), 8);
-  EXPECT_EQ(scanSegment(dims(1, 4096, 80, 128, 256), "x"), 1);
+  EXPECT_EQ(scanSegment(dims(1, 4096, 80, 128, 256), "8", h200), 8);
+  EXPECT_EQ(scanSegment(dims(1, 65536, 80, 128, 256), "1", h100), 1);
+  EXPECT_EQ(scanSegment(dims(1, 65536, 80, 128, 256), "4", h100), 8);
+  EXPECT_EQ(scanSegment(dims(1, 65536, 80, 128, 256), "4", h200), 1);
+  EXPECT_EQ(scanSegment(dims(1, 4096, 80, 128, 256), "x", h100), 1);
 }
 
 TEST(Mamba2Api, StoresCbWhereMeasuredFaster) {
