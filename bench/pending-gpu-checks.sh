@@ -157,6 +157,22 @@ case "${1:-}" in
       grep -E "Duration|Warp Cycles Per Issued|Issue Slots Busy|Achieved Occupancy|Stall" \
         "$OUT/segment$s/compute_out.details.txt" | head -20
     done ;;
+  scale)
+    # The segmented state term's step structure on an H200 (its own call),
+    # carrying build/tunexz: a tuning build made here by
+    #   cmake build -DTESSEL_MAMBA2_TUNE_DEFINES="X_DTYPE=bf16 DT_DTYPE=bf16 HAS_DT_BIAS=1 DT_SOFTPLUS=1 Q=256 SEQ_IDX=0 CB_STORED=1 SEGMENT=1,8" \
+    #     -DTESSEL_MAMBA2_TUNE_SWEEP="compute_out:segment_scale=0,1 compute_out:segment_steps=0,2 compute_out:prologue_early=-1,0 compute_out:wgmma_defer_wait=0,1"
+    #   ninja -C build tessel_mamba2_tune && mkdir -p build/tunexz &&
+    #   xz -T2 -c build/tune/libtessel_mamba2_tune.so > build/tunexz/libtessel_mamba2_tune.so.xz
+    # segments of 1 and 8 as shipped; the factor applied once (segment_scale
+    # 1), and with the wgmma groups waited for a step later; S_c formed in
+    # place without prologue_early (measured level on an H100).
+    set +e
+    nvidia-smi --query-gpu=name --format=csv,noheader
+    SPECS="1 8 8/compute_out:segment_scale=1 8/compute_out:segment_scale=1,wgmma_defer_wait=1 8/compute_out:segment_steps=2,prologue_early=0" \
+      timeout 250 sh bench/segment.sh build/tunexz/libtessel_mamba2_tune.so.xz \
+      1,65536,80,128,1,256 1,16384,80,128,1,256 > "$OUT/ab-scale.txt" 2>&1
+    grep -E "^(1|8)" "$OUT/ab-scale.txt" | cut -c1-200 ;;
   next)
     # One call of at most 10 minutes, most wanted first, each step only
     # where the time it may take is left (BUDGET seconds from the start,
@@ -206,5 +222,5 @@ case "${1:-}" in
       grep -E "^ *[0-9.]+% x" "$OUT/segment$s/compute_out.hot.txt" | head -6 | cut -c1-130
     done ;;
   *)
-    echo "usage: sh bench/pending-gpu-checks.sh prepare|run|ab|segment|steps|stalls|next" >&2; exit 2 ;;
+    echo "usage: sh bench/pending-gpu-checks.sh prepare|run|ab|segment|steps|stalls|scale|next" >&2; exit 2 ;;
 esac

@@ -468,6 +468,17 @@ void computeOut(const Config &cfg, View<X, 4, kDense> x, // (b, L, h, p)
             Tile Ck = load(C, {bi, r, gi, k}, {drop, BM, drop, BK});
             Tile Sk =
                 load(slots, {bi, slot, hi, pb, k}, {drop, drop, drop, BP, BK});
+            // segment_scale 1: the accumulator scaled by decay_c once, in a
+            // uniform branch at the first of R_c's steps, instead of by
+            // where(first of R_c's steps, decay_c, 1) in every step (64 FMUL
+            // per thread per step: ncu on the H200 counted 39 M of the 69 M
+            // warp instructions the segmented state term adds, bench/
+            // results/2026-12-07-segment-h200.md).
+            if (cfg["segment_scale"] > 0)
+              return mma(Ck, transpose(Sk),
+                         if_(
+                             kk == numK, [&] { return a * kept; },
+                             [&] { return a; }));
             return mma(Ck, transpose(Sk), a * where(kk == numK, kept, 1.0f));
           });
     }
@@ -988,6 +999,11 @@ const Register registration{{
                     "with 0 without prologue_early (3 CTAs per SM) and "
                     "18% slower with it (2 CTAs), bench/results/2026-12-"
                     "07-segment-steps.md; 1 is not measured"),
+            tunable("segment_scale", {0, 1}, 0,
+                    "with SEGMENT > 1 in one loop over T_s's and R_c's "
+                    "steps (segment_steps 0), the accumulator scaled by "
+                    "the segment's factor once, in a branch (1), or in "
+                    "every step by a select (0); not measured"),
             tunable("fold_d", {-1, 0, 1}, -1,
                     "D of a head (has_D 1) added to the diagonal block's "
                     "diagonal entries before its mma with x, instead of D "

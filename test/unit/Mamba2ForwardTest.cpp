@@ -58,6 +58,9 @@ struct Case {
   // Chunks per segment of the split path's state scan (SEGMENT; the serial
   // path ignores it), and compute_out's segment_steps.
   int64_t segment = 1, segmentSteps = 0;
+  // compute_out's segment_scale (the segment's factor applied once, in a
+  // branch, instead of by a select in every step).
+  int64_t segmentScale = 0;
 };
 
 std::ostream &operator<<(std::ostream &os, const Case &c) {
@@ -70,7 +73,8 @@ std::ostream &operator<<(std::ostream &os, const Case &c) {
      << " limit=(" << c.dtMin << "," << c.dtMax << ") blocks P" << c.blockP
      << " N" << c.blockN << " T" << c.blockT << " M" << c.blockM << " K"
      << c.blockK << " S" << c.blockS << " CB" << c.blockCb << " segment "
-     << c.segment << (c.segmentSteps ? " (steps)" : "");
+     << c.segment << (c.segmentSteps ? " (steps)" : "")
+     << (c.segmentScale ? " (scaled once)" : "");
   return os;
 }
 
@@ -162,6 +166,7 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
                {{"Q", c.Q},
                 {"SEGMENT", segment},
                 {"segment_steps", c.segmentSteps},
+                {"segment_scale", c.segmentScale},
                 {"X_DTYPE", static_cast<int64_t>(c.x)},
                 {"BLOCK_M", c.blockM},
                 {"BLOCK_S", c.blockS},
@@ -663,6 +668,19 @@ INSTANTIATE_TEST_SUITE_P(
                       [](Case &c) {
                         c.segment = 4, c.seq = c.init = true,
                         c.segmentSteps = 2;
+                      })),
+            // The segment's factor applied once (segment_scale 1), at
+            // Q = 64 with packed sequences and at Q = 256 over a second
+            // segment.
+            slow(with(base(2, 900, 2, 32, 96, 1, 64),
+                      [](Case &c) {
+                        c.segment = 4, c.seq = c.init = true,
+                        c.segmentScale = 1;
+                      })),
+            slow(with(base(1, 2900, 2, 32, 96, 1, 256),
+                      [](Case &c) {
+                        c.segment = 8, c.blockM = 128, c.z = true;
+                        c.segmentScale = 1;
                       })),
             slow(with(base(1, 2900, 2, 32, 96, 1, 256),
                       [](Case &c) {
