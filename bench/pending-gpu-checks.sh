@@ -165,8 +165,12 @@ case "${1:-}" in
     #   ninja -C build tessel_mamba2_tune && mkdir -p build/tunexz &&
     #   xz -T2 -c build/tune/libtessel_mamba2_tune.so > build/tunexz/libtessel_mamba2_tune.so.xz
     # segments of 1 and 8 as shipped; the factor applied once (segment_scale
-    # 1), and with the wgmma groups waited for a step later; S_c formed in
-    # place without prologue_early (measured level on an H100).
+    # 1), and the same with wgmma_defer_wait 1, which does not defer the
+    # state loop's waits (the scaling reads its accumulator, in either form:
+    # EmitLoops.cpp, deferredWgmma) but turns prologue_early off (50176
+    # bytes of shared memory instead of 75776): a control of what the early
+    # prologue is worth here; S_c formed in place without prologue_early
+    # (measured level on an H100).
     set +e
     nvidia-smi --query-gpu=name --format=csv,noheader
     SPECS="1 8 8/compute_out:segment_scale=1 8/compute_out:segment_scale=1,wgmma_defer_wait=1 8/compute_out:segment_steps=2,prologue_early=0" \
