@@ -186,7 +186,8 @@ double memoryGBs() {
 }
 
 Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d, int sms,
-               StatePath path, bool cbStored, bool describeOnly = false) {
+               double gbs, StatePath path, bool cbStored,
+               bool describeOnly = false) {
   Workspace w = layout(d, path == StatePath::split, cbStored);
   auto base = reinterpret_cast<rt::DevicePtr>(a->workspace);
   rt::View dtOut{base + w.dtOffset,
@@ -242,8 +243,7 @@ Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d, int sms,
   // the serial path, SEGMENT 1, compute_out reads neither slots nor decay,
   // which point past the workspace's states there.)
   const int64_t segment =
-      path == StatePath::split ? scanSegment(d, forcedSegment(), memoryGBs())
-                               : 1;
+      path == StatePath::split ? scanSegment(d, forcedSegment(), gbs) : 1;
   rt::View decay{base + w.decayOffset,
                  {d.b, d.h, d.nc},
                  {d.h * decayRow(d), decayRow(d), 1}};
@@ -407,6 +407,7 @@ Status forward(const tessel_mamba2_forward_args *a,
   if (Status s = validate(a, &d); !s.ok())
     return setCode(std::move(s), TESSEL_MAMBA2_INVALID_ARGUMENT, code);
   const int sms = smCount();
+  const double gbs = memoryGBs();
   const StatePath path =
       fitWorkspace(d, statePath(d, forcedPath()), a->workspace_bytes);
   const bool cbStored =
@@ -425,13 +426,13 @@ Status forward(const tessel_mamba2_forward_args *a,
     return setCode(std::move(c), TESSEL_MAMBA2_UNSUPPORTED, code);
   if (timingOn) { // what the launches will be, before the timed window
     lastLaunches.clear();
-    s = enqueue(a, d, sms, path, cbStored, /*describeOnly=*/true);
+    s = enqueue(a, d, sms, gbs, path, cbStored, /*describeOnly=*/true);
     if (!s.ok()) {
       const tessel_mamba2_status value = launchFailure(s);
       return setCode(std::move(s), value, code);
     }
   }
-  s = enqueue(a, d, sms, path, cbStored);
+  s = enqueue(a, d, sms, gbs, path, cbStored);
   // The code first: setCode takes the status by value (moved from).
   const tessel_mamba2_status value =
       s.ok() ? TESSEL_MAMBA2_OK : launchFailure(s);
