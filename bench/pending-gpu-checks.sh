@@ -225,6 +225,52 @@ case "${1:-}" in
         > "$OUT/segment$s/compute_out.hot.txt" 2>&1
       grep -E "^ *[0-9.]+% x" "$OUT/segment$s/compute_out.hot.txt" | head -6 | cut -c1-130
     done ;;
+  chain)
+    # The scan over segments in chunk_state (CHAIN, TESSEL_MAMBA2_SCAN=chain)
+    # against state_passing's, on an H200 (its own call, at most 10
+    # minutes), carrying build/gpuxz (the library, xz-packed, and its
+    # COMMIT):
+    #   1. the chained forward's float64 check over the GPU suite's Mamba-2
+    #      cases (about 60 s);
+    #   2. the forward side by side, two rounds: segments of 1 (the H200's
+    #      rule at Q = 256), of 8 with state_passing, of 8 chained, at the
+    #      headline, L=16384, b=4 L=16384, n=64, Q=128 and g=8 (each row
+    #      ends in [check: ...] where bench/mamba2.py's float64 check did
+    #      not pass);
+    #   3. where the time is left, compute-sanitizer's memcheck of one
+    #      chained forward.
+    set +e
+    start=$(date +%s)
+    left() { echo $(( ${BUDGET:-570} - ($(date +%s) - start) )); }
+    mkdir -p build/gpu
+    xz -d -c build/gpuxz/libtessel_mamba2.so.xz > build/gpu/libtessel_mamba2.so
+    cp build/gpuxz/COMMIT build/gpu/COMMIT
+    echo "$(nvidia-smi --query-gpu=name --format=csv,noheader); library $(cat build/gpu/COMMIT)"
+    lib=build/gpu/libtessel_mamba2.so
+    TESSEL_MAMBA2_SCAN=chain TESSEL_MAMBA2_SEGMENT=8 TESSEL_MAMBA2_LIBRARY=$lib timeout 150 \
+      python3 -m pytest -q -p no:cacheprovider test/gpu/test_mamba2.py > "$OUT/chain-tests.txt" 2>&1
+    tail -3 "$OUT/chain-tests.txt"
+    for shape in 1,65536,80,128,1,256 1,16384,80,128,1,256 4,16384,80,128,1,256 \
+                 1,65536,80,64,1,256 1,65536,80,128,1,128 1,65536,80,128,8,256; do
+      for round in 1 2; do
+        for spec in 1/passing 8/passing 8/chain; do
+          [ "$(left)" -gt 40 ] || { echo "no time left"; break 3; }
+          printf '%s %s: ' "$spec" "$shape"
+          TESSEL_MAMBA2_SEGMENT=${spec%/*} TESSEL_MAMBA2_SCAN=${spec#*/} \
+            TESSEL_MAMBA2_LIBRARY=$lib timeout 60 python3 bench/mamba2.py \
+            --shape "$shape" --runs 50 --warmup 10 2>&1 | grep -E '^b=|Error|error' |
+            sed -e '/; ok$/{s/ vs Triton.*//;b' -e '}' \
+              -e 's/ vs Triton kernels [^;]*; \(.*\)$/ [check: \1]/'
+        done
+      done
+    done | tee "$OUT/ab-chain.txt" | cut -c1-200
+    if [ "$(left)" -gt 60 ]; then
+      TESSEL_MAMBA2_SCAN=chain TESSEL_MAMBA2_SEGMENT=8 TESSEL_MAMBA2_LIBRARY=$lib \
+        timeout $(( $(left) - 10 )) compute-sanitizer --tool memcheck --report-api-errors no \
+        python3 bench/profile/one_forward.py --L 16384 --h 16 --n 128 --repeat 1 \
+        > "$OUT/chain-memcheck.txt" 2>&1
+      grep -E "SUMMARY|^ok" "$OUT/chain-memcheck.txt" | cut -c1-160
+    fi ;;
   *)
-    echo "usage: sh bench/pending-gpu-checks.sh prepare|run|ab|segment|steps|stalls|scale|next" >&2; exit 2 ;;
+    echo "usage: sh bench/pending-gpu-checks.sh prepare|run|ab|segment|steps|stalls|scale|next|chain" >&2; exit 2 ;;
 esac

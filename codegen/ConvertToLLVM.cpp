@@ -709,7 +709,11 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
   kernel.walk([&](Operation *op) {
     if (auto signal = dyn_cast<tile::SignalOp>(op); signal && !firstSignal)
       firstSignal = signal;
-    waits |= isa<tile::WaitOp>(op);
+    // (A wait for earlier programs of this kernel is not its dependency
+    // point: the kernel still waits for the kernels before it at its
+    // start.)
+    if (auto wait = dyn_cast<tile::WaitOp>(op))
+      waits |= !wait.getEarlierPrograms();
   });
   bool signals = static_cast<bool>(firstSignal);
   IntegerAttr pdl = kernelHint("pdl");

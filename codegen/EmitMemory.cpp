@@ -537,7 +537,9 @@ SmallVector<Value> KernelEmitter::loadRegisters(tile::LoadOp op,
 /// with nanosleep) until it reaches the count, then a CTA barrier hands the
 /// acquired writes to every thread, and a proxy fence orders them before
 /// the TMA copies that follow; with no count (<= 0) or the counter out of
-/// bounds, griddepcontrol.wait, the kernel's usual dependency wait.
+/// bounds, griddepcontrol.wait, the kernel's usual dependency wait. A wait
+/// for earlier programs of the kernel (earlier_programs) polls the same
+/// way, and with no count does not wait.
 LogicalResult KernelEmitter::emitCounter(Operation *op) {
   auto signal = dyn_cast<tile::SignalOp>(op);
   auto wait = dyn_cast<tile::WaitOp>(op);
@@ -589,28 +591,41 @@ LogicalResult KernelEmitter::emitCounter(Operation *op) {
       b, loc, inBounds,
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, amount,
                             i32(0)));
+  // Thread 0 polls the counter (where `polls`), then the CTA barrier hands
+  // what it acquired to every thread, and a proxy fence orders it before the
+  // TMA copies that follow.
+  auto poll = [&](Value polls) {
+    onlyWhere(arith::AndIOp::create(b, loc, isZero(tid), polls), [&] {
+      auto loop = scf::WhileOp::create(b, loc, TypeRange{}, ValueRange{});
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToEnd(b.createBlock(&loop.getBefore()));
+      Value have = LLVM::LoadOp::create(
+          b, loc, b.getI32Type(), address, /*alignment=*/4,
+          /*isVolatile=*/false, /*isNonTemporal=*/false,
+          /*isInvariant=*/false, /*isInvariantGroup=*/false,
+          LLVM::AtomicOrdering::acquire, "device");
+      Value below = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                          have, amount);
+      scf::ConditionOp::create(b, loc, below, ValueRange{});
+      b.setInsertionPointToEnd(b.createBlock(&loop.getAfter()));
+      NVVM::NanosleepOp::create(b, loc, i32(64));
+      scf::YieldOp::create(b, loc);
+    });
+    barrier();
+    NVVM::FenceProxyOp::create(b, loc, NVVM::ProxyKind::async_global,
+                               NVVM::SharedSpaceAttr());
+  };
+  // A wait for earlier programs of this kernel (not its dependency point):
+  // polled only where the count is asked for, the barrier reached either way
+  // (the condition is the program's, so every thread reaches it).
+  if (wait.getEarlierPrograms()) {
+    poll(counted);
+    return success();
+  }
   ifElse(
       counted, {},
       [&]() -> SmallVector<Value> {
-        onlyWhere(isZero(tid), [&] {
-          auto poll = scf::WhileOp::create(b, loc, TypeRange{}, ValueRange{});
-          OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPointToEnd(b.createBlock(&poll.getBefore()));
-          Value have = LLVM::LoadOp::create(
-              b, loc, b.getI32Type(), address, /*alignment=*/4,
-              /*isVolatile=*/false, /*isNonTemporal=*/false,
-              /*isInvariant=*/false, /*isInvariantGroup=*/false,
-              LLVM::AtomicOrdering::acquire, "device");
-          Value below = arith::CmpIOp::create(
-              b, loc, arith::CmpIPredicate::slt, have, amount);
-          scf::ConditionOp::create(b, loc, below, ValueRange{});
-          b.setInsertionPointToEnd(b.createBlock(&poll.getAfter()));
-          NVVM::NanosleepOp::create(b, loc, i32(64));
-          scf::YieldOp::create(b, loc);
-        });
-        barrier();
-        NVVM::FenceProxyOp::create(b, loc, NVVM::ProxyKind::async_global,
-                                   NVVM::SharedSpaceAttr());
+        poll(arith::ConstantIntOp::create(b, loc, 1, 1));
         return {};
       },
       [&]() -> SmallVector<Value> {

@@ -1008,7 +1008,8 @@ void prefetchImpl(const Handle &view, ViewInfo info,
 
 void signalImpl(const Handle &counters, int rank,
                 const std::vector<ScalarArg> &index, const ScalarArg &value,
-                bool wait, bool earlyLoads, Loc loc) {
+                bool wait, bool earlyLoads, Loc loc,
+                bool earlierPrograms) {
   if (counters.poisoned())
     return;
   const char *name = wait ? "wait_until()" : "signal()";
@@ -1026,7 +1027,7 @@ void signalImpl(const Handle &counters, int rank,
     return;
   if (wait)
     tracer().create<tile::WaitOp>(loc, val(counters), indices, amount,
-                                  earlyLoads);
+                                  earlyLoads, earlierPrograms);
   else
     tracer().create<tile::SignalOp>(loc, val(counters), indices, amount);
 }

@@ -474,7 +474,8 @@ void store(const View<T, R, F> &view, std::vector<ScalarArg> index,
 
 void signalImpl(const Handle &counters, int rank,
                 const std::vector<ScalarArg> &index, const ScalarArg &value,
-                bool wait, bool earlyLoads, Loc loc);
+                bool wait, bool earlyLoads, Loc loc,
+                bool earlierPrograms = false);
 
 /// Adds `value` to the counter at element index `index` of `counters` once
 /// every global-memory write this program made before it is visible at GPU
@@ -507,6 +508,22 @@ void wait_until(const View<int32_t, R, F> &counters,
                 WaitOptions options = {}, Loc loc = Loc::current()) {
   signalImpl(counters, R, index, expected, /*wait=*/true,
              options.early_loads, loc);
+}
+
+/// Waits until the counter at element index `index` of `counters` is at
+/// least `expected`, raised by `signal`s of earlier programs of this kernel
+/// (tile.wait {earlier_programs}); the writes they released are then
+/// visible to the whole program. Not the kernel's dependency point: it may
+/// come anywhere in the program's uniform control flow, any number of
+/// times. Every program it waits for must come before this one in launch
+/// order (the linear program index, program_id(0) fastest), so that it has
+/// started; `expected` <= 0 or an index out of bounds: no wait.
+template <int R, unsigned F>
+void wait_for_earlier(const View<int32_t, R, F> &counters,
+                      std::vector<ScalarArg> index, ScalarArg expected,
+                      Loc loc = Loc::current()) {
+  signalImpl(counters, R, index, expected, /*wait=*/true,
+             /*earlyLoads=*/false, loc, /*earlierPrograms=*/true);
 }
 
 //===----------------------------------------------------------------------===//

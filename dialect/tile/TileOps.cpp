@@ -248,6 +248,15 @@ LogicalResult SignalOp::verify() {
 LogicalResult WaitOp::verify() {
   if (failed(verifyCounter(*this, getView().getType(), getIndices().size())))
     return failure();
+  if (getEarlierPrograms()) {
+    // A wait for earlier programs of this kernel: anywhere.
+    if (getEarlyLoads())
+      return emitOpError() << "takes early_loads or earlier_programs, not "
+                              "both: early_loads places the kernel's "
+                              "dependency point, which a wait for earlier "
+                              "programs is not";
+    return success();
+  }
   // The kernel's dependency point: in the kernel's body itself (or the
   // loop over programs tilegpu-persistent-grid wraps it in), so that it
   // always runs, and before every other access to memory.

@@ -235,13 +235,26 @@ def Tile_WaitOp : Tile_Op<"wait", [MemoryEffects<[MemRead, MemWrite]>]> {
     what the kernels before the signalling kernel wrote, which are complete
     when it lets this one launch; that is the author's promise, not checked.
 
+    With `earlier_programs` it is not the kernel's dependency point (the
+    kernel waits for the kernels before it at its start, as without any
+    `tile.wait`): it waits for a count that earlier programs of this same
+    kernel raise with `tile.signal`, and may come anywhere in the program's
+    uniform control flow (in loops and branches whose conditions are the
+    same for the whole program), any number of times; with `expected` <= 0
+    or the index out of bounds it does not wait. The programs it waits for
+    must come before this one in launch order (the linear program index, x
+    fastest), which the GPU starts first: a program never waits for one
+    that may not have started. (Not in a warp-specialised kernel.)
+
     ```mlir
     tile.wait %flags[%b, %h], %expected : !tile.view<?x?xi32>
     tile.wait %flags[%b, %h], %expected {early_loads} : !tile.view<?x?xi32>
+    tile.wait %flags[%s, %h], %one {earlier_programs} : !tile.view<?x?xi32>
     ```
   }];
   let arguments = (ins Tile_ViewType:$view, Variadic<Tile_Index>:$indices,
-                   Tile_Index:$expected, UnitAttr:$early_loads);
+                   Tile_Index:$expected, UnitAttr:$early_loads,
+                   UnitAttr:$earlier_programs);
   let assemblyFormat = [{
     $view `[` $indices `]` `,` $expected attr-dict `:` qualified(type($view))
   }];

@@ -34,7 +34,19 @@ void chunkState(const Config &cfg, View<X, 4, kDense> x, // (b, L, h, p)
                 View<int32_t, 2> seqIdx,                 // (b, L)
                 View<X, 5, kDense> local,                // (b, nc, h, p, n)
                 View<float, 3, kDense> decay, // (b, h, nc), SEGMENT > 1
-                I32 hasSeqIdx) {
+                I32 hasSeqIdx,
+                // CHAIN 1: the states entering the chunks, and R_c read
+                // back (both local's memory: three views of it, so that
+                // each of local's and entering's stores, the view's only
+                // access, may go by the TMA, and R is loaded ahead of the
+                // store before it), the states entering the segments (b,
+                // segments, h, p, n) f32, their counters (b, segments, h, p
+                // blocks, n blocks), zero at the start, and the initial and
+                // final states.
+                View<X, 5, kDense> entering, View<X, 5, kDense> localIn,
+                View<float, 5, kDense> carry,
+                View<int32_t, 5> counters, View<float, 4> initStates,
+                View<float, 4> finalStates, I32 hasInit, I32 hasFinal) {
   const int64_t Q = cfg["Q"], BP = cfg["BLOCK_P"], BN = cfg["BLOCK_N"],
                 BT = cfg["BLOCK_T"], K = cfg["SEGMENT"];
   hint("default", "num_warps", cfg["num_warps"]);
@@ -61,7 +73,9 @@ void chunkState(const Config &cfg, View<X, 4, kDense> x, // (b, L, h, p)
   // carry the next token block's: at 4 CTAs per SM ptxas fits 128 columns
   // in 122 registers without spills (416 bytes spilled with the register
   // prefetch).
-  if (BN == 128 && cfg["tma_register_loads"])
+  // (Not with CHAIN: its scan over segments holds T_s and the R_c beside
+  // the walk's registers, and at 4 ptxas spilled 506 bytes, none at 3.)
+  if (BN == 128 && cfg["tma_register_loads"] && !cfg["CHAIN"])
     occupancyHint(cfg, 4, "sm_90a");
   // Warp-specialised (B's copies by a producer warpgroup; only where the
   // chunk takes several token blocks, a loop): 2 CTAs per SM (256 threads
@@ -107,6 +121,7 @@ void chunkState(const Config &cfg, View<X, 4, kDense> x, // (b, L, h, p)
   // compute_out adds the two terms.
   auto nc = (L + (Q - 1)) / Q;
   auto first = s * K, count = minimum(nc - first, K);
+  const bool chain = cfg["CHAIN"] != 0;
   // The sequence that ended the chunk before the segment (0 before token 0).
   Tile seqBefore = if_((hasSeqIdx != 0) && (first > 0),
                        [&] {
@@ -117,33 +132,123 @@ void chunkState(const Config &cfg, View<X, 4, kDense> x, // (b, L, h, p)
   const Scalar writesDecay = (pb == 0) && (nb == 0);
   // Each step adds chunk c and stores the state entering the next chunk,
   // at the segment's first chunk after its last one.
+  // (CHAIN 1 stores only the R_c, below, and no factors.)
   using Carried = std::tuple<Tile, Tile, Tile>; // state, factor, sequence
-  for_range({0, count},
-            Carried{zeros({BP, BN}), full({1}, 1.0, DType::f32), seqBefore},
-            [&](Scalar j, Tile S, Tile gamma, Tile seqPrev) {
-              Scalar c = first + j;
-              ChunkEnd end = chunkEnd(acs, seqIdx, hasSeqIdx, L, bi, hi, c, Q);
-              Tile flow = carried(end, seqPrev, hasSeqIdx);
-              Tile next = addChunk<X>(S * reshape(flow, {1, 1}), in, end, bi,
-                                      hi, gi, pb, nb, c, Q, BT, packed);
-              Tile kept = gamma * flow;
-              Scalar at = where(j + 1 < count, c + 1, first);
-              put(at, next);
-              if_(writesDecay, [&] {
-                store(decay, {bi, hi, at}, kept, {.squeeze = {0, 1}});
-              });
-              return Carried{next, kept, end.seq};
-            });
+  Carried after = for_range(
+      {0, count},
+      Carried{zeros({BP, BN}), full({1}, 1.0, DType::f32), seqBefore},
+      [&](Scalar j, Tile S, Tile gamma, Tile seqPrev) {
+        Scalar c = first + j;
+        ChunkEnd end = chunkEnd(acs, seqIdx, hasSeqIdx, L, bi, hi, c, Q);
+        Tile flow = carried(end, seqPrev, hasSeqIdx);
+        Tile next = addChunk<X>(S * reshape(flow, {1, 1}), in, end, bi, hi,
+                                gi, pb, nb, c, Q, BT, packed);
+        Tile kept = gamma * flow;
+        if (chain) {
+          if_(j + 1 < count, [&] { put(c + 1, next); });
+        } else {
+          Scalar at = where(j + 1 < count, c + 1, first);
+          put(at, next);
+          if_(writesDecay, [&] {
+            store(decay, {bi, hi, at}, kept, {.squeeze = {0, 1}});
+          });
+        }
+        return Carried{next, kept, end.seq};
+      });
+  if (!chain)
+    return;
+  // CHAIN 1: the scan over segments here, program after program. The state
+  // entering segment s, T_s: the initial state (or 0) in the first, else
+  // what the program of segment s - 1 (same head and blocks: H programs
+  // before this one in launch order) published; T_{s+1} = kept T_s + U,
+  // U the state after the segment's last chunk from its own tokens,
+  // published for the next at once (f32), or the final state in the last
+  // segment. Then the states entering the segment's chunks, S_c = decay_c
+  // T_s + R_c, written over the R_c (in L2 still, most of them, so that
+  // DRAM sees one write of each) for compute_out (SEGMENT 1): no
+  // state_passing, and each chunk's state crosses DRAM twice instead of
+  // four times.
+  auto numSegments = (nc + (K - 1)) / K;
+  // U goes to the segment's own entry of `carry` before the wait (its
+  // registers then free), and T_{s+1} over it, by halves of the state
+  // columns: whole, T_s and U held together took 128 registers and ptxas
+  // spilled 3-6 KB at 4 CTAs per SM.
+  store(carry, {bi, s, hi, pb, nb}, std::get<0>(after),
+        {.squeeze = {0, 1, 2}});
+  wait_for_earlier(counters, {bi, s - 1, hi, pb, nb}, 1);
+  const int64_t BH = BN / 2;
+  auto half = [&](int64_t k) { return nb * 2 + k; };
+  // T_s: the initial state (or 0) in the first segment, else the entry of
+  // segment s - 1 (which only that program writes), of `width` columns
+  // from column block `col`.
+  auto entering0 = [&](int64_t width, const Scalar &col) {
+    return if_(
+        s == 0,
+        [&] {
+          return if_(
+              hasInit != 0,
+              [&] {
+                return load(initStates, {bi, hi, pb, col},
+                            {drop, drop, BP, width});
+              },
+              [&] { return zeros({BP, width}); });
+        },
+        [&] {
+          return load(carry, {bi, s - 1, hi, pb, col},
+                      {drop, drop, drop, BP, width});
+        });
+  };
+  for (int64_t k = 0; k < 2; ++k) {
+    Tile T = entering0(BH, half(k));
+    Tile Tnext = fma(T, reshape(std::get<1>(after), {1, 1}),
+                     load(carry, {bi, s, hi, pb, half(k)},
+                          {drop, drop, drop, BP, BH}));
+    if_(s + 1 < numSegments, [&] {
+      store(carry, {bi, s, hi, pb, half(k)}, Tnext, {.squeeze = {0, 1, 2}});
+    });
+    if_((s + 1 == numSegments) && (hasFinal != 0), [&] {
+      store(finalStates, {bi, hi, pb, half(k)}, Tnext, {.squeeze = {0, 1}});
+    });
+  }
+  // (The signal also waits for this program's TMA stores of the R_c to
+  // complete and orders them before what follows: read back through
+  // localIn, below.)
+  signal(counters, {bi, s, hi, pb, nb}, 1);
+  // S_c = decay_c T_s + R_c for the segment's chunks (R = 0 at its first),
+  // whole blocks: one store, the only access of `entering` (by the TMA). T_s
+  // read again (from L2), in x's type: the one rounding the segmented scan's
+  // T_s had too, and half the registers beside each R.
+  Tile T16 = cast<X>(entering0(BN, nb));
+  using Factor = std::tuple<Tile, Tile>; // decay_c, sequence
+  for_range(
+      {0, count}, Factor{full({1}, 1.0, DType::f32), seqBefore},
+      [&](Scalar j, Tile gamma, Tile seqPrev) {
+        Scalar c = first + j;
+        Tile R = if_(
+            j > 0,
+            [&] {
+              return cast<float>(load(localIn, {bi, c, hi, pb, nb},
+                                      {drop, drop, drop, BP, BN}));
+            },
+            [&] { return zeros({BP, BN}); });
+        store(entering, {bi, c, hi, pb, nb},
+              cast<X>(fma(cast<float>(T16), reshape(gamma, {1, 1}), R)),
+              {.squeeze = {0, 1, 2}, .tma = tma});
+        ChunkEnd end = chunkEnd(acs, seqIdx, hasSeqIdx, L, bi, hi, c, Q);
+        return Factor{gamma * carried(end, seqPrev, hasSeqIdx), end.seq};
+      });
 }
 
-const std::array<std::string, 8> kArgNames = {"x",
-                                              "B",
-                                              "dt",
-                                              "dA_cumsum",
-                                              "seq_idx",
-                                              "chunk_states",
-                                              "segment_decay",
-                                              "has_seq_idx"};
+const std::array<std::string, 16> kArgNames = {
+    "x",                "B",
+    "dt",               "dA_cumsum",
+    "seq_idx",          "chunk_states",
+    "segment_decay",    "has_seq_idx",
+    "states",           "chunk_states_in",
+    "segment_states",
+    "segment_counters", "initial_states",
+    "final_states",     "has_initial_states",
+    "has_final_states"};
 
 const Register registration{{
     .name = "chunk_state",
@@ -153,6 +258,13 @@ const Register registration{{
         {
             variant("Q", {64, 128, 256}, 256, "chunk length"),
             segmentVariant(),
+            // Not measured yet (bench/pending-gpu-checks.sh chain).
+            variant("CHAIN", {0, 1}, 0,
+                    "with SEGMENT > 1, the scan over segments in this "
+                    "kernel: each program waits for the state entering its "
+                    "segment from the program of the segment before, then "
+                    "writes the states entering its chunks (no "
+                    "state_passing; compute_out takes SEGMENT 1)"),
             xDtypeVariant("element type of x and B"),
             tunable("BLOCK_P", {32, 64}, 64, "head-dim rows per program"),
             // 128 reads x once for n = 128 (the states at b=1 L=65536 h=80
@@ -261,7 +373,18 @@ const Register registration{{
     // A program's heads' group is h / (h / g): h a multiple of g.
     .shapeRules = {{"x", 2, "", "B", 2}},
     .build = buildForXDtype(chunkState<bf16>, chunkState<f16>, kArgNames),
-    .check = [](const Config &cfg) { return mustDivide(cfg, "BLOCK_T", "Q"); },
+    .check = [](const Config &cfg) -> std::string {
+      if (cfg.get("CHAIN") && cfg.get("SEGMENT") < 2)
+        return "CHAIN scans segments: it needs SEGMENT > 1";
+      // (A program waits for the one H before it: every program of a
+      // persistent grid would have to be resident, and a producer
+      // warpgroup's copies would not wait.)
+      if (cfg.get("CHAIN") &&
+          (cfg.get("persistent") || cfg.get("warp_specialize")))
+        return "CHAIN waits for earlier programs: not with persistent or "
+               "warp_specialize";
+      return mustDivide(cfg, "BLOCK_T", "Q");
+    },
 }};
 
 } // namespace

@@ -160,6 +160,8 @@ const char *forcedPath() { return std::getenv("TESSEL_MAMBA2_STATE_PATH"); }
 const char *forcedSegment() { return std::getenv("TESSEL_MAMBA2_SEGMENT"); }
 /// TESSEL_MAMBA2_CB (stored or fused; for measurements), or null.
 const char *forcedCb() { return std::getenv("TESSEL_MAMBA2_CB"); }
+/// TESSEL_MAMBA2_SCAN (chain or passing; for measurements), or null.
+const char *forcedScan() { return std::getenv("TESSEL_MAMBA2_SCAN"); }
 
 /// The SMs of the current device (132, the H200's, if the driver cannot say).
 int smCount() {
@@ -252,6 +254,20 @@ Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d, int sms,
   csv.SEGMENT = segment;
   csv.X_DTYPE = xDtype;
   csv.BLOCK_N = chunkStateBlockN(d.n);
+  // The scan over segments in chunk_state itself (CHAIN; Validate.h,
+  // chainScan): no state_passing, and compute_out reads the states entering
+  // the chunks where chunk_state wrote them, unsegmented.
+  const bool chain = segment > 1 && chainScan(d, forcedScan());
+  csv.CHAIN = chain;
+  rt::View carry{base + w.carryOffset,
+                 {d.b, segments(d), d.h, d.p, d.n},
+                 {segments(d) * chunkElems, chunkElems, d.p * d.np, d.np, 1}};
+  const int64_t countersPerHead = chainBlocksP(d) * chainBlocksN(d);
+  rt::View counters{
+      base + w.countersOffset,
+      {d.b, segments(d), d.h, chainBlocksP(d), chainBlocksN(d)},
+      {segments(d) * d.h * countersPerHead, d.h * countersPerHead,
+       countersPerHead, chainBlocksN(d), 1}};
   aot::state_passing_variant spv;
   spv.Q = d.Q;
   spv.SEGMENT = segment;
@@ -269,7 +285,7 @@ Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d, int sms,
   cbv.X_DTYPE = xDtype;
   aot::compute_out_variant ov;
   ov.Q = d.Q;
-  ov.SEGMENT = segment;
+  ov.SEGMENT = chain ? 1 : segment;
   ov.X_DTYPE = xDtype;
   ov.CB_STORED = cbStored;
   // SEQ_IDX 0 compiles none of compute_out's seq_idx code.
@@ -286,6 +302,15 @@ Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d, int sms,
         TESSEL_RT_TRY(rt::Event::create(&e));
     TESSEL_RT_TRY(timing.events[0].record(stream));
   }
+  // The chained scan's counters start at zero in every forward (before
+  // chunk_cumsum, so that chunk_state still launches right after it).
+  if (chain && !describeOnly)
+    TESSEL_RT_TRY(rt::checkCu(
+        cuMemsetD32Async(counters.ptr, 0,
+                         static_cast<size_t>(d.b * segments(d) * d.h *
+                                             countersPerHead),
+                         stream),
+        "cuMemsetD32Async", "the chained scan's counters"));
   // dt_bias is read only by the HAS_DT_BIAS variant.
   TESSEL_MAMBA2_LAUNCH(chunk_cumsum, cv, view(a->dt), view(a->A),
                        optional(a->dt_bias, 1), dtOut, acs,
@@ -304,11 +329,13 @@ Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d, int sms,
       TESSEL_RT_TRY(timing.events[2].record(stream));
   } else {
     TESSEL_MAMBA2_LAUNCH(chunk_state, csv, view(a->x), view(a->B), dtOut, acs,
-                         seq, local, decay, hasSeq);
+                         seq, local, decay, hasSeq, local, local, carry,
+                         counters, init, fin, hasInit, hasFinal);
     if (timed)
       TESSEL_RT_TRY(timing.events[2].record(stream));
-    TESSEL_MAMBA2_LAUNCH(state_passing, spv, local, decay, acs, seq, init,
-                         states, fin, hasSeq, hasInit, hasFinal);
+    if (!chain)
+      TESSEL_MAMBA2_LAUNCH(state_passing, spv, local, decay, acs, seq, init,
+                           states, fin, hasSeq, hasInit, hasFinal);
   }
   if (timed)
     TESSEL_RT_TRY(timing.events[3].record(stream));
@@ -316,7 +343,8 @@ Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d, int sms,
   if (cbStored)
     TESSEL_MAMBA2_LAUNCH(chunk_cb, cbv, view(a->B), view(a->C), cbt);
   TESSEL_MAMBA2_LAUNCH(compute_out, ov, view(a->x), view(a->B), view(a->C),
-                       dtOut, acs, seq, states, slots, decay, D, z, view(a->y),
+                       dtOut, acs, seq, chain ? local : states, slots, decay,
+                       D, z, view(a->y),
                        cbt, a->seq_idx.data != nullptr, hasD,
                        a->z.data != nullptr);
   if (timed) {

@@ -333,7 +333,16 @@ Workspace layout(const Dims &d, bool perChunkStates, bool storedCb) {
   w.decayOffset =
       w.statesOffset + roundUp(stateElems * 2 * (perChunkStates ? 2 : 1), 256);
   const size_t decayBytes = static_cast<size_t>(d.b * d.h * decayRow(d)) * 4;
-  w.cbOffset = w.decayOffset + (perChunkStates ? roundUp(decayBytes, 256) : 0);
+  const size_t carryBytes =
+      static_cast<size_t>(d.b * segments(d) * d.h * d.p * d.np) * 4;
+  const size_t counterBytes = static_cast<size_t>(
+      d.b * segments(d) * d.h * chainBlocksP(d) * chainBlocksN(d) * 4);
+  w.carryOffset =
+      w.decayOffset + (perChunkStates ? roundUp(decayBytes, 256) : 0);
+  w.countersOffset =
+      w.carryOffset + (perChunkStates ? roundUp(carryBytes, 256) : 0);
+  w.cbOffset =
+      w.countersOffset + (perChunkStates ? roundUp(counterBytes, 256) : 0);
   const size_t cbElems = static_cast<size_t>(d.b * d.nc * d.g * d.Q * d.Q);
   w.bytes = w.cbOffset + (storedCb ? roundUp(cbElems * 2, 256) : 0);
   return w;
@@ -394,6 +403,12 @@ int64_t scanSegment(const Dims &d, const char *force, double memoryGBs) {
   if (memoryGBs > 0 && memoryGBs < 4000)
     return d.n <= 128 || d.Q <= 128 ? 8 : 1;
   return d.n <= 64 || (d.Q <= 128 && d.n <= 128) ? 8 : 1;
+}
+
+bool chainScan(const Dims &, const char *force) {
+  // Built and checked by the interpreter (Mamba2Chained), not yet measured
+  // on a GPU (bench/pending-gpu-checks.sh chain): off unless forced.
+  return force && std::string(force) == "chain";
 }
 
 bool storedCb(const Dims &d, const char *force) {

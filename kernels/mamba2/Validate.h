@@ -28,9 +28,14 @@ struct Dims {
 /// blocks chunk_cb stores for
 /// compute_out (b, nc, g, Q, Q) in x's type, only when it stores them; each
 /// 256-aligned.
+/// On the split path the chained scan's (chunk_state CHAIN) follow the
+/// factors: the states entering the segments (b, segments(d), h, p, n) f32
+/// with n padded to 8, and their counters (b, segments(d), h,
+/// chainBlocksP(d), chainBlocksN(d)) int32, each 256-aligned, before the
+/// C·Bᵀ blocks.
 struct Workspace {
-  size_t dtOffset, acsOffset, statesOffset, localOffset, decayOffset, cbOffset,
-      bytes;
+  size_t dtOffset, acsOffset, statesOffset, localOffset, decayOffset,
+      carryOffset, countersOffset, cbOffset, bytes;
 };
 /// Validates every argument but the workspace; fills `dims`. Messages name
 /// the argument.
@@ -82,6 +87,18 @@ inline int64_t decayRow(const Dims &d) { return (d.nc + 3) / 4 * 4; }
 /// (GB/s; 0: unknown, taken as the H200's).
 int64_t scanSegment(const Dims &dims, const char *force, double memoryGBs);
 
+/// The segments of 8 chunks (the compiled SEGMENT > 1) of the chained scan.
+inline int64_t segments(const Dims &d) { return (d.nc + 7) / 8; }
+/// Blocks of p and n that chunk_state's programs may take (its smallest
+/// BLOCK_P, 32, and BLOCK_N, 64): the extents of the chained scan's
+/// counters, whatever configuration runs.
+inline int64_t chainBlocksP(const Dims &d) { return (d.p + 31) / 32; }
+inline int64_t chainBlocksN(const Dims &d) { return (d.np + 63) / 64; }
+/// Whether the segmented scan (scanSegment > 1) runs chained, its scan over
+/// segments in chunk_state (CHAIN) instead of state_passing; `force`
+/// ("chain" or "passing", from TESSEL_MAMBA2_SCAN; null or anything else:
+/// the rule) overrides the rule. The rule: not yet (not measured on a GPU).
+bool chainScan(const Dims &dims, const char *force);
 /// fwd_pass_state's CTAs with 64 p-rows and 64 state columns each.
 int64_t serialCtas(const Dims &dims);
 

@@ -94,3 +94,40 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
     return
   }
 }
+
+// -----
+
+// A wait for earlier programs of the kernel (earlier_programs), in a
+// branch: not the kernel's dependency point, so the kernel still waits for
+// the kernels before it at its start (pdl = 1, then lets its dependents
+// launch, as a kernel that signals does); where the count is asked for,
+// thread 0 polls with acquire loads, and every thread meets at the barrier
+// after; no griddepcontrol.wait in its place. The signal after it releases
+// the program's stores.
+// CHECK-LABEL: llvm.func @waits_for_earlier
+// CHECK: nvvm.griddepcontrol wait
+// CHECK-NEXT: nvvm.griddepcontrol launch_dependents
+// CHECK: scf.if
+// CHECK: llvm.load {{.*}} atomic syncscope("device") acquire
+// CHECK: nvvm.nanosleep
+// CHECK: nvvm.barrier0
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.global>}
+// CHECK-NOT: nvvm.griddepcontrol
+// CHECK: llvm.load {{.*}} : !llvm.ptr<1> -> vector
+// CHECK: llvm.fence syncscope("device") release
+// CHECK-NEXT: llvm.atomicrmw add {{.*}} syncscope("device") monotonic
+module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
+  func.func @waits_for_earlier(%x: !tile.view<?x?xf32>, %y: !tile.view<?x?xf32>, %flags: !tile.view<?xi32>, %c: i1) attributes {tile.hints = #tile.hints<{default = {pdl = 1}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %p = tile.program_id 0
+    %prev = arith.subi %p, %c1 : i32
+    scf.if %c {
+      tile.wait %flags[%prev], %c1 {earlier_programs} : !tile.view<?xi32>
+    }
+    %t = tile.load %x[%p, %c0] : !tile.view<?x?xf32> -> tensor<32x32xf32>
+    tile.store %t, %y[%p, %c0] : tensor<32x32xf32>, !tile.view<?x?xf32>
+    tile.signal %flags[%p], %c1 : !tile.view<?xi32>
+    return
+  }
+}

@@ -60,3 +60,29 @@ func.func @early_loads_store_first(%x: !tile.view<?xf32>, %f: !tile.view<?xi32>)
   tile.wait %f[%c0], %c0 {early_loads} : !tile.view<?xi32>
   return
 }
+
+// -----
+
+// A wait for earlier programs of the kernel may come anywhere, after loads
+// and stores, in loops and branches (no diagnostic here)...
+func.func @earlier_programs_anywhere(%x: !tile.view<?xf32>, %f: !tile.view<?xi32>, %c: i1) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %t = tile.load %x[%c0] : !tile.view<?xf32> -> tensor<32xf32>
+  tile.store %t, %x[%c0] : tensor<32xf32>, !tile.view<?xf32>
+  scf.if %c {
+    tile.wait %f[%c0], %c1 {earlier_programs} : !tile.view<?xi32>
+  }
+  tile.wait %f[%c1], %c1 {earlier_programs} : !tile.view<?xi32>
+  return
+}
+
+// -----
+
+// ...but it is not the kernel's dependency point, which early_loads places.
+func.func @earlier_programs_early_loads(%f: !tile.view<?xi32>) {
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.wait' op takes early_loads or earlier_programs, not both}}
+  tile.wait %f[%c0], %c0 {early_loads, earlier_programs} : !tile.view<?xi32>
+  return
+}

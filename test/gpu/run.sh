@@ -27,6 +27,11 @@ if python3 -c "import torch" 2>/dev/null; then
     TESSEL_MAMBA2_SEGMENT=$segment TESSEL_MAMBA2_LIBRARY="$dir/libtessel_mamba2.so" \
       python3 -m pytest -q -p no:cacheprovider test/gpu/test_mamba2.py 2>&1 | tail -3
   done
+  # The scan over segments in chunk_state (CHAIN: each program waits for
+  # the one of the segment before), forced with segments of 8.
+  echo "state scan forced chained, segments of 8:"
+  TESSEL_MAMBA2_SCAN=chain TESSEL_MAMBA2_SEGMENT=8 TESSEL_MAMBA2_LIBRARY="$dir/libtessel_mamba2.so" \
+    python3 -m pytest -q -p no:cacheprovider test/gpu/test_mamba2.py 2>&1 | tail -3
   # Both ways to C·Bᵀ forced: chunk_cb's stored blocks (the library's
   # choice on large problems only, so not on most of these), and compute_out
   # forming them itself.
@@ -81,6 +86,15 @@ if python3 -c "import torch" 2>/dev/null; then
           python3 bench/profile/one_forward.py --L 1024 --h 4 --n "$n" --repeat 1 \
           --tunables chunk_state:BLOCK_P=64,BLOCK_T=64,num_warps=4,wgmma=1,occupancy=-1,tma_store=1,packed_scale=1,prefetch_registers=64,num_stages=2,persistent=0,warp_specialize=0,pdl=1
       done
+    done
+    # The chained scan (chunk_state's programs waiting for each other's
+    # counters), forced, over segments of 8 at L = 4096 (two segments).
+    for tool in racecheck memcheck; do
+      TESSEL_MAMBA2_SCAN=chain TESSEL_MAMBA2_SEGMENT=8 \
+        TESSEL_MAMBA2_LIBRARY="$dir/libtessel_mamba2.so" \
+        sanitized_forward "forward chained scan n=128 $tool" \
+        --tool "$tool" --report-api-errors no \
+        python3 bench/profile/one_forward.py --L 4096 --h 4 --n 128 --repeat 1
     done
     [ "$sanitize_failed" = 0 ] || { echo "some sanitized forwards did not finish"; exit 1; }
   fi

@@ -79,14 +79,18 @@ TEST(Mamba2Api, AcceptsAValidCallAndSizesTheWorkspace) {
   // dt and Acs rows of 1000 floats, 16 rows each; then 2*4*8*64*128
   // 16-bit states; for the split path each chunk's 8*64*128 followed by as
   // many 16-bit per-chunk states, then the segmented scan's factors, 2*8
-  // rows of 4 floats.
+  // rows of 4 floats, and the chained scan's states entering its one
+  // segment (2*8*64*128 floats) and counters (2*8 heads x 2 blocks of p x 2
+  // of n), each 256-aligned.
   EXPECT_EQ(w.acsOffset, 64000u);
   EXPECT_EQ(w.statesOffset, 128000u);
   EXPECT_EQ(w.bytes, 128000u + 2u * 4 * 8 * 64 * 128 * 2);
   Workspace split = layout(d, true);
   EXPECT_EQ(split.localOffset, 128000u + 8u * 64 * 128 * 2);
   EXPECT_EQ(split.decayOffset, 128000u + 2u * 4 * 8 * 64 * 128 * (2 + 2));
-  EXPECT_EQ(split.bytes, split.decayOffset + 2u * 8 * 4 * 4);
+  EXPECT_EQ(split.carryOffset, split.decayOffset + 2u * 8 * 4 * 4);
+  EXPECT_EQ(split.countersOffset, split.carryOffset + 2u * 8 * 64 * 128 * 4);
+  EXPECT_EQ(split.bytes, split.countersOffset + 256u);
   a.workspace = reinterpret_cast<void *>(kWorkspace);
   a.workspace_bytes = w.bytes;
   EXPECT_EQ(check(a), "");
@@ -201,6 +205,11 @@ TEST(Mamba2Api, ScansInSegmentsWhereMeasuredFaster) {
   EXPECT_EQ(scanSegment(dims(1, 65536, 80, 128, 256), "4", h100), 8);
   EXPECT_EQ(scanSegment(dims(1, 65536, 80, 128, 256), "4", h200), 1);
   EXPECT_EQ(scanSegment(dims(1, 4096, 80, 128, 256), "x", h100), 1);
+  // The chained scan (chunk_state CHAIN) runs only where forced, until it
+  // is measured.
+  EXPECT_FALSE(chainScan(dims(1, 65536, 80, 128, 256), nullptr));
+  EXPECT_FALSE(chainScan(dims(1, 65536, 80, 128, 256), "passing"));
+  EXPECT_TRUE(chainScan(dims(1, 65536, 80, 128, 256), "chain"));
 }
 
 TEST(Mamba2Api, StoresCbWhereMeasuredFaster) {

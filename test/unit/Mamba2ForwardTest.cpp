@@ -61,6 +61,9 @@ struct Case {
   // compute_out's segment_scale (the segment's factor applied once, in a
   // branch, instead of by a select in every step).
   int64_t segmentScale = 0;
+  // chunk_state's CHAIN (segment > 1): the scan over segments in
+  // chunk_state, no state_passing, compute_out at SEGMENT 1.
+  bool chain = false;
 };
 
 std::ostream &operator<<(std::ostream &os, const Case &c) {
@@ -74,7 +77,8 @@ std::ostream &operator<<(std::ostream &os, const Case &c) {
      << " N" << c.blockN << " T" << c.blockT << " M" << c.blockM << " K"
      << c.blockK << " S" << c.blockS << " CB" << c.blockCb << " segment "
      << c.segment << (c.segmentSteps ? " (steps)" : "")
-     << (c.segmentScale ? " (scaled once)" : "");
+     << (c.segmentScale ? " (scaled once)" : "")
+     << (c.chain ? " (chained)" : "");
   return os;
 }
 
@@ -142,6 +146,7 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
   auto chunkK = traceOne(ctx, "chunk_state",
                          {{"Q", c.Q},
                           {"SEGMENT", c.segment},
+                          {"CHAIN", c.chain},
                           {"X_DTYPE", static_cast<int64_t>(c.x)},
                           {"BLOCK_P", c.blockP},
                           {"BLOCK_N", chunkN},
@@ -159,7 +164,9 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
   const int64_t passP = 16, passN = 64;
   // compute_out with C resident and the state dimension unrolled where n
   // allows, as the library picks it (when BLOCK_K divides 64).
-  const int64_t segment = split ? c.segment : 1;
+  // (Chained, chunk_state writes the states entering the chunks: compute_out
+  // reads them as the unsegmented scan's.)
+  const int64_t segment = split && !c.chain ? c.segment : 1;
   const int64_t nMax = c.n <= 64 && 64 % c.blockK == 0 ? 64 : 0;
   auto outK =
       traceOne(ctx, "compute_out",
@@ -311,13 +318,32 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
 
   interp::ViewArg seqV = c.seq ? seq.view() : absent(DType::i32, 2);
   interp::ViewArg initV2 = c.init ? init.view() : absent(DType::f32, 4);
+  // CHAIN: the states entering the segments (f32, poisoned) and their
+  // counters (zero, as the library sets them before each forward).
+  const int64_t numSegments = ceilDiv(nc, c.segment),
+                numP = ceilDiv(c.p, c.blockP), numN = ceilDiv(c.n, chunkN);
+  HostTensor carry(DType::f32, {c.b, numSegments, c.h, c.p, c.n}),
+      counters(DType::i32, {c.b, numSegments, c.h, numP, numN});
+  carry.poison();
+  for (int64_t i = 0; i < counters.numel(); ++i)
+    counters.set(i, 0);
   if (split) {
-    err = interp::run(chunkK,
-                      {ceilDiv(nc, segment) * c.h, ceilDiv(c.p, c.blockP),
-                       ceilDiv(c.n, chunkN) * c.b},
-                      {x.view(), B.view(), dtOutV, acsV, seqV, localV, decayV,
-                       int64_t(c.seq)});
+    err = interp::run(
+        chunkK,
+        {ceilDiv(nc, c.segment) * c.h, numP, numN * c.b},
+        {x.view(), B.view(), dtOutV, acsV, seqV, localV, decayV,
+         int64_t(c.seq), c.chain ? localV : absent(c.x, 5),
+         c.chain ? localV : absent(c.x, 5),
+         c.chain ? carry.view() : absent(DType::f32, 5),
+         c.chain ? counters.view() : absent(DType::i32, 5), initV2,
+         c.chain ? finalStates.view() : absent(DType::f32, 4), int64_t(c.init),
+         int64_t(c.chain)});
     ASSERT_EQ(err, "") << "chunk_state";
+  }
+  if (split && c.chain) {
+    // compute_out reads the states where chunk_state wrote them.
+    statesV = localV;
+  } else if (split) {
     err = interp::run(
         passK, {ceilDiv(c.p, passP), ceilDiv(c.n, passN), c.b * c.h},
         {localV, decayV, acsV, seqV, initV2, statesV, finalStates.view(),
@@ -687,6 +713,39 @@ INSTANTIATE_TEST_SUITE_P(
                         c.segment = 8, c.blockM = 128, c.x = DType::f16,
                         c.z = true;
                         c.segmentSteps = 2;
+                      }))),
+        ::testing::Values(true), ::testing::Bool()));
+
+// The scan over segments in chunk_state (CHAIN): each program waits for the
+// state entering its segment from the one before (here the programs run in
+// turn, so the count is always there: what the interpreter checks is the
+// scan's arithmetic, the counters' indices and the states' placement), with
+// packed sequences across segment boundaries and an initial state, two
+// blocks of p, segments cut short by the last chunk, 64- and 128-column
+// blocks of the state (its halves ragged at n = 96), f16, and the
+// headline's compute_out.
+INSTANTIATE_TEST_SUITE_P(
+    Mamba2Chained, Mamba2Forward,
+    ::testing::Combine(
+        ::testing::Values(
+            slow(with(base(2, 900, 2, 40, 96, 1, 64),
+                      [](Case &c) {
+                        c.segment = 4, c.seq = c.init = true, c.chain = true;
+                        c.blockP = 32;
+                      })),
+            slow(with(base(1, 520, 3, 32, 32, 1, 64),
+                      [](Case &c) {
+                        c.segment = 8, c.z = true, c.chain = true;
+                      })),
+            slow(with(base(2, 700, 2, 32, 40, 1, 128),
+                      [](Case &c) {
+                        c.segment = 2, c.x = DType::f16, c.blockM = 128,
+                        c.z = c.init = c.chain = true;
+                      })),
+            slow(with(base(1, 2100, 2, 32, 96, 1, 256),
+                      [](Case &c) {
+                        c.segment = 8, c.blockM = 128, c.d = DKind::perHead;
+                        c.init = c.chain = true;
                       }))),
         ::testing::Values(true), ::testing::Bool()));
 
