@@ -98,6 +98,8 @@ LogicalResult KernelEmitter::emitOp(Operation &op) {
     return emitPrefetch(prefetch);
   if (isa<tile::SignalOp, tile::WaitOp>(op))
     return emitCounter(&op);
+  if (auto ticket = dyn_cast<tile::TicketOp>(op))
+    return emitTicket(ticket);
   if (auto pid = dyn_cast<tile::ProgramIdOp>(op)) {
     Type t = b.getI32Type();
     Value v = pid.getDim() == 0   ? Value(NVVM::BlockIdXOp::create(b, loc, t))

@@ -528,6 +528,56 @@ SmallVector<Value> KernelEmitter::loadRegisters(tile::LoadOp op,
                 fast, slow);
 }
 
+/// The address of a counter (element `indices` of the 32-bit `viewValue`),
+/// and in `inBounds` whether it lies in the view.
+Value KernelEmitter::counterAddress(Value viewValue, ValueRange indices,
+                                    Value &inBounds) {
+  const ViewParts &view = views[viewValue];
+  inBounds = arith::ConstantIntOp::create(b, loc, 1, 1);
+  Value offset = i64(0);
+  for (auto [d, index] : llvm::enumerate(indices)) {
+    Value i = arith::ExtSIOp::create(b, loc, b.getI64Type(), regs[index][0]);
+    Value ok = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, i, i64(0)),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i,
+                              view.sizes[d]));
+    inBounds = arith::AndIOp::create(b, loc, inBounds, ok);
+    offset = arith::AddIOp::create(
+        b, loc, offset, arith::MulIOp::create(b, loc, i, view.strides[d]));
+  }
+  return LLVM::GEPOp::create(b, loc, view.ptr.getType(), b.getI32Type(),
+                             view.ptr, ValueRange{offset});
+}
+
+/// tile.ticket: thread 0 adds 1 to the counter (relaxed, GPU scope: the
+/// ticket orders programs, it publishes nothing) and writes the value it
+/// had to the scratch buffer (0 out of bounds), which every thread reads
+/// after a CTA barrier.
+LogicalResult KernelEmitter::emitTicket(tile::TicketOp op) {
+  if (warpSpecialized || producerMode)
+    return op->emitError() << "is not supported in a warp-specialised kernel";
+  Value inBounds;
+  Value address = counterAddress(op.getView(), op.getIndices(), inBounds);
+  barrierBeforeScratchWrite();
+  Value slot = scratch(0);
+  sharedBytes = std::max<int64_t>(sharedBytes, 4);
+  onlyWhere(isZero(tid), [&] {
+    Value taken = ifElse(
+        inBounds, {b.getI32Type()},
+        [&]() -> SmallVector<Value> {
+          return {LLVM::AtomicRMWOp::create(
+              b, loc, LLVM::AtomicBinOp::add, address, i32(1),
+              LLVM::AtomicOrdering::monotonic, "device")};
+        },
+        [&]() -> SmallVector<Value> { return {i32(0)}; })[0];
+    LLVM::StoreOp::create(b, loc, taken, slot);
+  });
+  barrier();
+  regs[op.getResult()] = {LLVM::LoadOp::create(b, loc, b.getI32Type(), slot)};
+  return success();
+}
+
 /// tile.signal: a CTA barrier (every thread's writes before it), then thread
 /// 0 releases them at GPU scope and adds to the counter (the release
 /// pattern of a split-K semaphore: barrier, fence, relaxed atomic). TMA
@@ -546,26 +596,12 @@ LogicalResult KernelEmitter::emitCounter(Operation *op) {
   if (warpSpecialized || producerMode)
     return op->emitError() << "is not supported in a warp-specialised kernel "
                               "(its producer's copies would not wait)";
-  Value viewValue = signal ? signal.getView() : wait.getView();
-  ValueRange indices = signal ? signal.getIndices() : wait.getIndices();
   Value amount = regs[signal ? signal.getValue() : wait.getExpected()][0];
-  const ViewParts &view = views[viewValue];
-  Value inBounds = arith::ConstantIntOp::create(b, loc, 1, 1);
-  Value offset = i64(0);
-  for (auto [d, index] : llvm::enumerate(indices)) {
-    Value i = arith::ExtSIOp::create(b, loc, b.getI64Type(), regs[index][0]);
-    Value ok = arith::AndIOp::create(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, i, i64(0)),
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i,
-                              view.sizes[d]));
-    inBounds = arith::AndIOp::create(b, loc, inBounds, ok);
-    offset = arith::AddIOp::create(
-        b, loc, offset, arith::MulIOp::create(b, loc, i, view.strides[d]));
-  }
-  Value address = LLVM::GEPOp::create(b, loc, view.ptr.getType(),
-                                      b.getI32Type(), view.ptr,
-                                      ValueRange{offset});
+  Value inBounds;
+  Value address =
+      counterAddress(signal ? signal.getView() : wait.getView(),
+                     signal ? signal.getIndices() : wait.getIndices(),
+                     inBounds);
   if (signal) {
     bool tmaStores = false;
     kernel.walk([&](tile::StoreOp store) {

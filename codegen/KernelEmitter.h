@@ -865,6 +865,8 @@ private:
   bool heldOnce(const Distribution &dist);
   LogicalResult emitStore(tile::StoreOp op);
   LogicalResult emitCounter(Operation *op);
+  Value counterAddress(Value viewValue, ValueRange indices, Value &inBounds);
+  LogicalResult emitTicket(tile::TicketOp op);
   LogicalResult emitCumsum(tile::CumsumOp op);
   LogicalResult emitMma(tile::MmaOp op);
   /// tile.mma on the asynchronous tensor cores, which read their operands

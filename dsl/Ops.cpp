@@ -1032,6 +1032,23 @@ void signalImpl(const Handle &counters, int rank,
     tracer().create<tile::SignalOp>(loc, val(counters), indices, amount);
 }
 
+Scalar ticketImpl(const Handle &counters, int rank,
+                  const std::vector<ScalarArg> &index, Loc loc) {
+  if (counters.poisoned())
+    return Scalar();
+  if (static_cast<int>(index.size()) != rank) {
+    tracer().error(loc) << "ticket() takes one element index per dimension "
+                        << "of the counters' view (" << rank << "), got "
+                        << index.size();
+    return Scalar();
+  }
+  SmallVector<Value> indices;
+  if (!indexValues(index, indices))
+    return Scalar();
+  return scalarOf(
+      result(tracer().create<tile::TicketOp>(loc, val(counters), indices)));
+}
+
 //===----------------------------------------------------------------------===//
 // Tile operations
 //===----------------------------------------------------------------------===//

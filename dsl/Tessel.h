@@ -510,14 +510,32 @@ void wait_until(const View<int32_t, R, F> &counters,
              options.early_loads, loc);
 }
 
+Scalar ticketImpl(const Handle &counters, int rank,
+                  const std::vector<ScalarArg> &index, Loc loc);
+
+/// The program's ticket (tile.ticket): one thread adds 1 to the counter at
+/// element index `index` of `counters`, and the program gets the value it
+/// had (out of bounds: 0). From a counter at 0, one per program, the
+/// programs in the order they took them: every program of a smaller ticket
+/// has started, whatever order the GPU starts them in (what
+/// wait_for_earlier needs of the programs it waits for, where the program
+/// derives its place in the grid from its ticket).
+template <int R, unsigned F>
+Scalar ticket(const View<int32_t, R, F> &counters, std::vector<ScalarArg> index,
+              Loc loc = Loc::current()) {
+  return ticketImpl(counters, R, index, loc);
+}
+
 /// Waits until the counter at element index `index` of `counters` is at
 /// least `expected`, raised by `signal`s of earlier programs of this kernel
 /// (tile.wait {earlier_programs}); the writes they released are then
 /// visible to the whole program. Not the kernel's dependency point: it may
 /// come anywhere in the program's uniform control flow, any number of
-/// times. Every program it waits for must come before this one in launch
-/// order (the linear program index, program_id(0) fastest), so that it has
-/// started; `expected` <= 0 or an index out of bounds: no wait.
+/// times. Every program it waits for must have started: one of a smaller
+/// `ticket`, or one before this one in launch order (the linear program
+/// index, program_id(0) fastest), which the GPU starts first in practice
+/// (not a documented guarantee); `expected` <= 0 or an index out of
+/// bounds: no wait.
 template <int R, unsigned F>
 void wait_for_earlier(const View<int32_t, R, F> &counters,
                       std::vector<ScalarArg> index, ScalarArg expected,

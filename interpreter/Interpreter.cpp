@@ -570,6 +570,23 @@ bool Program::step(Operation &op) {
     return true;
   if (isa<tile::SignalOp, tile::WaitOp>(op))
     return counter(op);
+  if (auto ticket = dyn_cast<tile::TicketOp>(op)) {
+    // (The programs run in turn: tickets in program order.)
+    const ViewArg &view = views[get(ticket.getView()).viewIndex];
+    std::vector<int64_t> coord;
+    for (Value i : ticket.getIndices())
+      coord.push_back(get(i).i[0]);
+    std::optional<int64_t> offset = viewOffset(view, coord);
+    RtValue v = makeValue(ticket.getType());
+    setI(v, 0, offset ? readInt(view, *offset) : 0);
+    if (offset) {
+      RtValue next = makeValue(ticket.getType());
+      setI(next, 0, readInt(view, *offset) + 1);
+      writeElement(view, *offset, next, 0);
+    }
+    env[ticket.getResult()] = std::move(v);
+    return true;
+  }
   if (auto pid = dyn_cast<tile::ProgramIdOp>(op)) {
     RtValue v = makeValue(pid.getType());
     setI(v, 0, this->pid[pid.getDim()]);

@@ -245,6 +245,10 @@ LogicalResult SignalOp::verify() {
   return verifyCounter(*this, getView().getType(), getIndices().size());
 }
 
+LogicalResult TicketOp::verify() {
+  return verifyCounter(*this, getView().getType(), getIndices().size());
+}
+
 LogicalResult WaitOp::verify() {
   if (failed(verifyCounter(*this, getView().getType(), getIndices().size())))
     return failure();

@@ -212,6 +212,31 @@ def Tile_SignalOp : Tile_Op<"signal", [MemoryEffects<[MemRead, MemWrite]>]> {
   let hasVerifier = 1;
 }
 
+def Tile_TicketOp : Tile_Op<"ticket", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "the program's rank by arrival: add 1 to a counter, get the value before";
+  let description = [{
+    One thread of the program adds 1 to the 32-bit integer at element index
+    `indices` of `view` and the whole program gets the value it had (the
+    same in every thread); out of bounds: 0, nothing added. With the counter
+    at 0 when the kernel starts and one ticket per program, the tickets
+    number the programs 0, 1, ... in the order they took them, which every
+    program that took a smaller one has started: a program that waits
+    (`tile.wait {earlier_programs}`) only for programs of smaller tickets
+    waits for started ones, whatever order the GPU starts them in. (Not in a
+    warp-specialised kernel.)
+
+    ```mlir
+    %t = tile.ticket %order[%c0] : !tile.view<?xi32>
+    ```
+  }];
+  let arguments = (ins Tile_ViewType:$view, Variadic<Tile_Index>:$indices);
+  let results = (outs I32:$result);
+  let assemblyFormat = [{
+    $view `[` $indices `]` attr-dict `:` qualified(type($view))
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_WaitOp : Tile_Op<"wait", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "wait until a counter another kernel signals reaches a value";
   let description = [{

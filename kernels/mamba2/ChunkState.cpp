@@ -44,8 +44,8 @@ void chunkState(const Config &cfg, View<X, 4, kDense> x, // (b, L, h, p)
                 // blocks, n blocks), zero at the start, and the initial and
                 // final states.
                 View<X, 5, kDense> entering, View<X, 5, kDense> localIn,
-                View<float, 5, kDense> carry,
-                View<int32_t, 5> counters, View<float, 4> initStates,
+                View<float, 5, kDense> carry, View<int32_t, 5> counters,
+                View<int32_t, 1> order, View<float, 4> initStates,
                 View<float, 4> finalStates, I32 hasInit, I32 hasFinal) {
   const int64_t Q = cfg["Q"], BP = cfg["BLOCK_P"], BN = cfg["BLOCK_N"],
                 BT = cfg["BLOCK_T"], K = cfg["SEGMENT"];
@@ -92,7 +92,21 @@ void chunkState(const Config &cfg, View<X, 4, kDense> x, // (b, L, h, p)
 
   // Heads vary fastest: neighbouring programs read the same chunk of B (and
   // neighbouring columns of x).
-  auto ch = program_id(0), pb = program_id(1), nbb = program_id(2);
+  // CHAIN 1: the program's place in the grid from its ticket (`order`, at
+  // 0 when the kernel starts: the programs in the order they started), so
+  // that the program of the segment before, H tickets earlier, has started
+  // whatever order the GPU starts them in. (The ids are then registers, not
+  // special registers ptxas rematerialises: 168 bytes spilled at 3 CTAs
+  // per SM, none without; tickets 0 takes the launch order instead.)
+  const bool chain = cfg["CHAIN"] != 0;
+  Scalar ch = program_id(0), pb = program_id(1), nbb = program_id(2);
+  if (chain && cfg["tickets"]) {
+    Scalar t = ticket(order, {0});
+    Scalar across = num_programs(0), down = num_programs(1);
+    ch = t % across;
+    pb = t / across % down;
+    nbb = t / (across * down);
+  }
   auto L = dim(x, 1), H = dim(x, 2), G = dim(B, 2), N = dim(B, 3);
   auto numN = (N + (BN - 1)) / BN;
   auto s = ch / H, hi = ch % H, nb = nbb % numN, bi = nbb / numN;
@@ -121,7 +135,6 @@ void chunkState(const Config &cfg, View<X, 4, kDense> x, // (b, L, h, p)
   // compute_out adds the two terms.
   auto nc = (L + (Q - 1)) / Q;
   auto first = s * K, count = minimum(nc - first, K);
-  const bool chain = cfg["CHAIN"] != 0;
   // The sequence that ended the chunk before the segment (0 before token 0).
   Tile seqBefore = if_((hasSeqIdx != 0) && (first > 0),
                        [&] {
@@ -159,8 +172,8 @@ void chunkState(const Config &cfg, View<X, 4, kDense> x, // (b, L, h, p)
     return;
   // CHAIN 1: the scan over segments here, program after program. The state
   // entering segment s, T_s: the initial state (or 0) in the first, else
-  // what the program of segment s - 1 (same head and blocks: H programs
-  // before this one in launch order) published; T_{s+1} = kept T_s + U,
+  // what the program of segment s - 1 (same head and blocks: H tickets
+  // before this one) published; T_{s+1} = kept T_s + U,
   // U the state after the segment's last chunk from its own tokens,
   // published for the next at once (f32), or the final state in the last
   // segment. Then the states entering the segment's chunks, S_c = decay_c
@@ -239,14 +252,15 @@ void chunkState(const Config &cfg, View<X, 4, kDense> x, // (b, L, h, p)
       });
 }
 
-const std::array<std::string, 16> kArgNames = {
+const std::array<std::string, 17> kArgNames = {
     "x",                "B",
     "dt",               "dA_cumsum",
     "seq_idx",          "chunk_states",
     "segment_decay",    "has_seq_idx",
     "states",           "chunk_states_in",
     "segment_states",
-    "segment_counters", "initial_states",
+    "segment_counters", "segment_order",
+    "initial_states",
     "final_states",     "has_initial_states",
     "has_final_states"};
 
@@ -266,6 +280,13 @@ const Register registration{{
                     "writes the states entering its chunks (no "
                     "state_passing; compute_out takes SEGMENT 1)"),
             xDtypeVariant("element type of x and B"),
+            tunable("tickets", {0, 1}, 1,
+                    "with CHAIN, each program's place in the grid from a "
+                    "ticket taken as it starts (1: the program it waits for "
+                    "has started, whatever order the GPU starts them in), "
+                    "or from its block index (0: relies on the GPU starting "
+                    "blocks in index order, as it does in practice but does "
+                    "not promise); not measured"),
             tunable("BLOCK_P", {32, 64}, 64, "head-dim rows per program"),
             // 128 reads x once for n = 128 (the states at b=1 L=65536 h=80
             // on the H200: 1.017 -> 0.860 ms with state_passing, bench/
@@ -376,8 +397,8 @@ const Register registration{{
     .check = [](const Config &cfg) -> std::string {
       if (cfg.get("CHAIN") && cfg.get("SEGMENT") < 2)
         return "CHAIN scans segments: it needs SEGMENT > 1";
-      // (A program waits for the one H before it: every program of a
-      // persistent grid would have to be resident, and a producer
+      // (A program waits for the one H tickets before it: a persistent
+      // grid's programs are not one ticket each, and a producer
       // warpgroup's copies would not wait.)
       if (cfg.get("CHAIN") &&
           (cfg.get("persistent") || cfg.get("warp_specialize")))

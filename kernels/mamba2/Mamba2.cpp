@@ -268,6 +268,9 @@ Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d, int sms,
       {d.b, segments(d), d.h, chainBlocksP(d), chainBlocksN(d)},
       {segments(d) * d.h * countersPerHead, d.h * countersPerHead,
        countersPerHead, chainBlocksN(d), 1}};
+  // (The programs' ticket counter right after them.)
+  const int64_t numCounters = d.b * segments(d) * d.h * countersPerHead;
+  rt::View order{counters.ptr + numCounters * 4, {1}, {1}};
   aot::state_passing_variant spv;
   spv.Q = d.Q;
   spv.SEGMENT = segment;
@@ -307,9 +310,7 @@ Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d, int sms,
   if (chain && !describeOnly)
     TESSEL_RT_TRY(rt::checkCu(
         cuMemsetD32Async(counters.ptr, 0,
-                         static_cast<size_t>(d.b * segments(d) * d.h *
-                                             countersPerHead),
-                         stream),
+                         static_cast<size_t>(numCounters + 1), stream),
         "cuMemsetD32Async", "the chained scan's counters"));
   // dt_bias is read only by the HAS_DT_BIAS variant.
   TESSEL_MAMBA2_LAUNCH(chunk_cumsum, cv, view(a->dt), view(a->A),
@@ -330,7 +331,7 @@ Status enqueue(const tessel_mamba2_forward_args *a, const Dims &d, int sms,
   } else {
     TESSEL_MAMBA2_LAUNCH(chunk_state, csv, view(a->x), view(a->B), dtOut, acs,
                          seq, local, decay, hasSeq, local, local, carry,
-                         counters, init, fin, hasInit, hasFinal);
+                         counters, order, init, fin, hasInit, hasFinal);
     if (timed)
       TESSEL_RT_TRY(timing.events[2].record(stream));
     if (!chain)

@@ -335,8 +335,9 @@ Workspace layout(const Dims &d, bool perChunkStates, bool storedCb) {
   const size_t decayBytes = static_cast<size_t>(d.b * d.h * decayRow(d)) * 4;
   const size_t carryBytes =
       static_cast<size_t>(d.b * segments(d) * d.h * d.p * d.np) * 4;
+  // (And one more: the programs' tickets.)
   const size_t counterBytes = static_cast<size_t>(
-      d.b * segments(d) * d.h * chainBlocksP(d) * chainBlocksN(d) * 4);
+      (d.b * segments(d) * d.h * chainBlocksP(d) * chainBlocksN(d) + 1) * 4);
   w.carryOffset =
       w.decayOffset + (perChunkStates ? roundUp(decayBytes, 256) : 0);
   w.countersOffset =

@@ -31,8 +31,8 @@ struct Dims {
 /// On the split path the chained scan's (chunk_state CHAIN) follow the
 /// factors: the states entering the segments (b, segments(d), h, p, n) f32
 /// with n padded to 8, and their counters (b, segments(d), h,
-/// chainBlocksP(d), chainBlocksN(d)) int32, each 256-aligned, before the
-/// C·Bᵀ blocks.
+/// chainBlocksP(d), chainBlocksN(d)) int32 followed by the programs' ticket
+/// counter, each 256-aligned, before the C·Bᵀ blocks.
 struct Workspace {
   size_t dtOffset, acsOffset, statesOffset, localOffset, decayOffset,
       carryOffset, countersOffset, cbOffset, bytes;

@@ -131,3 +131,25 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
     return
   }
 }
+
+// -----
+
+// A ticket: thread 0 adds 1 (relaxed, GPU scope: it publishes nothing) where
+// the counter is in bounds, else takes 0, and writes the value to shared
+// memory; after a barrier every thread reads it (here the index of a
+// store).
+// CHECK-LABEL: llvm.func @takes_ticket
+// CHECK: scf.if
+// CHECK: llvm.atomicrmw add {{.*}} syncscope("device") monotonic
+// CHECK: llvm.store {{.*}} !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: llvm.load {{.*}} !llvm.ptr<3> -> i32
+module attributes {tilegpu.target = "sm_90a"} {
+  func.func @takes_ticket(%order: !tile.view<?xi32>, %y: !tile.view<?xi32>) {
+    %c0 = arith.constant 0 : i32
+    %t = tile.ticket %order[%c0] : !tile.view<?xi32>
+    %v = arith.constant dense<1> : tensor<128xi32>
+    tile.store %v, %y[%t] : tensor<128xi32>, !tile.view<?xi32>
+    return
+  }
+}

@@ -86,3 +86,12 @@ func.func @earlier_programs_early_loads(%f: !tile.view<?xi32>) {
   tile.wait %f[%c0], %c0 {early_loads, earlier_programs} : !tile.view<?xi32>
   return
 }
+
+// -----
+
+func.func @ticket_not_i32(%f: !tile.view<?xf32>) {
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.ticket' op counts in a view of 32-bit integers, got elements of type 'f32'}}
+  %t = tile.ticket %f[%c0] : !tile.view<?xf32>
+  return
+}

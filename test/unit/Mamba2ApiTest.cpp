@@ -81,7 +81,7 @@ TEST(Mamba2Api, AcceptsAValidCallAndSizesTheWorkspace) {
   // many 16-bit per-chunk states, then the segmented scan's factors, 2*8
   // rows of 4 floats, and the chained scan's states entering its one
   // segment (2*8*64*128 floats) and counters (2*8 heads x 2 blocks of p x 2
-  // of n), each 256-aligned.
+  // of n, and the tickets'), each 256-aligned.
   EXPECT_EQ(w.acsOffset, 64000u);
   EXPECT_EQ(w.statesOffset, 128000u);
   EXPECT_EQ(w.bytes, 128000u + 2u * 4 * 8 * 64 * 128 * 2);
@@ -90,7 +90,7 @@ TEST(Mamba2Api, AcceptsAValidCallAndSizesTheWorkspace) {
   EXPECT_EQ(split.decayOffset, 128000u + 2u * 4 * 8 * 64 * 128 * (2 + 2));
   EXPECT_EQ(split.carryOffset, split.decayOffset + 2u * 8 * 4 * 4);
   EXPECT_EQ(split.countersOffset, split.carryOffset + 2u * 8 * 64 * 128 * 4);
-  EXPECT_EQ(split.bytes, split.countersOffset + 256u);
+  EXPECT_EQ(split.bytes, split.countersOffset + 512u);
   a.workspace = reinterpret_cast<void *>(kWorkspace);
   a.workspace_bytes = w.bytes;
   EXPECT_EQ(check(a), "");

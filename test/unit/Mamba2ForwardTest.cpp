@@ -323,10 +323,12 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
   const int64_t numSegments = ceilDiv(nc, c.segment),
                 numP = ceilDiv(c.p, c.blockP), numN = ceilDiv(c.n, chunkN);
   HostTensor carry(DType::f32, {c.b, numSegments, c.h, c.p, c.n}),
-      counters(DType::i32, {c.b, numSegments, c.h, numP, numN});
+      counters(DType::i32, {c.b, numSegments, c.h, numP, numN}),
+      order(DType::i32, {1});
   carry.poison();
   for (int64_t i = 0; i < counters.numel(); ++i)
     counters.set(i, 0);
+  order.set(0, 0);
   if (split) {
     err = interp::run(
         chunkK,
@@ -335,7 +337,8 @@ TEST_P(Mamba2Forward, MatchesFloat64Recurrence) {
          int64_t(c.seq), c.chain ? localV : absent(c.x, 5),
          c.chain ? localV : absent(c.x, 5),
          c.chain ? carry.view() : absent(DType::f32, 5),
-         c.chain ? counters.view() : absent(DType::i32, 5), initV2,
+         c.chain ? counters.view() : absent(DType::i32, 5),
+         c.chain ? order.view() : absent(DType::i32, 1), initV2,
          c.chain ? finalStates.view() : absent(DType::f32, 4), int64_t(c.init),
          int64_t(c.chain)});
     ASSERT_EQ(err, "") << "chunk_state";
