@@ -40,6 +40,16 @@
 # A/B the two libraries with bench/ab.sh on the H200. (On an H100 the tune
 # is not an H200 table: 2026-12-06-h100.md.)
 set -eu
+# The seconds of BUDGET (default 570) still left since the start, and the
+# library carried xz-packed in build/gpuxz (with its COMMIT) unpacked into
+# build/gpu.
+start=$(date +%s)
+left() { echo $(( ${BUDGET:-570} - ($(date +%s) - start) )); }
+unpack_library() {
+  mkdir -p build/gpu
+  xz -d -c build/gpuxz/libtessel_mamba2.so.xz > build/gpu/libtessel_mamba2.so
+  cp build/gpuxz/COMMIT build/gpu/COMMIT
+}
 # build/abl/OUT.so.xz: the library built with compute_out's tunable NAME
 # (values VALUES, as ComputeOut.cpp spells them) defaulting to TO instead of
 # FROM; ComputeOut.cpp restored from HEAD after.
@@ -193,11 +203,7 @@ case "${1:-}" in
     # since-removed prefetch_state and prefetch_ahead, the benchmark and
     # the stalls: bench/results/2026-12-07-segment-h200.md.)
     set +e
-    start=$(date +%s)
-    left() { echo $(( ${BUDGET:-570} - ($(date +%s) - start) )); }
-    mkdir -p build/gpu
-    xz -d -c build/gpuxz/libtessel_mamba2.so.xz > build/gpu/libtessel_mamba2.so
-    cp build/gpuxz/COMMIT build/gpu/COMMIT
+    unpack_library
     gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader)
     echo "$gpu; library $(cat build/gpu/COMMIT)"
     case "$gpu" in
@@ -240,11 +246,7 @@ case "${1:-}" in
     #   3. where the time is left, compute-sanitizer's memcheck of one
     #      chained forward.
     set +e
-    start=$(date +%s)
-    left() { echo $(( ${BUDGET:-570} - ($(date +%s) - start) )); }
-    mkdir -p build/gpu
-    xz -d -c build/gpuxz/libtessel_mamba2.so.xz > build/gpu/libtessel_mamba2.so
-    cp build/gpuxz/COMMIT build/gpu/COMMIT
+    unpack_library
     echo "$(nvidia-smi --query-gpu=name --format=csv,noheader); library $(cat build/gpu/COMMIT)"
     lib=build/gpu/libtessel_mamba2.so
     TESSEL_MAMBA2_SCAN=chain TESSEL_MAMBA2_SEGMENT=8 TESSEL_MAMBA2_LIBRARY=$lib timeout 150 \

@@ -145,7 +145,8 @@ void chunkState(const Config &cfg, View<X, 4, kDense> x, // (b, L, h, p)
   const Scalar writesDecay = (pb == 0) && (nb == 0);
   // Each step adds chunk c and stores the state entering the next chunk,
   // at the segment's first chunk after its last one.
-  // (CHAIN 1 stores only the R_c, below, and no factors.)
+  // (CHAIN 1 stores only the R_c here, none at the segment's first chunk,
+  // and no factors.)
   using Carried = std::tuple<Tile, Tile, Tile>; // state, factor, sequence
   Carried after = for_range(
       {0, count},
