@@ -653,6 +653,36 @@ Case prefetchCase(std::mt19937 &rng) {
   return c;
 }
 
+/// test_chain over 2048 programs (about 15 waves of CTAs on an H200):
+/// y's row r is the sum of x's rows 0..r, in that order (f32 adds, as the
+/// chain makes them: exact); every flag raised once; 2048 tickets taken.
+Case chainCase(std::mt19937 &rng) {
+  const int64_t G = 2048, N = 128;
+  Case c;
+  c.label = "a chain across 2048 programs: tickets, a wait for the program "
+            "before, a signal";
+  c.kernel = "test_chain";
+  c.grid = {G, 1, 1};
+  Tensor flags{DType::i32, {G}, {1}, std::vector<double>(G, 0.0), true, true};
+  Tensor order{DType::i32, {1}, {1}, {0.0}, true, true};
+  c.tensors = {input(rng, DType::f32, {G, N}),
+               output(DType::f32, {G, N}, {N, 1}, G * N), flags, order};
+  c.args = {size_t(0), size_t(1), size_t(2), size_t(3)};
+  c.expected = expectationsFor(c);
+  const Tensor &x = c.tensors[0];
+  for (int64_t k = 0; k < N; ++k) {
+    double sum = 0;
+    for (int64_t r = 0; r < G; ++r) {
+      sum = roundTo(sum + x.values[offset(x, {r, k})], DType::f32);
+      c.expected[1][r * N + k] = sum;
+    }
+  }
+  c.expected[2] = std::vector<double>(G, 1.0);
+  c.expected[3] = {double(G)};
+  c.tolerance = 0;
+  return c;
+}
+
 Case scanCase(std::mt19937 &rng, int axis, bool reverse, int kind) {
   const int64_t M = 45, N = 29, G = ceilDiv(M, 16);
   const char *kinds[] = {"sum", "max", "min"};
@@ -1134,6 +1164,7 @@ std::vector<Case> opCases(std::mt19937 &rng) {
   cases.push_back(mathCase(rng));
   cases.push_back(siluCase(rng));
   cases.push_back(prefetchCase(rng));
+  cases.push_back(chainCase(rng));
   cases.push_back(maskedCastCase(rng, DType::bf16));
   cases.push_back(maskedCastCase(rng, DType::f16));
   cases.push_back(packedArithCase(rng, DType::bf16));

@@ -199,6 +199,25 @@ void prefetchKernel(const Config &, View<float, 2> x, View<bf16, 2, kDense> b,
   store(y, {i, j}, t + u);
 }
 
+/// A chain across programs: y[r] = y[r - 1] + x[r] (rows of 128), r the
+/// program's ticket (tile.ticket on `order`), the row before published by
+/// the program of ticket r - 1 (tile.signal on flags[r - 1]) and waited for
+/// (tile.wait {earlier_programs}): each program reads what another wrote
+/// while the kernel runs, the longest chain a grid can have.
+void chainKernel(const Config &, View<float, 2> x, View<float, 2> y,
+                 View<int32_t, 1> flags, View<int32_t, 1> order) {
+  // (Programmatic launch, as a signalling kernel is meant to be compiled.)
+  hint("default", "pdl", 1);
+  Scalar r = ticket(order, {0});
+  Tile v = load(x, {r, 0}, {1, 128});
+  wait_for_earlier(flags, {r - 1}, 1);
+  Tile before = if_(
+      r > 0, [&] { return load(y, {r - 1, 0}, {1, 128}); },
+      [&] { return zeros({1, 128}); });
+  store(y, {r, 0}, before + v);
+  signal(flags, {r}, 1);
+}
+
 void scanKernel(const Config &cfg, View<float, 2> x, View<float, 2> y,
                 View<float, 2> red) {
   auto i = program_id(0);
@@ -445,6 +464,10 @@ const Register registrations[] = {
         [](const Config &c) { define(siluKernel, c, {"x", "y"}); }),
     add("test_prefetch",
         [](const Config &c) { define(prefetchKernel, c, {"x", "b", "y"}); }),
+    add("test_chain",
+        [](const Config &c) {
+          define(chainKernel, c, {"x", "y", "flags", "order"});
+        }),
     add("test_scan_a0_fwd_sum",
         [](const Config &c) {
           define(scanKernel, c, {"x", "y", "red"});
