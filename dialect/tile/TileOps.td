@@ -267,9 +267,10 @@ def Tile_WaitOp : Tile_Op<"wait", [MemoryEffects<[MemRead, MemWrite]>]> {
     uniform control flow (in loops and branches whose conditions are the
     same for the whole program), any number of times; with `expected` <= 0
     or the index out of bounds it does not wait. The programs it waits for
-    must come before this one in launch order (the linear program index, x
-    fastest), which the GPU starts first: a program never waits for one
-    that may not have started. (Not in a warp-specialised kernel.)
+    must have started: those of smaller tickets (`tile.ticket`), or those
+    before this one in launch order (the linear program index, x fastest),
+    which the GPU starts first in practice but does not promise to. (Not in
+    a warp-specialised kernel.)
 
     ```mlir
     tile.wait %flags[%b, %h], %expected : !tile.view<?x?xi32>
