@@ -182,6 +182,14 @@ private:
   bool elementwise(Operation &op);
   bool memory(Operation &op);
   bool counter(Operation &op);
+  /// The i32 counter of `view` at `indices`: its view and offset (none
+  /// where the indices fall outside the view).
+  std::pair<const ViewArg *, std::optional<int64_t>>
+  counterAt(Value view, ValueRange indices);
+  /// Adds `amount` to the counter at `offset` of `view` (for `op`); its
+  /// old value.
+  int64_t addToCounter(Operation &op, const ViewArg &view, int64_t offset,
+                       int64_t amount);
 };
 
 /// Linear offset of view coordinates, or nullopt when outside the view.
@@ -258,28 +266,39 @@ bool Program::memory(Operation &op) {
 /// tile.signal and tile.wait. Kernels run one after another here, and the
 /// programs of a kernel in turn: a count a wait asks for must already be
 /// there (nothing later could raise it).
-bool Program::counter(Operation &op) {
-  auto signal = dyn_cast<tile::SignalOp>(op);
-  auto wait = dyn_cast<tile::WaitOp>(op);
-  Value viewValue = signal ? signal.getView() : wait.getView();
-  ValueRange indices = signal ? signal.getIndices() : wait.getIndices();
+std::pair<const ViewArg *, std::optional<int64_t>>
+Program::counterAt(Value viewValue, ValueRange indices) {
   const ViewArg &view = views[get(viewValue).viewIndex];
   std::vector<int64_t> coord;
   for (Value i : indices)
     coord.push_back(get(i).i[0]);
-  std::optional<int64_t> offset = viewOffset(view, coord);
+  return {&view, viewOffset(view, coord)};
+}
+
+int64_t Program::addToCounter(Operation &op, const ViewArg &view,
+                              int64_t offset, int64_t amount) {
+  int64_t old = readInt(view, offset);
+  RtValue sum = makeValue(IntegerType::get(op.getContext(), 32));
+  setI(sum, 0, old + amount);
+  writeElement(view, offset, sum, 0);
+  return old;
+}
+
+bool Program::counter(Operation &op) {
+  auto signal = dyn_cast<tile::SignalOp>(op);
+  auto wait = dyn_cast<tile::WaitOp>(op);
+  auto [view, offset] =
+      signal ? counterAt(signal.getView(), signal.getIndices())
+             : counterAt(wait.getView(), wait.getIndices());
   int64_t amount = get(signal ? signal.getValue() : wait.getExpected()).i[0];
   if (signal) {
-    if (offset) {
-      RtValue sum = makeValue(IntegerType::get(op.getContext(), 32));
-      setI(sum, 0, readInt(view, *offset) + amount);
-      writeElement(view, *offset, sum, 0);
-    }
+    if (offset)
+      addToCounter(op, *view, *offset, amount);
     return true;
   }
   if (amount <= 0 || !offset)
     return true; // (the kernels before are complete)
-  int64_t have = readInt(view, *offset);
+  int64_t have = readInt(*view, *offset);
   if (have < amount)
     return fail(&op, "waits for a count of " + llvm::Twine(amount) +
                          " that is " + llvm::Twine(have) +
@@ -572,18 +591,9 @@ bool Program::step(Operation &op) {
     return counter(op);
   if (auto ticket = dyn_cast<tile::TicketOp>(op)) {
     // (The programs run in turn: tickets in program order.)
-    const ViewArg &view = views[get(ticket.getView()).viewIndex];
-    std::vector<int64_t> coord;
-    for (Value i : ticket.getIndices())
-      coord.push_back(get(i).i[0]);
-    std::optional<int64_t> offset = viewOffset(view, coord);
+    auto [view, offset] = counterAt(ticket.getView(), ticket.getIndices());
     RtValue v = makeValue(ticket.getType());
-    setI(v, 0, offset ? readInt(view, *offset) : 0);
-    if (offset) {
-      RtValue next = makeValue(ticket.getType());
-      setI(next, 0, readInt(view, *offset) + 1);
-      writeElement(view, *offset, next, 0);
-    }
+    setI(v, 0, offset ? addToCounter(op, *view, *offset, 1) : 0);
     env[ticket.getResult()] = std::move(v);
     return true;
   }

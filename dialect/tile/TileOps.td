@@ -238,12 +238,12 @@ def Tile_TicketOp : Tile_Op<"ticket", [MemoryEffects<[MemRead, MemWrite]>]> {
 }
 
 def Tile_WaitOp : Tile_Op<"wait", [MemoryEffects<[MemRead, MemWrite]>]> {
-  let summary = "wait until a counter another kernel signals reaches a value";
+  let summary = "wait until a counter earlier kernels or programs signal reaches a value";
   let description = [{
-    The kernel's dependency point. With `expected` > 0, waits until the
-    32-bit integer at element index `indices` of `view` is at least
-    `expected`; the writes the `tile.signal`s that brought it there released
-    are then visible to the whole program. With `expected` <= 0, or the index
+    Without `earlier_programs`, the kernel's dependency point. With
+    `expected` > 0, waits until the 32-bit integer at element index
+    `indices` of `view` is at least `expected`; the writes the `tile.signal`s
+    that brought it there released are then visible to the whole program. With `expected` <= 0, or the index
     out of bounds, it waits instead for the kernels before this one in the
     stream to complete, as a programmatically launched kernel does at its
     start.

@@ -74,7 +74,8 @@ void chunkState(const Config &cfg, View<X, 4, kDense> x, // (b, L, h, p)
   // in 122 registers without spills (416 bytes spilled with the register
   // prefetch).
   // (Not with CHAIN: its scan over segments holds T_s and the R_c beside
-  // the walk's registers, and at 4 ptxas spilled 506 bytes, none at 3.)
+  // the walk's registers, and at 4 ptxas spilled 506 bytes; at 3, 168
+  // bytes with tickets (the program ids in registers), none without.)
   if (BN == 128 && cfg["tma_register_loads"] && !cfg["CHAIN"])
     occupancyHint(cfg, 4, "sm_90a");
   // Warp-specialised (B's copies by a producer warpgroup; only where the
@@ -199,13 +200,7 @@ void chunkState(const Config &cfg, View<X, 4, kDense> x, // (b, L, h, p)
     return if_(
         s == 0,
         [&] {
-          return if_(
-              hasInit != 0,
-              [&] {
-                return load(initStates, {bi, hi, pb, col},
-                            {drop, drop, BP, width});
-              },
-              [&] { return zeros({BP, width}); });
+          return initialState(initStates, hasInit, bi, hi, pb, col, BP, width);
         },
         [&] {
           return load(carry, {bi, s - 1, hi, pb, col},
