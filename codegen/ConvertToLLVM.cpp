@@ -706,16 +706,24 @@ FailureOr<LLVM::LLVMFuncOp> KernelEmitter::run() {
   // (tile.wait), not at its start. Launched plainly (no pdl), a kernel's
   // trigger did not let the next one start before it ended on the H200
   // (bench/results/2026-12-02-overlap-wired.md), so none is emitted then.
+  // A signal on a view that the kernel's own waits for earlier programs
+  // read is for this kernel's later programs, not for the next kernel: it
+  // moves no trigger.
   tile::SignalOp firstSignal;
   bool waits = false;
-  kernel.walk([&](Operation *op) {
-    if (auto signal = dyn_cast<tile::SignalOp>(op); signal && !firstSignal)
-      firstSignal = signal;
+  DenseSet<Value> ownCounters;
+  kernel.walk([&](tile::WaitOp wait) {
     // (A wait for earlier programs of this kernel is not its dependency
     // point: the kernel still waits for the kernels before it at its
     // start.)
-    if (auto wait = dyn_cast<tile::WaitOp>(op))
-      waits |= !wait.getEarlierPrograms();
+    if (wait.getEarlierPrograms())
+      ownCounters.insert(wait.getView());
+    else
+      waits = true;
+  });
+  kernel.walk([&](tile::SignalOp signal) {
+    if (!firstSignal && !ownCounters.contains(signal.getView()))
+      firstSignal = signal;
   });
   bool signals = static_cast<bool>(firstSignal);
   IntegerAttr pdl = kernelHint("pdl");

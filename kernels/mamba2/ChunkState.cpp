@@ -226,7 +226,11 @@ void chunkState(const Config &cfg, View<X, 4, kDense> x, // (b, L, h, p)
   // S_c = decay_c T_s + R_c for the segment's chunks (R = 0 at its first),
   // whole blocks: one store, the only access of `entering` (by the TMA). T_s
   // read again (from L2), in x's type: the one rounding the segmented scan's
-  // T_s had too, and half the registers beside each R.
+  // T_s had too, and half the registers beside each R. (Each S_c's TMA
+  // store overwrites the bytes its R_c was read from by generic loads, with
+  // no global proxy fence between: the model leaves that write-after-read
+  // across proxies unordered, but every value stored is computed from the
+  // value loaded, so the store cannot issue before the load returns.)
   Tile T16 = cast<X>(entering0(BN, nb));
   using Factor = std::tuple<Tile, Tile>; // decay_c, sequence
   for_range(

@@ -376,8 +376,10 @@ StatePath statePath(const Dims &d, const char *force) {
 }
 
 int64_t scanSegment(const Dims &d, const char *force, double memoryGBs) {
-  if (force && (std::string(force) == "1" || std::string(force) == "8"))
-    return std::stoll(force);
+  if (force && std::string(force) == "1")
+    return 1;
+  if (force && std::string(force) == std::to_string(kSegment))
+    return kSegment;
   // Segments of 8 chunks save state_passing seven eighths of its traffic
   // (it reads and writes every chunk's state otherwise) and cost compute_out
   // a state term twice as long (C_t·T_sᵀ scaled, then C_t·R_cᵀ: twice the
@@ -398,12 +400,12 @@ int64_t scanSegment(const Dims &d, const char *force, double memoryGBs) {
   // Either way 1 with fewer than 512 chunk_state programs of 8 chunks (b h
   // ceil(nc / 8); 7.6% slower at 160, L=4096, on the H100: each program
   // walks its chunks in turn) or fewer than 64 columns (not measured).
-  const int64_t programs = (d.nc + 7) / 8 * d.b * d.h;
+  const int64_t programs = segments(d) * d.b * d.h;
   if (programs < 512 || d.n < 64)
     return 1;
   if (memoryGBs > 0 && memoryGBs < 4000)
-    return d.n <= 128 || d.Q <= 128 ? 8 : 1;
-  return d.n <= 64 || (d.Q <= 128 && d.n <= 128) ? 8 : 1;
+    return d.n <= 128 || d.Q <= 128 ? kSegment : 1;
+  return d.n <= 64 || (d.Q <= 128 && d.n <= 128) ? kSegment : 1;
 }
 
 bool chainScan(const Dims &, const char *force) {

@@ -87,8 +87,14 @@ inline int64_t decayRow(const Dims &d) { return (d.nc + 3) / 4 * 4; }
 /// (GB/s; 0: unknown, taken as the H200's).
 int64_t scanSegment(const Dims &dims, const char *force, double memoryGBs);
 
-/// The segments of 8 chunks (the compiled SEGMENT > 1) of the chained scan.
-inline int64_t segments(const Dims &d) { return (d.nc + 7) / 8; }
+/// The one SEGMENT > 1 the library compiles (Kernels.h, segmentVariant):
+/// what scanSegment returns for segments, and what the chained scan's
+/// carried states and counters are laid out for.
+inline constexpr int64_t kSegment = 8;
+/// The segments of kSegment chunks of the chained scan.
+inline int64_t segments(const Dims &d) {
+  return (d.nc + kSegment - 1) / kSegment;
+}
 /// Blocks of p and n that chunk_state's programs may take (its smallest
 /// BLOCK_P, 32, and BLOCK_N, 64): the extents of the chained scan's
 /// counters, whatever configuration runs.

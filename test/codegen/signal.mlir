@@ -99,14 +99,16 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
 
 // A wait for earlier programs of the kernel (earlier_programs), in a
 // branch: not the kernel's dependency point, so the kernel still waits for
-// the kernels before it at its start (pdl = 1, then lets its dependents
-// launch, as a kernel that signals does); where the count is asked for,
-// thread 0 polls with acquire loads, and every thread meets at the barrier
-// after; no griddepcontrol.wait in its place. The signal after it releases
-// the program's stores.
+// the kernels before it at its start (pdl = 1); its signal, on the counters
+// that wait reads, is for the kernel's later programs and moves no trigger
+// (the dependents may launch before the wait, as for a kernel without
+// signals). Where the count is asked for, thread 0 polls with acquire
+// loads, and every thread meets at the barrier after; no
+// griddepcontrol.wait in its place. The signal after it releases the
+// program's stores.
 // CHECK-LABEL: llvm.func @waits_for_earlier
-// CHECK: nvvm.griddepcontrol wait
-// CHECK-NEXT: nvvm.griddepcontrol launch_dependents
+// CHECK: nvvm.griddepcontrol launch_dependents
+// CHECK-NEXT: nvvm.griddepcontrol wait
 // CHECK: scf.if
 // CHECK: llvm.load {{.*}} atomic syncscope("device") acquire
 // CHECK: nvvm.nanosleep
@@ -127,6 +129,49 @@ module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
     }
     %t = tile.load %x[%p, %c0] : !tile.view<?x?xf32> -> tensor<32x32xf32>
     tile.store %t, %y[%p, %c0] : tensor<32x32xf32>, !tile.view<?x?xf32>
+    tile.signal %flags[%p], %c1 : !tile.view<?xi32>
+    return
+  }
+}
+
+// -----
+
+// The same with a second signal, on a view no wait of the kernel reads: that
+// one is for the next kernel, so the kernel lets its dependents launch only
+// after its own dependency wait. Without pdl the warning names that signal,
+// not the one for the kernel's later programs (WARN above: one warning in
+// the file).
+// CHECK-LABEL: llvm.func @signals_both_ways
+// CHECK: nvvm.griddepcontrol wait
+// CHECK-NEXT: nvvm.griddepcontrol launch_dependents
+module attributes {tilegpu.target = "sm_90a", tilegpu.tma_available} {
+  func.func @signals_both_ways(%y: !tile.view<?x?xf32>, %flags: !tile.view<?xi32>, %done: !tile.view<?xi32>) attributes {tile.hints = #tile.hints<{default = {pdl = 1}}>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %p = tile.program_id 0
+    %prev = arith.subi %p, %c1 : i32
+    tile.wait %flags[%prev], %c1 {earlier_programs} : !tile.view<?xi32>
+    %t = arith.constant dense<1.0> : tensor<32x32xf32>
+    tile.store %t, %y[%p, %c0] : tensor<32x32xf32>, !tile.view<?x?xf32>
+    tile.signal %flags[%p], %c1 : !tile.view<?xi32>
+    tile.signal %done[%c0], %c1 : !tile.view<?xi32>
+    return
+  }
+}
+
+// -----
+
+// Without pdl, a kernel whose only signal is for its later programs draws
+// no warning: nothing was to overlap.
+// CHECK-LABEL: llvm.func @chains_plainly
+// CHECK-NOT: nvvm.griddepcontrol
+// CHECK: llvm.return
+module attributes {tilegpu.target = "sm_90a"} {
+  func.func @chains_plainly(%flags: !tile.view<?xi32>) {
+    %c1 = arith.constant 1 : i32
+    %p = tile.program_id 0
+    %prev = arith.subi %p, %c1 : i32
+    tile.wait %flags[%prev], %c1 {earlier_programs} : !tile.view<?xi32>
     tile.signal %flags[%p], %c1 : !tile.view<?xi32>
     return
   }

@@ -653,13 +653,16 @@ Case prefetchCase(std::mt19937 &rng) {
   return c;
 }
 
-/// test_chain over 2048 programs (about 15 waves of CTAs on an H200):
-/// y's row r is the sum of x's rows 0..r, in that order (f32 adds, as the
-/// chain makes them: exact); every flag raised once; 2048 tickets taken.
+/// test_chain over 32768 programs: y's row r is the sum of x's rows 0..r,
+/// in that order (f32 adds, as the chain makes them: exact); every flag
+/// raised once; 32768 tickets taken. On an H200 about 15 waves of CTAs (16
+/// per SM on 132 SMs: 2112 at once): the chain outlasts the CTAs resident
+/// together, and would hang if a program waited for one that had not
+/// started (what the tickets prevent).
 Case chainCase(std::mt19937 &rng) {
-  const int64_t G = 2048, N = 128;
+  const int64_t G = 32768, N = 128;
   Case c;
-  c.label = "a chain across 2048 programs: tickets, a wait for the program "
+  c.label = "a chain across 32768 programs: tickets, a wait for the program "
             "before, a signal";
   c.kernel = "test_chain";
   c.grid = {G, 1, 1};
