@@ -409,8 +409,12 @@ int64_t scanSegment(const Dims &d, const char *force, double memoryGBs) {
 }
 
 bool chainScan(const Dims &, const char *force) {
-  // Built and checked by the interpreter (Mamba2Chained), not yet measured
-  // on a GPU (bench/pending-gpu-checks.sh chain): off unless forced.
+  // Off unless forced: correct on the GPU but slower at every shape
+  // measured (an H100, bench/results/2026-12-07-chained-scan.md: the
+  // headline's forward 1.471 ms against 1.294 with state_passing at
+  // segments of 8 and 1.371 at segments of 1). The R_c it reads back come
+  // from DRAM (the resident programs' R_c fill the L2), so it moves more
+  // bytes than state_passing.
   return force && std::string(force) == "chain";
 }
 

@@ -103,7 +103,7 @@ inline int64_t chainBlocksN(const Dims &d) { return (d.np + 63) / 64; }
 /// Whether the segmented scan (scanSegment > 1) runs chained, its scan over
 /// segments in chunk_state (CHAIN) instead of state_passing; `force`
 /// ("chain" or "passing", from TESSEL_MAMBA2_SCAN; null or anything else:
-/// the rule) overrides the rule. The rule: not yet (not measured on a GPU).
+/// the rule) overrides the rule. The rule: never (slower where measured).
 bool chainScan(const Dims &dims, const char *force);
 /// fwd_pass_state's CTAs with 64 p-rows and 64 state columns each.
 int64_t serialCtas(const Dims &dims);
