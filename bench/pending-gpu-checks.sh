@@ -169,7 +169,10 @@ case "${1:-}" in
     done ;;
   scale)
     # The segmented state term's step structure on an H200 (its own call),
-    # carrying build/tunexz: a tuning build made here by
+    # carrying build/tunexz (run on an H100 in the thirty-fourth session,
+    # bench/results/2026-12-07-scale-h100-ab.txt: segment_scale 1, a little
+    # faster, is the default since; the H200 not yet): a tuning build made
+    # here by
     #   cmake build -DTESSEL_MAMBA2_TUNE_DEFINES="X_DTYPE=bf16 DT_DTYPE=bf16 HAS_DT_BIAS=1 DT_SOFTPLUS=1 Q=256 SEQ_IDX=0 CB_STORED=1 SEGMENT=1,8" \
     #     -DTESSEL_MAMBA2_TUNE_SWEEP="compute_out:segment_scale=0,1 compute_out:segment_steps=0,2 compute_out:prologue_early=-1,0 compute_out:wgmma_defer_wait=0,1"
     #   ninja -C build tessel_mamba2_tune && mkdir -p build/tunexz &&
@@ -233,9 +236,10 @@ case "${1:-}" in
     done ;;
   chain)
     # The scan over segments in chunk_state (CHAIN, TESSEL_MAMBA2_SCAN=chain)
-    # against state_passing's, on an H200 (its own call, at most 10
-    # minutes), carrying build/gpuxz (the library, xz-packed, and its
-    # COMMIT):
+    # against state_passing's (its own call, at most 10 minutes), carrying
+    # build/gpuxz (the library, xz-packed, and its COMMIT). Run on an H100
+    # in the thirty-fourth session: correct, slower at all six shapes
+    # (bench/results/2026-12-07-chained-scan.md); for a changed chain.
     #   1. the chained forward's float64 check over the GPU suite's Mamba-2
     #      cases (about 60 s);
     #   2. the forward side by side, two rounds: segments of 1 (the H200's
@@ -273,33 +277,6 @@ case "${1:-}" in
         > "$OUT/chain-memcheck.txt" 2>&1
       grep -E "SUMMARY|^ok" "$OUT/chain-memcheck.txt" | cut -c1-160
     fi ;;
-  tickets)
-    # The chained scan's program ids by ticket (chunk_state's tickets 1, the
-    # default) against the block index in launch order (0: no spills at 3
-    # CTAs per SM, 168 bytes with tickets), on an H200, carrying
-    # build/tunechainxz: a tuning build made here by
-    #   cmake build -DTESSEL_MAMBA2_TUNE_DEFINES="X_DTYPE=bf16 DT_DTYPE=bf16 HAS_DT_BIAS=1 DT_SOFTPLUS=1 Q=256 SEQ_IDX=0 CB_STORED=1 SEGMENT=1,8 CHAIN=0,1" \
-    #     -DTESSEL_MAMBA2_TUNE_SWEEP="chunk_state:tickets=0,1"
-    #   ninja -C build tessel_mamba2_tune && mkdir -p build/tunechainxz &&
-    #   xz -T2 -c build/tune/libtessel_mamba2_tune.so > build/tunechainxz/libtessel_mamba2_tune.so.xz
-    # Two rounds at the headline, L=16384 and b=4 L=16384, forward ms.
-    set +e
-    nvidia-smi --query-gpu=name --format=csv,noheader
-    lib=build/tunechainxz/libtessel_mamba2_tune.so
-    xz -d -k -f "$lib.xz"
-    for shape in 1,65536,80,128,1,256 1,16384,80,128,1,256 4,16384,80,128,1,256; do
-      for round in 1 2; do
-        for t in 1 0; do
-          [ "$(left)" -gt 30 ] || { echo "no time left"; break 3; }
-          printf 'chain tickets=%s %s: ' "$t" "$shape"
-          TESSEL_MAMBA2_SEGMENT=8 TESSEL_MAMBA2_SCAN=chain TESSEL_MAMBA2_LIBRARY=$lib \
-            timeout 60 python3 bench/mamba2.py --shape "$shape" --runs 50 --warmup 10 \
-            --tunables chunk_state:tickets=$t 2>&1 | grep -E '^b=|Error|error' |
-            sed -e '/; ok$/{s/ vs Triton.*//;b' -e '}' \
-              -e 's/ vs Triton kernels [^;]*; \(.*\)$/ [check: \1]/'
-        done
-      done
-    done | tee "$OUT/ab-tickets.txt" | cut -c1-200 ;;
   *)
-    echo "usage: sh bench/pending-gpu-checks.sh prepare|run|ab|segment|steps|stalls|scale|next|chain|tickets" >&2; exit 2 ;;
+    echo "usage: sh bench/pending-gpu-checks.sh prepare|run|ab|segment|steps|stalls|scale|next|chain" >&2; exit 2 ;;
 esac
