@@ -243,10 +243,10 @@ def Tile_WaitOp : Tile_Op<"wait", [MemoryEffects<[MemRead, MemWrite]>]> {
     Without `earlier_programs`, the kernel's dependency point. With
     `expected` > 0, waits until the 32-bit integer at element index
     `indices` of `view` is at least `expected`; the writes the `tile.signal`s
-    that brought it there released are then visible to the whole program. With `expected` <= 0, or the index
-    out of bounds, it waits instead for the kernels before this one in the
-    stream to complete, as a programmatically launched kernel does at its
-    start.
+    that brought it there released are then visible to the whole program.
+    With `expected` <= 0, or the index out of bounds, it waits instead for
+    the kernels before this one in the stream to complete, as a
+    programmatically launched kernel does at its start.
 
     A kernel with a `tile.wait` does not wait at its start: the op must come
     first in the kernel's body, before any load, store or signal (scalar
