@@ -177,8 +177,9 @@ case "${1:-}" in
     #     -DTESSEL_MAMBA2_TUNE_SWEEP="compute_out:segment_scale=0,1 compute_out:segment_steps=0,2 compute_out:prologue_early=-1,0 compute_out:wgmma_defer_wait=0,1"
     #   ninja -C build tessel_mamba2_tune && mkdir -p build/tunexz &&
     #   xz -T2 -c build/tune/libtessel_mamba2_tune.so > build/tunexz/libtessel_mamba2_tune.so.xz
-    # segments of 1 and 8 as shipped; the factor applied once (segment_scale
-    # 1), and the same with wgmma_defer_wait 1, which does not defer the
+    # segments of 1 as shipped; of 8 with the factor applied in every step
+    # (segment_scale 0, the default before 758fdc1) and once (1, the
+    # default since), and the latter with wgmma_defer_wait 1, which does not defer the
     # state loop's waits (the scaling reads its accumulator, in either form:
     # EmitLoops.cpp, deferredWgmma) but turns prologue_early off (50176
     # bytes of shared memory instead of 75776): a control of what the early
@@ -186,7 +187,7 @@ case "${1:-}" in
     # (measured level on an H100).
     set +e
     nvidia-smi --query-gpu=name --format=csv,noheader
-    SPECS="1 8 8/compute_out:segment_scale=1 8/compute_out:segment_scale=1,wgmma_defer_wait=1 8/compute_out:segment_steps=2,prologue_early=0" \
+    SPECS="1 8/compute_out:segment_scale=0 8/compute_out:segment_scale=1 8/compute_out:segment_scale=1,wgmma_defer_wait=1 8/compute_out:segment_steps=2,prologue_early=0" \
       timeout 250 sh bench/segment.sh build/tunexz/libtessel_mamba2_tune.so.xz \
       1,65536,80,128,1,256 1,16384,80,128,1,256 > "$OUT/ab-scale.txt" 2>&1
     grep -E "^(1|8)" "$OUT/ab-scale.txt" | cut -c1-200 ;;

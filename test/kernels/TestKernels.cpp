@@ -206,7 +206,9 @@ void prefetchKernel(const Config &, View<float, 2> x, View<bf16, 2, kDense> b,
 /// while the kernel runs, the longest chain a grid can have.
 void chainKernel(const Config &, View<float, 2> x, View<float, 2> y,
                  View<int32_t, 1> flags, View<int32_t, 1> order) {
-  // (Programmatic launch, as a signalling kernel is meant to be compiled.)
+  // (Programmatic launch, as the library's kernels: the waits for earlier
+  // programs then follow the kernel's own griddepcontrol.wait; its signal,
+  // on the counters those waits read, moves no trigger.)
   hint("default", "pdl", 1);
   Scalar r = ticket(order, {0});
   Tile v = load(x, {r, 0}, {1, 128});
